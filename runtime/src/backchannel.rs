@@ -1,0 +1,110 @@
+//! 2025-11-25 server-to-client requests: id allocation, correlation, timeout.
+
+use crate::protocol::{self, Error, RequestId};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Duration;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+/// Where the messages of one request go: stdout, or the request's SSE stream.
+#[derive(Clone, Debug)]
+pub(crate) struct Outbound(pub(crate) mpsc::Sender<Value>);
+
+impl Outbound {
+    /// Sends a message; `false` when the other side is gone.
+    pub(crate) async fn send(&self, msg: Value) -> bool {
+        self.0.send(msg).await.is_ok()
+    }
+}
+
+/// Why a back-channel request failed.
+#[derive(Debug)]
+pub(crate) enum BackChannelError {
+    /// The client answered with a JSON-RPC error.
+    Client(Error),
+    /// No answer within the timeout.
+    Timeout,
+    /// The connection or session ended, or the request was cancelled.
+    Closed,
+}
+
+/// The pending server-to-client requests of one stdio process or one HTTP session.
+#[derive(Debug, Default)]
+pub(crate) struct BackChannel {
+    next: AtomicU64,
+    closed: AtomicBool,
+    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>>,
+}
+
+impl BackChannel {
+    /// Sends `method` with `params` on `out` and waits for the correlated response.
+    pub(crate) async fn request(
+        &self,
+        out: &Outbound,
+        method: &str,
+        params: Option<Value>,
+        timeout: Duration,
+        cancel: &CancellationToken,
+    ) -> Result<Value, BackChannelError> {
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(BackChannelError::Closed);
+        }
+        let id = RequestId::String(format!(
+            "rondo-{}",
+            self.next.fetch_add(1, Ordering::SeqCst) + 1
+        ));
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(id.clone(), tx);
+        let _guard = Forget {
+            chan: self,
+            id: id.clone(),
+        };
+        if !out.send(protocol::request(&id, method, params)).await {
+            return Err(BackChannelError::Closed);
+        }
+        tokio::select! {
+            r = tokio::time::timeout(timeout, rx) => match r {
+                Ok(Ok(Ok(v))) => Ok(v),
+                Ok(Ok(Err(e))) => Err(BackChannelError::Client(e)),
+                Ok(Err(_)) => Err(BackChannelError::Closed),
+                Err(_) => Err(BackChannelError::Timeout),
+            },
+            _ = cancel.cancelled() => Err(BackChannelError::Closed),
+        }
+    }
+
+    /// Routes a client response; `false` when no request with that id is pending.
+    pub(crate) fn complete(&self, id: &RequestId, outcome: Result<Value, Error>) -> bool {
+        match self.lock().remove(id) {
+            Some(tx) => tx.send(outcome).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Fails every pending request and refuses new ones (EOF, session end).
+    pub(crate) fn close(&self) {
+        self.closed.store(true, Ordering::SeqCst);
+        self.lock().clear();
+    }
+
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// Removes a pending entry when its request future ends for any reason (timeout, cancel, drop).
+struct Forget<'a> {
+    chan: &'a BackChannel,
+    id: RequestId,
+}
+
+impl Drop for Forget<'_> {
+    fn drop(&mut self) {
+        self.chan.lock().remove(&self.id);
+    }
+}

@@ -1,0 +1,246 @@
+//! The one trait a server implements: tools, prompts, resources and completion.
+
+use crate::cx::Cx;
+use crate::protocol::{
+    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, Implementation,
+    JsonObject, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool,
+};
+use std::future::Future;
+
+/// `cacheScope` of cacheable results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum CacheScope {
+    /// Contains no user-specific data: any cache may share it.
+    #[default]
+    Public,
+    /// Depends on the authenticated user.
+    Private,
+}
+
+impl CacheScope {
+    /// The wire value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CacheScope::Public => "public",
+            CacheScope::Private => "private",
+        }
+    }
+}
+
+/// `ttlMs` and `cacheScope` for the cacheable results of 2026-07-28 (`server/discover`, the
+/// lists and `resources/read`). Never put on `input_required` results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct CacheHint {
+    /// How long a client may reuse the result, in milliseconds (0: do not reuse).
+    pub ttl_ms: u64,
+    /// Who may share it.
+    pub scope: CacheScope,
+}
+
+/// Who the server is and what it offers, fixed for the server's lifetime.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerInfo {
+    /// Name and version (`serverInfo`).
+    pub implementation: Implementation,
+    /// Instructions for the client's model.
+    pub instructions: Option<String>,
+    /// What is served. A method whose capability is not set answers `-32601`.
+    pub capabilities: ServerCapabilities,
+    /// Cache hints for cacheable results.
+    pub cache: CacheHint,
+}
+
+impl ServerInfo {
+    /// A server with a name and a version that offers nothing yet.
+    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
+        ServerInfo {
+            implementation: Implementation::new(name, version),
+            instructions: None,
+            capabilities: ServerCapabilities::default(),
+            cache: CacheHint::default(),
+        }
+    }
+    /// Sets the instructions.
+    pub fn instructions(mut self, text: impl Into<String>) -> Self {
+        self.instructions = Some(text.into());
+        self
+    }
+    /// Declares tools.
+    pub fn with_tools(mut self) -> Self {
+        self.capabilities.tools.get_or_insert_with(Default::default);
+        self
+    }
+    /// Declares prompts.
+    pub fn with_prompts(mut self) -> Self {
+        self.capabilities
+            .prompts
+            .get_or_insert_with(Default::default);
+        self
+    }
+    /// Declares resources.
+    pub fn with_resources(mut self) -> Self {
+        self.capabilities
+            .resources
+            .get_or_insert_with(Default::default);
+        self
+    }
+    /// Declares `completion/complete`.
+    pub fn with_completions(mut self) -> Self {
+        self.capabilities
+            .completions
+            .get_or_insert_with(Default::default);
+        self
+    }
+    /// Declares log notifications ([`Cx::log`]).
+    pub fn with_logging(mut self) -> Self {
+        self.capabilities
+            .logging
+            .get_or_insert_with(Default::default);
+        self
+    }
+    /// Sets the cache hints.
+    pub fn cache(mut self, hint: CacheHint) -> Self {
+        self.cache = hint;
+        self
+    }
+}
+
+/// An MCP server: the one trait behind tools, prompts and resources, for both revisions.
+///
+/// Every method gets the request's [`Cx`]. From `call_tool`, `get_prompt` and `read_resource`
+/// a handler may ask the client for input ([`Cx::elicit`], [`Cx::sample`], [`Cx::list_roots`],
+/// [`Cx::ask`]): on 2026-07-28 that answers `InputRequiredResult` and the client calls again
+/// with the answers, on 2025-11-25 it sends a real request and awaits the response. The same
+/// code serves both.
+///
+/// Tool *execution* failures are `Ok(CallToolResult)` with `isError: true`
+/// ([`CallToolResult::error`]); an `Err` is a protocol error (unknown tool, bad params). A panic
+/// in a handler becomes an error result and the server keeps serving.
+///
+/// # A two-round tool, by hand
+///
+/// ```
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::protocol::{ElicitAction, ElicitRequest, JsonObject};
+/// use serde_json::json;
+///
+/// struct Greeter;
+///
+/// impl Handler for Greeter {
+///     fn info(&self) -> ServerInfo {
+///         ServerInfo::new("greeter", "1.0.0").with_tools()
+///     }
+///
+///     async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
+///         Ok(vec![Tool::new("greet", "Greets the user by name", Tool::no_arguments())])
+///     }
+///
+///     async fn call_tool(&self, cx: &Cx, name: &str, _args: JsonObject) -> Result<CallToolResult, Error> {
+///         if name != "greet" {
+///             return Err(Error::unknown_tool(name));
+///         }
+///         let schema = json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
+///         let form = ElicitRequest::Form {
+///             message: "What is your name?".into(),
+///             requested_schema: schema.as_object().cloned().unwrap_or_default(),
+///         };
+///         // Round 1 (2026-07-28) stops here with an InputRequiredResult; round 2 gets the answer.
+///         let text = match cx.elicit("user_name", form).await {
+///             Ok(r) if r.action == ElicitAction::Accept => {
+///                 let name = r.content.as_ref().and_then(|c| c.get("name")).and_then(|v| v.as_str());
+///                 format!("Hello, {}!", name.unwrap_or("stranger"))
+///             }
+///             Ok(_) => "Hello, whoever you are.".to_owned(),       // declined or cancelled
+///             Err(why) => format!("Hello! ({why})"),                // the client cannot elicit
+///         };
+///         Ok(CallToolResult::text(text))
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// use rondo_mcp::testing::{Reply, Script, TestClient};
+/// let client = TestClient::modern(Server::new(Greeter))
+///     .capabilities(ClientCapabilities::with_elicitation_form())
+///     .script(Script::new().elicit(Reply::accept(json!({"name": "Ada"}))))
+///     .connect()
+///     .await
+///     .unwrap();
+/// let call = client.call_tool("greet", json!({})).await.unwrap();
+/// assert_eq!(call.rounds, 2);
+/// assert_eq!(call.text(), "Hello, Ada!");
+/// # }
+/// ```
+pub trait Handler: Send + Sync + 'static {
+    /// Who the server is and what it serves. Called once, when the [`Server`](crate::Server) is built.
+    fn info(&self) -> ServerInfo;
+
+    /// `tools/list`: every tool, in a deterministic order.
+    fn list_tools(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Tool>, Error>> + Send {
+        let _ = cx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `tools/call`.
+    fn call_tool(
+        &self,
+        cx: &Cx,
+        name: &str,
+        arguments: JsonObject,
+    ) -> impl Future<Output = Result<CallToolResult, Error>> + Send {
+        let _ = (cx, arguments);
+        async move { Err(Error::unknown_tool(name)) }
+    }
+
+    /// `prompts/list`.
+    fn list_prompts(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Prompt>, Error>> + Send {
+        let _ = cx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `prompts/get`.
+    fn get_prompt(
+        &self,
+        cx: &Cx,
+        name: &str,
+        arguments: JsonObject,
+    ) -> impl Future<Output = Result<GetPromptResult, Error>> + Send {
+        let _ = (cx, arguments);
+        async move { Err(Error::invalid_params(format!("Unknown prompt: {name}"))) }
+    }
+
+    /// `resources/list`.
+    fn list_resources(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Resource>, Error>> + Send {
+        let _ = cx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `resources/templates/list`.
+    fn list_resource_templates(
+        &self,
+        cx: &Cx,
+    ) -> impl Future<Output = Result<Vec<ResourceTemplate>, Error>> + Send {
+        let _ = cx;
+        async { Ok(Vec::new()) }
+    }
+
+    /// `resources/read`. An unknown URI is [`Error::resource_not_found`], never empty contents.
+    fn read_resource(
+        &self,
+        cx: &Cx,
+        uri: &str,
+    ) -> impl Future<Output = Result<ReadResourceResult, Error>> + Send {
+        let _ = cx;
+        async move { Err(Error::resource_not_found(uri)) }
+    }
+
+    /// `completion/complete`.
+    fn complete(
+        &self,
+        cx: &Cx,
+        request: CompleteRequest,
+    ) -> impl Future<Output = Result<Completion, Error>> + Send {
+        let _ = (cx, request);
+        async { Ok(Completion::default()) }
+    }
+}

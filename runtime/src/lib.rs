@@ -1,0 +1,35 @@
+#![doc = include_str!("../../README.md")]
+#![warn(missing_docs)]
+
+extern crate self as rondo_mcp;
+
+mod backchannel;
+pub mod canonical;
+mod cx;
+mod dispatch;
+mod handler;
+pub mod protocol;
+mod server;
+pub mod state;
+mod stdio;
+#[cfg(feature = "testing")]
+pub mod testing;
+
+#[doc(hidden)]
+pub mod __private;
+
+pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
+pub use handler::{CacheHint, CacheScope, Handler, ServerInfo};
+pub use protocol::Error;
+pub use server::Server;
+
+/// The names most servers need.
+pub mod prelude {
+    pub use crate::cx::{AskError, Cx, Principal};
+    pub use crate::handler::{CacheHint, CacheScope, Handler, ServerInfo};
+    pub use crate::protocol::{
+        CallToolResult, ClientCapabilities, Content, Error, GetPromptResult, Prompt, PromptMessage,
+        ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Tool,
+    };
+    pub use crate::server::Server;
+}

@@ -1,0 +1,148 @@
+//! The MCP wire model of revisions 2026-07-28 and 2025-11-25.
+
+mod input;
+mod jsonrpc;
+mod types;
+
+pub use input::*;
+pub use jsonrpc::*;
+pub use types::*;
+
+use serde_json::Value;
+use std::fmt;
+
+/// A protocol revision the server speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Revision {
+    /// 2025-11-25: `initialize` handshake, sessions, real server-to-client requests.
+    V2025_11_25,
+    /// 2026-07-28: stateless, per-request `_meta`, Multi Round-Trip Requests.
+    V2026_07_28,
+}
+
+impl Revision {
+    /// The version string.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Revision::V2025_11_25 => "2025-11-25",
+            Revision::V2026_07_28 => "2026-07-28",
+        }
+    }
+    /// `true` for 2026-07-28 and later (per-request metadata, MRTR).
+    pub fn is_modern(self) -> bool {
+        self >= Revision::V2026_07_28
+    }
+}
+
+impl fmt::Display for Revision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The versions served statelessly through per-request `_meta` (listed by `server/discover`
+/// and in `-32022` errors).
+pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
+
+/// The legacy versions an `initialize` may negotiate; the first is the one offered when the
+/// client asks for a version the server does not know.
+pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25"];
+
+/// Reserved `_meta` keys.
+pub mod meta {
+    /// Request: the protocol version (required on 2026-07-28).
+    pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+    /// Request: the client's capabilities (required on 2026-07-28).
+    pub const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+    /// Request: the client's name and version.
+    pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+    /// Request: opt-in to `notifications/message` at this level.
+    pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
+    /// Result: the server's name and version.
+    pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+    /// Notification on a listen stream: the subscription it belongs to.
+    pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+    /// Request: progress notifications opt-in.
+    pub const PROGRESS_TOKEN: &str = "progressToken";
+}
+
+/// A progress token: a string or an integer.
+pub type ProgressToken = Value;
+
+/// The per-request metadata of a 2026-07-28 request, validated.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestMeta {
+    /// `io.modelcontextprotocol/protocolVersion`.
+    pub protocol_version: String,
+    /// `io.modelcontextprotocol/clientCapabilities`.
+    pub client_capabilities: ClientCapabilities,
+    /// `io.modelcontextprotocol/clientInfo`.
+    pub client_info: Option<Implementation>,
+    /// `io.modelcontextprotocol/logLevel`.
+    pub log_level: Option<LoggingLevel>,
+    /// `progressToken`.
+    pub progress_token: Option<ProgressToken>,
+}
+
+impl RequestMeta {
+    /// Reads the protocol version a request names in `params._meta`, if any.
+    pub fn version_of(params: Option<&JsonObject>) -> Option<&Value> {
+        params?
+            .get("_meta")?
+            .as_object()?
+            .get(meta::PROTOCOL_VERSION)
+    }
+
+    /// Validates the `_meta` of a 2026-07-28 request (a missing required field is `-32602`).
+    pub fn parse(params: Option<&JsonObject>) -> Result<RequestMeta, Error> {
+        let missing =
+            |what: &str| Error::invalid_params(format!("Missing required `_meta` field {what}"));
+        let meta = params
+            .and_then(|p| p.get("_meta"))
+            .ok_or_else(|| Error::invalid_params("Missing required `params._meta`"))?;
+        let meta = meta
+            .as_object()
+            .ok_or_else(|| Error::invalid_params("`params._meta` must be an object"))?;
+        let version = meta
+            .get(meta::PROTOCOL_VERSION)
+            .ok_or_else(|| missing(meta::PROTOCOL_VERSION))?;
+        let protocol_version = version
+            .as_str()
+            .ok_or_else(|| {
+                Error::invalid_params(format!("`{}` must be a string", meta::PROTOCOL_VERSION))
+            })?
+            .to_owned();
+        let caps = meta
+            .get(meta::CLIENT_CAPABILITIES)
+            .ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
+        let client_capabilities = serde_json::from_value(caps.clone()).map_err(|e| {
+            Error::invalid_params(format!("Invalid `{}`: {e}", meta::CLIENT_CAPABILITIES))
+        })?;
+        let client_info = match meta.get(meta::CLIENT_INFO) {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| {
+                Error::invalid_params(format!("Invalid `{}`: {e}", meta::CLIENT_INFO))
+            })?),
+        };
+        let log_level = match meta.get(meta::LOG_LEVEL) {
+            None => None,
+            Some(v) => Some(
+                serde_json::from_value(v.clone())
+                    .map_err(|_| Error::invalid_params(format!("Invalid `{}`", meta::LOG_LEVEL)))?,
+            ),
+        };
+        Ok(RequestMeta {
+            protocol_version,
+            client_capabilities,
+            client_info,
+            log_level,
+            progress_token: progress_token(params),
+        })
+    }
+}
+
+/// Reads `params._meta.progressToken` when it is a string or an integer.
+pub fn progress_token(params: Option<&JsonObject>) -> Option<ProgressToken> {
+    let t = params?.get("_meta")?.get(meta::PROGRESS_TOKEN)?;
+    (t.is_string() || t.is_i64() || t.is_u64()).then(|| t.clone())
+}
