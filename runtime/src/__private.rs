@@ -1,5 +1,274 @@
 //! Items the macros' expansions reference. Not a public API: no semver guarantees; the macros
-//! crate is pinned with `=x.y.z` so both always match.
+//! crate is pinned with `=x.y.z` so both always match. Each item names the macro that uses it.
 
-/// serde_json, for generated (de)serialisation code (all macros).
-pub use serde_json;
+pub use schemars; // #[tool], #[prompt]: derive(JsonSchema) on the arguments struct
+pub use serde; // #[tool], #[prompt], #[resource]: derive(Deserialize) on the arguments struct
+pub use serde_json; // all
+pub use std::collections::BTreeMap; // #[resource]
+
+pub use crate::cx::Cx; // all
+pub use crate::protocol::{
+    CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
+}; // all
+pub use crate::resources::{
+    IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
+    ResourceSet,
+}; // #[prompt], #[resource], prompts![], resources![]
+pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
+
+use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+/// The context parameter's type. Implemented by [`Cx`] only.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not the request context",
+    label = "a reference parameter of a `#[tool]`, `#[prompt]` or `#[resource]` function is the context",
+    note = "write `cx: &rondo_mcp::Cx` (any alias of it works); arguments are owned values such as `String`"
+)]
+pub trait IsContext {
+    /// Views the request's context as `Self`.
+    fn from_cx(cx: &Cx) -> &Self;
+}
+
+impl IsContext for Cx {
+    fn from_cx(cx: &Cx) -> &Self {
+        cx
+    }
+}
+
+/// #[tool], #[prompt], #[resource]: passes the context as the user's context type.
+pub fn context<T: ?Sized + IsContext>(cx: &Cx) -> &T {
+    T::from_cx(cx)
+}
+
+/// #[tool]: the definition listed by `tools/list`.
+pub fn tool_definition(
+    name: &str,
+    title: Option<&str>,
+    description: &str,
+    input_schema: serde_json::Map<String, Value>,
+    output_schema: Option<serde_json::Map<String, Value>>,
+    hints: [Option<bool>; 4],
+) -> Tool {
+    let annotations = (hints.iter().any(Option::is_some)).then(|| ToolAnnotations {
+        title: None,
+        read_only_hint: hints[0],
+        destructive_hint: hints[1],
+        idempotent_hint: hints[2],
+        open_world_hint: hints[3],
+    });
+    Tool {
+        name: name.to_owned(),
+        title: title.map(str::to_owned),
+        description: Some(description.to_owned()),
+        input_schema,
+        output_schema,
+        annotations,
+        icons: None,
+        meta: None,
+    }
+}
+
+/// Generates the JSON Schema (2020-12) of `T`, without the root's `$schema` and `title` noise.
+fn schema_of<T: JsonSchema>() -> serde_json::Map<String, Value> {
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .into_generator()
+        .into_root_schema_for::<T>();
+    let mut obj = schema.as_object().cloned().unwrap_or_default();
+    obj.remove("$schema");
+    obj.remove("title");
+    obj
+}
+
+/// #[tool]: the input schema of the generated arguments struct.
+pub fn input_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
+    schema_of::<T>()
+}
+
+/// #[tool]: the schema of a tool with no arguments.
+pub fn no_arguments() -> serde_json::Map<String, Value> {
+    Tool::no_arguments()
+}
+
+/// #[tool(input_schema = ..)]: a verbatim schema, which must be a JSON object.
+///
+/// # Panics
+/// When the expression is not a JSON object: a programming error, raised when the tool list is
+/// built at start-up, never on a request.
+pub fn schema_object(schema: impl Into<Value>) -> serde_json::Map<String, Value> {
+    match schema.into() {
+        Value::Object(m) => m,
+        other => panic!("`#[tool(input_schema = ..)]` must be a JSON object, got {other}"),
+    }
+}
+
+/// #[tool]: parses arguments; a failure is a tool execution error the model can read.
+pub fn parse_args<T: DeserializeOwned>(
+    tool: &str,
+    arguments: serde_json::Map<String, Value>,
+) -> Result<T, CallToolResult> {
+    serde_json::from_value(Value::Object(arguments))
+        .map_err(|e| CallToolResult::error(format!("Invalid arguments for tool `{tool}`: {e}")))
+}
+
+/// A type a `#[prompt]` argument may have: prompt arguments are strings on the wire.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `#[prompt]` argument",
+    note = "prompt arguments are strings on the wire: use `String` (required) or `Option<String>` (optional)"
+)]
+pub trait PromptArgumentType {}
+impl PromptArgumentType for String {}
+impl PromptArgumentType for Option<String> {}
+
+/// #[prompt]: checks an argument's type.
+pub fn assert_prompt_argument<T: PromptArgumentType>() {}
+
+/// #[prompt]: the definition listed by `prompts/list`.
+pub fn prompt_definition(
+    name: &str,
+    title: Option<&str>,
+    description: &str,
+    arguments: Vec<PromptArgument>,
+) -> Prompt {
+    Prompt {
+        name: name.to_owned(),
+        title: title.map(str::to_owned),
+        description: Some(description.to_owned()),
+        arguments: (!arguments.is_empty()).then_some(arguments),
+    }
+}
+
+/// #[prompt]: the argument list, read from the arguments struct's schema (names, required,
+/// descriptions), so the listing and the parsing cannot disagree.
+pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
+    let schema = schema_of::<T>();
+    let required: Vec<&str> = schema
+        .get("required")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
+    let props = schema.get("properties").and_then(Value::as_object);
+    props
+        .into_iter()
+        .flatten()
+        .map(|(name, p)| PromptArgument {
+            name: name.clone(),
+            title: None,
+            description: p
+                .get("description")
+                .and_then(Value::as_str)
+                .map(str::to_owned),
+            required: Some(required.contains(&name.as_str())),
+        })
+        .collect()
+}
+
+/// #[prompt]: parses arguments; a failure is `-32602`.
+pub fn parse_prompt_args<T: DeserializeOwned>(
+    prompt: &str,
+    arguments: serde_json::Map<String, Value>,
+) -> Result<T, Error> {
+    serde_json::from_value(Value::Object(arguments))
+        .map_err(|e| Error::invalid_params(format!("Invalid arguments for prompt `{prompt}`: {e}")))
+}
+
+/// #[resource]: the listing of a resource or template.
+pub fn resource_definition(
+    templated: bool,
+    uri: &str,
+    name: &str,
+    title: Option<&str>,
+    description: Option<&str>,
+    mime_type: Option<&str>,
+) -> ResourceDef {
+    let own = |s: Option<&str>| s.map(str::to_owned);
+    if templated {
+        ResourceDef::Template(ResourceTemplate {
+            uri_template: uri.to_owned(),
+            name: name.to_owned(),
+            title: own(title),
+            description: own(description),
+            mime_type: own(mime_type),
+            annotations: None,
+        })
+    } else {
+        let mut r = Resource::new(uri, name);
+        r.title = own(title);
+        r.description = own(description);
+        r.mime_type = own(mime_type);
+        ResourceDef::Static(r)
+    }
+}
+
+/// #[resource]: parses template variables into the parameters; a failure is `-32602`.
+pub fn parse_template_vars<T: DeserializeOwned>(
+    uri: &str,
+    vars: BTreeMap<String, String>,
+) -> Result<T, Error> {
+    let obj: serde_json::Map<String, Value> = vars
+        .into_iter()
+        .map(|(k, v)| (k, Value::String(v)))
+        .collect();
+    serde_json::from_value(Value::Object(obj)).map_err(|e| {
+        Error::invalid_params(format!("Invalid resource URI `{uri}`: {e}"))
+            .with_data(serde_json::json!({ "uri": uri }))
+    })
+}
+
+/// `const` string equality (for the list macros' duplicate checks).
+pub const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn in_list(name: &str, earlier: &[&str]) -> bool {
+    let mut i = 0;
+    while i < earlier.len() {
+        if str_eq(name, earlier[i]) {
+            return true;
+        }
+        i += 1;
+    }
+    false
+}
+
+/// tools![]: fails compilation when a later tool reuses an earlier tool's name.
+pub const fn assert_unique_tool(name: &str, earlier: &[&str]) {
+    if in_list(name, earlier) {
+        panic!(
+            "duplicate tool name in `tools![..]`: this tool's name is already used by an earlier entry; rename one with `#[tool(name = \"...\")]`"
+        );
+    }
+}
+
+/// prompts![]: fails compilation when a later prompt reuses an earlier prompt's name.
+pub const fn assert_unique_prompt(name: &str, earlier: &[&str]) {
+    if in_list(name, earlier) {
+        panic!(
+            "duplicate prompt name in `prompts![..]`: this prompt's name is already used by an earlier entry; rename one with `#[prompt(name = \"...\")]`"
+        );
+    }
+}
+
+/// resources![]: fails compilation when a later resource reuses an earlier resource's URI.
+pub const fn assert_unique_resource(uri: &str, earlier: &[&str]) {
+    if in_list(uri, earlier) {
+        panic!(
+            "duplicate resource URI in `resources![..]`: this resource's URI is already served by an earlier entry"
+        );
+    }
+}

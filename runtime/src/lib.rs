@@ -8,6 +8,9 @@ pub mod canonical;
 mod cx;
 mod dispatch;
 mod handler;
+mod resources;
+mod router;
+mod tools;
 pub mod protocol;
 mod server;
 pub mod state;
@@ -21,7 +24,15 @@ pub mod __private;
 pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
 pub use handler::{CacheHint, CacheScope, Handler, ServerInfo};
 pub use protocol::Error;
+pub use resources::{
+    IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler, ResourceSet,
+    UriTemplate,
+};
+pub use router::Router;
 pub use server::Server;
+pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
+
+pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
 
 /// The names most servers need.
 pub mod prelude {
@@ -31,5 +42,7 @@ pub mod prelude {
         CallToolResult, ClientCapabilities, Content, Error, GetPromptResult, Prompt, PromptMessage,
         ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Tool,
     };
+    pub use crate::router::Router;
     pub use crate::server::Server;
+    pub use crate::tools::Json;
 }

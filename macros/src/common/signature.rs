@@ -1,0 +1,238 @@
+//! The shape of a `#[tool]`, `#[prompt]` or `#[resource]` function: receiver, context and
+//! named arguments. Context by position, arguments by name (docs/design.md §3): a reference
+//! parameter is the context and must come first; every other parameter is an argument.
+
+use crate::common::unraw;
+use crate::diag::{err_at, err_on, known_keys};
+use crate::symbols::{ARG, ARG_KEYS, ARGS};
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use darling::error::Accumulator;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{FnArg, Pat, Type};
+
+/// The analysed signature.
+pub struct Signature {
+    /// The function's name.
+    pub ident: syn::Ident,
+    /// `async fn`.
+    pub is_async: bool,
+    /// The referent type of the context parameter (`Cx` in `cx: &Cx`), if there is one.
+    pub context: Option<Type>,
+    /// The named arguments, in order.
+    pub args: Vec<Arg>,
+    /// The return type (`()` when omitted).
+    pub output: Type,
+}
+
+/// One named argument.
+pub struct Arg {
+    /// The parameter's identifier.
+    pub ident: syn::Ident,
+    /// Its type.
+    pub ty: Type,
+    /// Its name on the wire (`rename = ..`, or the identifier).
+    pub wire: String,
+    /// `#[arg(description = ..)]`.
+    pub description: Option<String>,
+    /// `#[args]`: the struct's fields are the arguments.
+    pub flatten: bool,
+    /// The parameter's span, for errors.
+    pub span: Span,
+}
+
+#[derive(FromMeta, Default)]
+struct ArgArgs {
+    description: Option<String>,
+    rename: Option<String>,
+}
+
+/// Where the function sits: a free function, or a method of a `#[toolbox]` impl.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Place {
+    /// A free function.
+    Free,
+    /// A method; `&self` is required.
+    Method,
+}
+
+/// Analyses `sig` for the attribute `attr`, stripping `#[arg]`/`#[args]` from its parameters.
+pub fn analyze(
+    attr: &str,
+    sig: &mut syn::Signature,
+    place: Place,
+    acc: &mut Accumulator,
+) -> Signature {
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        acc.push(err_on(
+            &sig.generics,
+            format!("`#[{attr}]` functions cannot be generic; use concrete types"),
+        ));
+    }
+    if let Some(v) = &sig.variadic {
+        acc.push(err_on(
+            v,
+            format!("`#[{attr}]` functions cannot be variadic"),
+        ));
+    }
+    let mut has_self = false;
+    let mut context = None;
+    let mut args = Vec::new();
+    let mut first_typed = true;
+    for input in sig.inputs.iter_mut() {
+        match input {
+            FnArg::Receiver(r) => {
+                has_self = true;
+                check_receiver(attr, r, place, acc);
+            }
+            FnArg::Typed(pt) => {
+                let (flatten, arg_meta) = take_param_attrs(&mut pt.attrs, acc);
+                let is_first = std::mem::replace(&mut first_typed, false);
+                if let Type::Reference(r) = &*pt.ty {
+                    context_param(attr, r, is_first, flatten, &mut context, acc);
+                    continue;
+                }
+                let Some(ident) = simple_ident(&pt.pat) else {
+                    acc.push(err_on(
+                        &pt.pat,
+                        format!(
+                            "`#[{attr}]` arguments must be plain names such as `city`, not patterns"
+                        ),
+                    ));
+                    continue;
+                };
+                let wire = arg_meta.rename.clone().unwrap_or_else(|| unraw(&ident));
+                args.push(Arg {
+                    ident,
+                    ty: (*pt.ty).clone(),
+                    wire,
+                    description: arg_meta.description,
+                    flatten,
+                    span: pt.span(),
+                });
+            }
+        }
+    }
+    if place == Place::Method && !has_self {
+        acc.push(err_on(
+            &sig.ident,
+            format!("`#[{attr}]` methods in a `#[toolbox]` impl take `&self`"),
+        ));
+    }
+    let output = match &sig.output {
+        syn::ReturnType::Default => syn::parse_quote!(()),
+        syn::ReturnType::Type(_, t) => (**t).clone(),
+    };
+    Signature {
+        ident: sig.ident.clone(),
+        is_async: sig.asyncness.is_some(),
+        context,
+        args,
+        output,
+    }
+}
+
+fn check_receiver(attr: &str, r: &syn::Receiver, place: Place, acc: &mut Accumulator) {
+    if place == Place::Free {
+        acc.push(err_on(
+            r,
+            format!("`#[{attr}]` on a method needs `#[rondo_mcp::toolbox]` on its `impl` block"),
+        ));
+    } else if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) {
+        acc.push(err_on(
+            r,
+            format!(
+                "`#[{attr}]` methods take `&self`: the server shares one instance across requests"
+            ),
+        ));
+    }
+}
+
+fn context_param(
+    attr: &str,
+    r: &syn::TypeReference,
+    is_first: bool,
+    flatten: bool,
+    context: &mut Option<Type>,
+    acc: &mut Accumulator,
+) {
+    if !is_first {
+        acc.push(err_on(
+            r,
+            format!(
+                "a reference parameter is the context and must come first; `#[{attr}]` arguments are owned \
+                 values (write `String` rather than `&str`)"
+            ),
+        ));
+    } else if r.mutability.is_some() {
+        acc.push(err_on(
+            r,
+            "the context is borrowed shared; write `&Cx`, not `&mut Cx`",
+        ));
+    } else if flatten {
+        acc.push(err_on(
+            r,
+            "`#[args]` cannot be the context; put it on an owned struct argument",
+        ));
+    } else {
+        *context = Some((*r.elem).clone());
+    }
+}
+
+/// Removes `#[args]` and `#[arg(..)]` from a parameter and reads them.
+fn take_param_attrs(attrs: &mut Vec<syn::Attribute>, acc: &mut Accumulator) -> (bool, ArgArgs) {
+    let mut flatten = false;
+    let mut meta = ArgArgs::default();
+    attrs.retain(|a| {
+        if a.path().is_ident(ARGS) {
+            if !matches!(a.meta, syn::Meta::Path(_)) {
+                acc.push(err_on(a, "`#[args]` takes no arguments"));
+            }
+            flatten = true;
+            false
+        } else if a.path().is_ident(ARG) {
+            let list = match &a.meta {
+                syn::Meta::List(l) => {
+                    NestedMeta::parse_meta_list(l.tokens.clone()).map_err(darling::Error::from)
+                }
+                _ => Err(err_on(
+                    a,
+                    "`#[arg]` takes arguments, e.g. `#[arg(description = \"...\")]`",
+                )),
+            };
+            if let Some(list) = acc.handle(list) {
+                let list = known_keys(ARG, ARG_KEYS, list, acc);
+                if let Some(m) = acc.handle(ArgArgs::from_list(&list)) {
+                    meta = m;
+                }
+            }
+            false
+        } else {
+            true
+        }
+    });
+    (flatten, meta)
+}
+
+fn simple_ident(pat: &Pat) -> Option<syn::Ident> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
+        _ => None,
+    }
+}
+
+/// An error for a duplicate wire name among arguments, at the second one.
+pub fn check_duplicate_args(attr: &str, args: &[Arg], acc: &mut Accumulator) {
+    for (i, a) in args.iter().enumerate() {
+        if args[..i]
+            .iter()
+            .any(|b| !b.flatten && !a.flatten && b.wire == a.wire)
+        {
+            acc.push(err_at(
+                a.span,
+                format!("`#[{attr}]` argument `{}` is declared twice", a.wire),
+            ));
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! `#[tool]` on a free function.
+
+pub mod expand;
+pub mod model;
+pub mod parse;
+
+use crate::common::signature::Place;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+/// Expands `#[tool(args)] item`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
+        Ok(f) => f,
+        Err(_) => {
+            let e = darling::Error::custom("`#[tool]` goes on a function: `async fn name(..)`")
+                .with_span(&Span::call_site())
+                .write_errors();
+            return quote!(#item #e);
+        }
+    };
+    let mut acc = darling::Error::accumulator();
+    let parsed = parse::parse(args, &mut acc);
+    let krate = parsed
+        .krate
+        .clone()
+        .unwrap_or_else(|| syn::parse_quote!(::rondo_mcp));
+    let model = model::model(parsed, &func.attrs, &mut func.sig, Place::Free, &mut acc);
+    let out = match acc.finish() {
+        Ok(()) => expand::expand_free(&model, &func),
+        Err(e) => {
+            let errors = e.write_errors();
+            let stub = expand::stub(&krate, &func.sig.ident, &func.vis);
+            quote!(#func #stub #errors)
+        }
+    };
+    crate::debug("tool", &out);
+    out
+}

@@ -1,0 +1,165 @@
+//! `#[toolbox]` on an `impl` block: serves its `#[tool]` methods, which share `&self` state.
+//! The container owns the `#[tool]` helper attributes of its methods and strips them, so it sees
+//! every tool at once (duplicate names are caught here, STYLE.md §2).
+
+use crate::common::crate_path;
+use crate::common::expand::{arguments_ident, cx_ident};
+use crate::common::signature::Place;
+use crate::diag::{err_on, known_keys};
+use crate::paths::{self, Paths};
+use crate::symbols::{TOOL, TOOLBOX, TOOLBOX_KEYS};
+use crate::tool::expand::parts;
+use crate::tool::model::{Tool, model};
+use crate::tool::parse::parse_list;
+use darling::FromMeta;
+use darling::ast::NestedMeta;
+use proc_macro2::{Span, TokenStream};
+use quote::quote;
+
+/// The arguments of `#[toolbox(..)]`.
+#[derive(FromMeta, Default)]
+struct ToolboxArgs {
+    /// `crate = ::path`.
+    #[darling(rename = "crate")]
+    krate: Option<syn::Path>,
+}
+
+/// Expands `#[toolbox(args)] impl ... { ... }`.
+pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
+    let mut block: syn::ItemImpl = match syn::parse2(item.clone()) {
+        Ok(b) => b,
+        Err(_) => {
+            let e = darling::Error::custom(
+                "`#[toolbox]` goes on an `impl` block whose methods carry `#[tool]`",
+            )
+            .with_span(&Span::call_site())
+            .write_errors();
+            return quote!(#item #e);
+        }
+    };
+    let mut acc = darling::Error::accumulator();
+    let metas = acc
+        .handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))
+        .unwrap_or_default();
+    let metas = known_keys(TOOLBOX, TOOLBOX_KEYS, metas, &mut acc);
+    let parsed = acc
+        .handle(ToolboxArgs::from_list(&metas))
+        .unwrap_or_default();
+    let krate = crate_path(parsed.krate, &mut acc);
+    if let Some((path, _)) = &block.trait_ {
+        acc.push(err_on(
+            path,
+            "`#[toolbox]` goes on an inherent `impl Type` block, not a trait impl",
+        ));
+    }
+    let tools = collect(&mut block, &krate, &mut acc);
+    let out = match acc.finish() {
+        Ok(()) => {
+            let impl_ = toolbox_impl(&block, &krate, &tools);
+            quote!(#block const _: () = { #impl_ };)
+        }
+        Err(e) => {
+            let errors = e.write_errors();
+            quote!(#block #errors)
+        }
+    };
+    crate::debug("toolbox", &out);
+    out
+}
+
+/// Models every `#[tool]` method, stripping the attributes; reports duplicate names.
+fn collect(
+    block: &mut syn::ItemImpl,
+    krate: &syn::Path,
+    acc: &mut darling::error::Accumulator,
+) -> Vec<Tool> {
+    let mut tools: Vec<Tool> = Vec::new();
+    for item in &mut block.items {
+        let syn::ImplItem::Fn(method) = item else {
+            continue;
+        };
+        let Some(pos) = method.attrs.iter().position(is_tool_attr) else {
+            continue;
+        };
+        let attr = method.attrs.remove(pos);
+        let tokens = match &attr.meta {
+            syn::Meta::Path(_) => TokenStream::new(),
+            syn::Meta::List(l) => l.tokens.clone(),
+            syn::Meta::NameValue(nv) => {
+                acc.push(err_on(nv, "write `#[tool]` or `#[tool(key = value, ..)]`"));
+                continue;
+            }
+        };
+        let Some(mut args) = parse_list(&tokens, acc) else {
+            continue;
+        };
+        if args.krate.is_none() {
+            args.krate = Some(krate.clone());
+        }
+        let tool = model(args, &method.attrs, &mut method.sig, Place::Method, acc);
+        if let Some(first) = tools.iter().find(|t| t.name == tool.name) {
+            acc.push(err_on(
+                &method.sig.ident,
+                format!(
+                    "duplicate tool name `{}`: `fn {}` in this impl already uses it; choose another with `#[tool(name = \"...\")]`",
+                    tool.name, first.sig.ident
+                ),
+            ));
+            continue;
+        }
+        tools.push(tool);
+    }
+    if tools.is_empty() {
+        acc.push(err_on(
+            &block.self_ty,
+            "`#[toolbox]` found no `#[tool]` methods in this impl block",
+        ));
+    }
+    tools
+}
+
+fn is_tool_attr(a: &syn::Attribute) -> bool {
+    a.path().segments.last().is_some_and(|s| s.ident == TOOL)
+}
+
+fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> TokenStream {
+    let paths = Paths::new(krate);
+    let p = paths.private();
+    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
+    let self_ty = &block.self_ty;
+    let (cx, arguments) = (cx_ident(), arguments_ident());
+    let name_ident = syn::Ident::new("__rondo_name", Span::mixed_site());
+    let pin = paths::box_pin();
+    let (some, none) = (paths::some(), paths::none());
+    let mut items = Vec::new();
+    let mut defs = Vec::new();
+    let mut arms = Vec::new();
+    for tool in tools {
+        let method = &tool.sig.ident;
+        let parts = parts(tool, quote!(self.#method));
+        items.push(parts.items);
+        defs.push(parts.definition);
+        let (name, body) = (&tool.name, &parts.body);
+        arms.push(quote!(#name => #some(#pin(async move #body)),));
+    }
+    quote! {
+        #(#items)*
+        #[automatically_derived]
+        impl #impl_generics #p::ToolBox for #self_ty #where_clause {
+            fn tools(&self) -> ::std::vec::Vec<#p::Tool> {
+                ::std::vec![#(#defs),*]
+            }
+            fn call<'__rondo>(
+                &'__rondo self,
+                #cx: &'__rondo #p::Cx,
+                #name_ident: &'__rondo str,
+                #arguments: #p::JsonObject,
+            ) -> ::core::option::Option<#p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>>> {
+                match #name_ident {
+                    #(#arms)*
+                    _ => #none,
+                }
+            }
+        }
+    }
+}

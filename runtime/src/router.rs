@@ -1,0 +1,213 @@
+//! [`Router`]: a [`Handler`] assembled from tool sets, prompts, resources and a completion
+//! function. What the macros produce plugs in here.
+
+use crate::cx::Cx;
+use crate::handler::{Handler, ServerInfo};
+use crate::protocol::{
+    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
+    ReadResourceResult, Resource, ResourceTemplate, Tool,
+};
+use crate::resources::{PromptSet, ResourceDef, ResourceSet};
+use crate::tools::{BoxFuture, ToolBox};
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+
+type CompleteFn =
+    Box<dyn Fn(CompleteRequest) -> BoxFuture<'static, Result<Completion, Error>> + Send + Sync>;
+
+/// A server built from parts; each part added also declares its capability.
+///
+/// ```
+/// use rondo_mcp::prelude::*;
+///
+/// /// Adds two integers.
+/// #[rondo_mcp::tool]
+/// async fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let router = Router::new(ServerInfo::new("calculator", "1.0.0")).tools(rondo_mcp::tools![add]);
+/// let server = Server::new(router);
+/// # let _ = server;
+/// ```
+///
+/// # Panics
+///
+/// Adding a tool, prompt or resource whose name (or URI) is already taken panics at startup, as
+/// axum does for overlapping routes: that is a configuration error, caught before serving. Within
+/// one `tools![..]` list or one `#[rondo_mcp::tools]` impl, duplicates are compile errors.
+#[derive(Default)]
+pub struct Router {
+    info: Option<ServerInfo>,
+    boxes: Vec<Box<dyn ToolBox>>,
+    tools: Vec<Tool>,
+    /// Tool name -> index into `boxes`.
+    owners: HashMap<String, usize>,
+    prompts: PromptSet,
+    resources: ResourceSet,
+    complete: Option<CompleteFn>,
+}
+
+impl std::fmt::Debug for Router {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Router")
+            .field(
+                "tools",
+                &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
+            )
+            .field("prompts", &self.prompts)
+            .field("resources", &self.resources)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Router {
+    /// A router for the server `info` (its capabilities grow as parts are added).
+    pub fn new(info: ServerInfo) -> Self {
+        Router {
+            info: Some(info),
+            ..Router::default()
+        }
+    }
+
+    fn info_mut(&mut self) -> &mut ServerInfo {
+        self.info
+            .get_or_insert_with(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
+    }
+
+    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::tools]`.
+    pub fn tools(mut self, tools: impl ToolBox) -> Self {
+        let index = self.boxes.len();
+        for t in tools.tools() {
+            let taken = self.owners.insert(t.name.clone(), index).is_some();
+            assert!(!taken, "duplicate tool name `{}` across tool sets", t.name);
+            self.tools.push(t);
+        }
+        self.boxes.push(Box::new(tools));
+        self.info_mut()
+            .capabilities
+            .tools
+            .get_or_insert_with(Default::default);
+        self
+    }
+
+    /// Adds prompts: `prompts![a, b]`.
+    pub fn prompts(mut self, prompts: PromptSet) -> Self {
+        let names: HashSet<&str> = self.prompts.names().collect();
+        for n in prompts.names() {
+            assert!(!names.contains(n), "duplicate prompt name `{n}`");
+        }
+        let mut merged = std::mem::take(&mut self.prompts);
+        merged = merged.merge(prompts);
+        self.prompts = merged;
+        self.info_mut()
+            .capabilities
+            .prompts
+            .get_or_insert_with(Default::default);
+        self
+    }
+
+    /// Adds resources: `resources![a, b]`.
+    pub fn resources(mut self, resources: ResourceSet) -> Self {
+        self.resources = std::mem::take(&mut self.resources).merge(resources);
+        self.info_mut()
+            .capabilities
+            .resources
+            .get_or_insert_with(Default::default);
+        self
+    }
+
+    /// Serves `completion/complete` with `f`.
+    pub fn completion<F, Fut>(mut self, f: F) -> Self
+    where
+        F: Fn(CompleteRequest) -> Fut + Send + Sync + 'static,
+        Fut: Future<Output = Result<Completion, Error>> + Send + 'static,
+    {
+        self.complete = Some(Box::new(move |r| Box::pin(f(r))));
+        self.info_mut()
+            .capabilities
+            .completions
+            .get_or_insert_with(Default::default);
+        self
+    }
+}
+
+impl Handler for Router {
+    fn info(&self) -> ServerInfo {
+        self.info
+            .clone()
+            .unwrap_or_else(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
+    }
+
+    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
+        Ok(self.tools.clone())
+    }
+
+    async fn call_tool(
+        &self,
+        cx: &Cx,
+        name: &str,
+        arguments: JsonObject,
+    ) -> Result<CallToolResult, Error> {
+        let call = self
+            .owners
+            .get(name)
+            .and_then(|&i| self.boxes[i].call(cx, name, arguments));
+        match call {
+            Some(fut) => fut.await,
+            None => Err(Error::unknown_tool(name)),
+        }
+    }
+
+    async fn list_prompts(&self, _cx: &Cx) -> Result<Vec<Prompt>, Error> {
+        Ok(self.prompts.list())
+    }
+
+    async fn get_prompt(
+        &self,
+        cx: &Cx,
+        name: &str,
+        arguments: JsonObject,
+    ) -> Result<GetPromptResult, Error> {
+        match self.prompts.get(cx, name, arguments) {
+            Some(fut) => fut.await,
+            None => Err(Error::invalid_params(format!("Unknown prompt: {name}"))),
+        }
+    }
+
+    async fn list_resources(&self, _cx: &Cx) -> Result<Vec<Resource>, Error> {
+        Ok(self
+            .resources
+            .definitions()
+            .filter_map(|d| match d {
+                ResourceDef::Static(r) => Some(r),
+                ResourceDef::Template(_) => None,
+            })
+            .collect())
+    }
+
+    async fn list_resource_templates(&self, _cx: &Cx) -> Result<Vec<ResourceTemplate>, Error> {
+        Ok(self
+            .resources
+            .definitions()
+            .filter_map(|d| match d {
+                ResourceDef::Template(t) => Some(t),
+                ResourceDef::Static(_) => None,
+            })
+            .collect())
+    }
+
+    async fn read_resource(&self, cx: &Cx, uri: &str) -> Result<ReadResourceResult, Error> {
+        match self.resources.read(cx, uri) {
+            Some(fut) => fut.await,
+            None => Err(Error::resource_not_found(uri)),
+        }
+    }
+
+    async fn complete(&self, _cx: &Cx, request: CompleteRequest) -> Result<Completion, Error> {
+        match &self.complete {
+            Some(f) => f(request).await,
+            None => Ok(Completion::default()),
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! The traits behind `#[tool]`: one tool ([`ToolHandler`]), a set of tools ([`ToolBox`]), and
+//! what a tool may return ([`IntoToolResult`]).
+
+use crate::cx::Cx;
+use crate::protocol::{CallToolResult, Content, Error, JsonObject, Tool};
+use schemars::JsonSchema;
+use serde::Serialize;
+use std::fmt::Display;
+use std::future::Future;
+use std::pin::Pin;
+
+/// A boxed, sendable future: what the object-safe handler traits return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// One tool, defined by a type. `#[tool]` on `async fn search(..)` implements it on a hidden
+/// type named `search`, which `tools![search]` collects.
+///
+/// By hand:
+///
+/// ```
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::protocol::JsonObject;
+/// use rondo_mcp::{BoxFuture, ToolHandler};
+///
+/// struct Ping;
+///
+/// impl ToolHandler for Ping {
+///     const NAME: &'static str = "ping";
+///     fn definition() -> Tool {
+///         Tool::new("ping", "Answers pong", Tool::no_arguments())
+///     }
+///     fn call<'a>(_cx: &'a Cx, _args: JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
+///         Box::pin(async { Ok(CallToolResult::text("pong")) })
+///     }
+/// }
+///
+/// let tools = rondo_mcp::ToolSet::new().with::<Ping>();
+/// # let _ = tools;
+/// ```
+pub trait ToolHandler: 'static {
+    /// The tool's name, checked at compile time by `#[tool]`.
+    const NAME: &'static str;
+    /// The definition listed by `tools/list`.
+    fn definition() -> Tool;
+    /// Runs the tool.
+    fn call<'a>(cx: &'a Cx, arguments: JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>>;
+}
+
+/// A set of tools: a [`ToolSet`] of free functions, or a type whose `impl` block carries
+/// `#[rondo_mcp::tools]` (methods with shared `&self` state).
+pub trait ToolBox: Send + Sync + 'static {
+    /// The definitions, in a fixed order.
+    fn tools(&self) -> Vec<Tool>;
+    /// Calls the tool `name`; `None` when this set has no such tool.
+    fn call<'a>(
+        &'a self,
+        cx: &'a Cx,
+        name: &'a str,
+        arguments: JsonObject,
+    ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>>;
+}
+
+type CallFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>>;
+
+/// Free-function tools, built by `tools![a, b]` (which also rejects duplicate names at
+/// compile time) or by hand with [`ToolSet::with`].
+#[derive(Clone, Default)]
+pub struct ToolSet {
+    entries: Vec<(&'static str, fn() -> Tool, CallFn)>,
+}
+
+impl std::fmt::Debug for ToolSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.entries.iter().map(|e| e.0))
+            .finish()
+    }
+}
+
+impl ToolSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        ToolSet::default()
+    }
+    /// Adds the tool `T`.
+    pub fn with<T: ToolHandler>(mut self) -> Self {
+        self.entries.push((T::NAME, T::definition, T::call));
+        self
+    }
+}
+
+impl ToolBox for ToolSet {
+    fn tools(&self) -> Vec<Tool> {
+        self.entries.iter().map(|e| (e.1)()).collect()
+    }
+    fn call<'a>(
+        &'a self,
+        cx: &'a Cx,
+        name: &'a str,
+        arguments: JsonObject,
+    ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
+        self.entries
+            .iter()
+            .find(|e| e.0 == name)
+            .map(|e| (e.2)(cx, arguments))
+    }
+}
+
+/// Structured tool output: serialised into `structuredContent` (and as JSON text for older
+/// clients), with `outputSchema` generated from `T`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Json<T>(pub T);
+
+/// What a `#[tool]` function may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a `#[tool]` function",
+    note = "return `String`, `Json<T>`, `Content`, `Vec<Content>`, `CallToolResult`, a number, `bool` or `()`, or a `Result<_, E: Display>` of one of them"
+)]
+pub trait IntoToolResult {
+    /// The `outputSchema` this output declares, if it is structured.
+    fn output_schema() -> Option<JsonObject> {
+        None
+    }
+    /// Converts into the result sent to the client.
+    fn into_tool_result(self) -> CallToolResult;
+}
+
+impl IntoToolResult for CallToolResult {
+    fn into_tool_result(self) -> CallToolResult {
+        self
+    }
+}
+
+impl IntoToolResult for String {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for &'static str {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::text(self)
+    }
+}
+
+impl IntoToolResult for Content {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::success(vec![self])
+    }
+}
+
+impl IntoToolResult for Vec<Content> {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::success(self)
+    }
+}
+
+impl IntoToolResult for () {
+    fn into_tool_result(self) -> CallToolResult {
+        CallToolResult::success(Vec::new())
+    }
+}
+
+macro_rules! display_results {
+    ($($t:ty),*) => {$(
+        impl IntoToolResult for $t {
+            fn into_tool_result(self) -> CallToolResult {
+                CallToolResult::text(self.to_string())
+            }
+        }
+    )*};
+}
+display_results!(
+    bool, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize, f32, f64
+);
+
+impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
+    fn output_schema() -> Option<JsonObject> {
+        let schema = schemars::generate::SchemaSettings::draft2020_12()
+            .into_generator()
+            .into_root_schema_for::<T>();
+        schema.as_object().cloned()
+    }
+    fn into_tool_result(self) -> CallToolResult {
+        match serde_json::to_value(&self.0) {
+            Ok(v) => CallToolResult::structured(v),
+            Err(e) => {
+                CallToolResult::error(format!("the tool's output could not be serialised: {e}"))
+            }
+        }
+    }
+}
+
+impl<T: IntoToolResult, E: Display> IntoToolResult for Result<T, E> {
+    fn output_schema() -> Option<JsonObject> {
+        T::output_schema()
+    }
+    fn into_tool_result(self) -> CallToolResult {
+        match self {
+            Ok(t) => t.into_tool_result(),
+            Err(e) => CallToolResult::error(e.to_string()),
+        }
+    }
+}
