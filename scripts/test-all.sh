@@ -19,6 +19,9 @@ cargo test --workspace --all-features --locked
 step "docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked
 
+step "the README's main command: the bookshop demo"
+cargo run -q -p rondo-example-bookshop --locked -- demo
+
 step "official MCP conformance suite, both revisions"
 cargo build -p rondo-example-conformance --bin conformance --locked
 bash conformance/run.sh --serve-and-test target/debug/conformance
