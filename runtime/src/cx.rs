@@ -2,6 +2,7 @@
 
 use crate::backchannel::{BackChannel, BackChannelError, Outbound};
 use crate::canonical;
+use crate::listen::Notifier;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
     Error, Implementation, InputRequest, JsonObject, ListRootsResult, LoggingLevel, ProgressToken,
@@ -116,6 +117,7 @@ pub struct Cx {
     pub(crate) out: Outbound,
     pub(crate) back: Option<Arc<BackChannel>>,
     pub(crate) config: Arc<Config>,
+    pub(crate) notifier: Notifier,
     pub(crate) ask: Mutex<AskState>,
 }
 
@@ -167,6 +169,10 @@ impl Cx {
     /// Whether the request was cancelled.
     pub fn is_cancelled(&self) -> bool {
         self.cancel.is_cancelled()
+    }
+    /// Announces list changes and resource updates to the server's listeners.
+    pub fn notifier(&self) -> &Notifier {
+        &self.notifier
     }
 
     /// Ends the request with a JSON-RPC error. Never returns: the driver sees the error after

@@ -245,6 +245,9 @@ impl<H: Handler> Server<H> {
             }
             return Ok(Some(self.complete(Revision::V2026_07_28, r, true)));
         }
+        if req.method == "subscriptions/listen" {
+            return self.listen(req, conn).await;
+        }
         self.method(req, conn, origin).await
     }
 
@@ -630,6 +633,7 @@ impl<H: Handler> Server<H> {
             out: conn.out.clone(),
             back: o.back,
             config: self.config.clone(),
+            notifier: self.hub.clone(),
             ask: Mutex::new(ask),
         }
     }

@@ -8,6 +8,7 @@ pub mod canonical;
 mod cx;
 mod dispatch;
 mod handler;
+mod listen;
 mod resources;
 mod router;
 mod tools;
@@ -23,6 +24,7 @@ pub mod __private;
 
 pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
 pub use handler::{CacheHint, CacheScope, Handler, ServerInfo};
+pub use listen::{Change, Notifier};
 pub use protocol::Error;
 pub use resources::{
     IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler, ResourceSet,

@@ -1,6 +1,7 @@
 //! [`Server`]: a [`Handler`] plus its configuration, shared by every transport.
 
 use crate::handler::{Handler, ServerInfo};
+use crate::listen::Notifier;
 use crate::state::{Clock, KeyRing, SystemClock};
 use std::fmt;
 use std::sync::Arc;
@@ -35,6 +36,8 @@ pub(crate) struct Config {
 pub struct Server<H> {
     pub(crate) handler: Arc<H>,
     pub(crate) config: Arc<Config>,
+    /// Change announcements for listen streams (shared by clones).
+    pub(crate) hub: Notifier,
 }
 
 impl<H> Clone for Server<H> {
@@ -42,6 +45,7 @@ impl<H> Clone for Server<H> {
         Server {
             handler: self.handler.clone(),
             config: self.config.clone(),
+            hub: self.hub.clone(),
         }
     }
 }
@@ -74,6 +78,7 @@ impl<H: Handler> Server<H> {
                 audience,
                 info,
             }),
+            hub: Notifier::default(),
         }
     }
 
