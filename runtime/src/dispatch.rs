@@ -12,7 +12,7 @@ use crate::cx::{AskState, Cx, Principal};
 use crate::handler::Handler;
 use crate::protocol::{
     self, CallToolResult, ClientCapabilities, CompleteRequest, Error, Implementation, JsonObject,
-    LEGACY_VERSIONS, LoggingLevel, MODERN_VERSIONS, Request, RequestMeta, Revision, meta,
+    LEGACY_VERSIONS, LoggingLevel, MODERN_VERSIONS, Request, RequestMeta, Revision, Tool, meta,
 };
 use crate::server::Server;
 use crate::state::{self, Answer, Asked, Binding, StatePayload};
@@ -217,6 +217,25 @@ impl<H: Handler> Server<H> {
             subscriptions: Mutex::new(BTreeSet::new()),
         };
         Ok((result, session))
+    }
+
+    /// The tools listed to the caller of a 2026-07-28 request; the HTTP transport reads their
+    /// `x-mcp-header` annotations to check `Mcp-Param-*` headers.
+    pub(crate) async fn tools_for(&self, req: &Request, conn: &Conn) -> Result<Vec<Tool>, Error> {
+        let meta = RequestMeta::parse(req.params.as_ref())?;
+        let origin = Origin {
+            revision: Revision::V2026_07_28,
+            caps: meta.client_capabilities,
+            client_info: meta.client_info,
+            log_level: None,
+            progress_token: None,
+            back: None,
+        };
+        let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+        match drive(&cx, self.handler.list_tools(&cx)).await {
+            Driven::Done(r) => r,
+            other => settle(other).map(|_| Vec::new()),
+        }
     }
 
     async fn modern(&self, req: &Request, conn: &Conn) -> Answered {

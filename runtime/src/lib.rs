@@ -8,6 +8,8 @@ pub mod canonical;
 mod cx;
 mod dispatch;
 mod handler;
+#[cfg(feature = "http")]
+pub mod http;
 mod listen;
 mod resources;
 mod router;

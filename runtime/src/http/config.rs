@@ -1,0 +1,103 @@
+//! [`HttpConfig`]: what the HTTP transport accepts and how long it keeps things.
+
+use std::time::Duration;
+
+/// Settings of the Streamable HTTP transport.
+///
+/// The defaults suit a server on the local machine: only `localhost`, `127.0.0.1` and `[::1]`
+/// (any port) are accepted as `Host`, only origins on those hosts as `Origin` (DNS-rebinding
+/// protection, 2026-07-28 § Streamable HTTP, Security), request bodies up to the server's
+/// [`max_message_bytes`](crate::Server::max_message_bytes).
+#[derive(Debug, Clone)]
+pub struct HttpConfig {
+    pub(crate) hosts: Vec<String>,
+    pub(crate) any_host: bool,
+    pub(crate) origins: Vec<String>,
+    pub(crate) any_origin: bool,
+    pub(crate) max_body_bytes: Option<usize>,
+    pub(crate) keep_alive: Duration,
+    pub(crate) session_idle: Duration,
+    pub(crate) max_sessions: usize,
+    pub(crate) drain: Duration,
+    pub(crate) path: String,
+}
+
+impl Default for HttpConfig {
+    fn default() -> Self {
+        HttpConfig {
+            hosts: ["localhost", "127.0.0.1", "[::1]"]
+                .map(String::from)
+                .to_vec(),
+            any_host: false,
+            origins: Vec::new(),
+            any_origin: false,
+            max_body_bytes: None,
+            keep_alive: Duration::from_secs(15),
+            session_idle: Duration::from_secs(30 * 60),
+            max_sessions: 10_000,
+            drain: Duration::from_secs(10),
+            path: "/mcp".into(),
+        }
+    }
+}
+
+impl HttpConfig {
+    /// The defaults (see the type's docs).
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Also accepts this `Host` (a name or address, `[v6]` in brackets; without a port it
+    /// matches any port). Origins on this host are accepted too.
+    pub fn allow_host(mut self, host: impl Into<String>) -> Self {
+        self.hosts.push(host.into().to_ascii_lowercase());
+        self
+    }
+    /// Accepts any `Host` (behind a reverse proxy that already checks it). `Origin` is still
+    /// checked.
+    pub fn allow_any_host(mut self) -> Self {
+        self.any_host = true;
+        self
+    }
+    /// Also accepts this exact `Origin` (`scheme://host[:port]`).
+    pub fn allow_origin(mut self, origin: impl Into<String>) -> Self {
+        self.origins.push(origin.into().to_ascii_lowercase());
+        self
+    }
+    /// Accepts any `Origin`. Only for servers that authenticate every request.
+    pub fn allow_any_origin(mut self) -> Self {
+        self.any_origin = true;
+        self
+    }
+    /// The largest request body, in bytes (default: the server's `max_message_bytes`);
+    /// larger ones get `413`.
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.max_body_bytes = Some(bytes);
+        self
+    }
+    /// How often a quiet SSE stream gets a `:` comment (default 15 s).
+    pub fn keep_alive(mut self, every: Duration) -> Self {
+        self.keep_alive = every;
+        self
+    }
+    /// How long an unused 2025-11-25 session lives (default 30 min).
+    pub fn session_idle_timeout(mut self, idle: Duration) -> Self {
+        self.session_idle = idle;
+        self
+    }
+    /// The most live 2025-11-25 sessions (default 10 000); more `initialize`s get `503`.
+    pub fn max_sessions(mut self, max: usize) -> Self {
+        self.max_sessions = max;
+        self
+    }
+    /// How long [`serve`](super::serve) lets in-flight requests finish after shutdown began
+    /// (default 10 s).
+    pub fn drain_timeout(mut self, drain: Duration) -> Self {
+        self.drain = drain;
+        self
+    }
+    /// The endpoint path [`serve`](super::serve) answers on (default `/mcp`).
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        self.path = path.into();
+        self
+    }
+}

@@ -1,0 +1,205 @@
+//! Checks made before any JSON-RPC is read: `Host` and `Origin` (DNS rebinding), the body
+//! size limit, and what the client accepts.
+
+use super::config::HttpConfig;
+use bytes::Bytes;
+use http::header::{self, HeaderMap};
+use http::{StatusCode, Uri};
+use http_body::Body;
+use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+
+pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Why a request whose `Host` or `Origin` is not allowed is refused with `403` (2026-07-28
+/// § Streamable HTTP, Security: "If the `Origin` header is present and invalid, servers MUST
+/// respond with HTTP 403 Forbidden"; a foreign `Host` is the DNS-rebinding signal).
+pub(crate) fn check_origin(
+    cfg: &HttpConfig,
+    uri: &Uri,
+    headers: &HeaderMap,
+) -> Result<(), &'static str> {
+    if !cfg.any_host {
+        // HTTP/2 carries the authority in the URI; HTTP/1.1 in `Host`.
+        let host = uri
+            .authority()
+            .map(|a| a.as_str().to_owned())
+            .or_else(|| header_str(headers, header::HOST).map(str::to_owned));
+        match host {
+            Some(h) if host_allowed(&cfg.hosts, &h) => {}
+            _ => {
+                tracing::debug!("request refused: Host not allowed");
+                return Err("Host not allowed");
+            }
+        }
+    }
+    if cfg.any_origin {
+        return Ok(());
+    }
+    let mut origins = headers.get_all(header::ORIGIN).iter();
+    let Some(origin) = origins.next() else {
+        return Ok(());
+    };
+    let ok = origins.next().is_none()
+        && origin.to_str().is_ok_and(|o| {
+            let o = o.trim().to_ascii_lowercase();
+            cfg.origins.contains(&o)
+                || origin_authority(&o).is_some_and(|a| host_allowed(&cfg.hosts, a))
+        });
+    if ok {
+        Ok(())
+    } else {
+        tracing::debug!("request refused: Origin not allowed");
+        Err("Origin not allowed")
+    }
+}
+
+/// `host[:port]` matches an entry with the same host (entry without port) or the same
+/// host and port (entry with port), ASCII case-insensitively.
+fn host_allowed(allowed: &[String], authority: &str) -> bool {
+    let authority = authority.trim().to_ascii_lowercase();
+    // `user@host` never appears in Host; refuse it rather than parse around it.
+    if authority.is_empty() || authority.contains('@') {
+        return false;
+    }
+    let name = strip_port(&authority);
+    allowed
+        .iter()
+        .any(|a| *a == authority || (strip_port(a) == a.as_str() && *a == name))
+}
+
+/// `[::1]:80` → `[::1]`, `host:80` → `host`, `host` → `host`.
+fn strip_port(authority: &str) -> &str {
+    if let Some(end) = authority.find(']') {
+        return &authority[..=end];
+    }
+    match authority.rsplit_once(':') {
+        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
+        _ => authority,
+    }
+}
+
+/// The authority of `scheme://authority[/...]`; `None` for `null` and anything else.
+fn origin_authority(origin: &str) -> Option<&str> {
+    let (_, rest) = origin.split_once("://")?;
+    let end = rest.find('/').unwrap_or(rest.len());
+    Some(&rest[..end]).filter(|a| !a.is_empty())
+}
+
+/// A header's value as trimmed text; `None` when absent or not visible ASCII.
+pub(crate) fn header_str(headers: &HeaderMap, name: impl header::AsHeaderName) -> Option<&str> {
+    headers.get(name)?.to_str().ok().map(str::trim)
+}
+
+/// Whether the client accepts `application/json` answers; `false` only when it names media
+/// types and none covers JSON (then every answer is sent as SSE).
+pub(crate) fn accepts_json(headers: &HeaderMap) -> bool {
+    let mut named = false;
+    for v in headers.get_all(header::ACCEPT) {
+        let Ok(v) = v.to_str() else { continue };
+        for item in v.split(',') {
+            let essence = item.split(';').next().unwrap_or("").trim();
+            named |= !essence.is_empty();
+            let essence = essence.to_ascii_lowercase();
+            if matches!(
+                essence.as_str(),
+                "application/json" | "application/*" | "*/*"
+            ) {
+                return true;
+            }
+        }
+    }
+    !named
+}
+
+/// Reads the whole body, refusing more than `limit` bytes with `413` (checked from
+/// `Content-Length` first, so an honest oversized request is refused before it is read).
+pub(crate) async fn read_body<B>(
+    headers: &HeaderMap,
+    body: B,
+    limit: usize,
+) -> Result<Bytes, (StatusCode, &'static str)>
+where
+    B: Body + Send,
+    B::Data: Send,
+    B::Error: Into<BoxError>,
+{
+    let too_large = || {
+        (
+            StatusCode::PAYLOAD_TOO_LARGE,
+            "message exceeds the size limit",
+        )
+    };
+    let declared = header_str(headers, header::CONTENT_LENGTH).and_then(|v| v.parse::<u64>().ok());
+    if declared.is_some_and(|n| n > limit as u64) {
+        return Err(too_large());
+    }
+    match Limited::new(body, limit).collect().await {
+        Ok(collected) => Ok(collected.to_bytes()),
+        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
+        Err(e) => {
+            tracing::debug!(error = %e, "request body read failed");
+            Err((
+                StatusCode::BAD_REQUEST,
+                "the request body could not be read",
+            ))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Vec<String> {
+        HttpConfig::default().hosts
+    }
+
+    #[test]
+    fn local_hosts_with_any_port() {
+        let d = defaults();
+        for ok in [
+            "localhost",
+            "LOCALHOST:8080",
+            "127.0.0.1:1",
+            "[::1]:3000",
+            "[::1]",
+        ] {
+            assert!(host_allowed(&d, ok), "{ok}");
+        }
+        for bad in [
+            "evil.example.com",
+            "localhost.evil.com",
+            "127.0.0.1.nip.io:80",
+            "",
+            "a@localhost",
+        ] {
+            assert!(!host_allowed(&d, bad), "{bad}");
+        }
+        let with_port = vec!["api.example.com:443".to_owned()];
+        assert!(host_allowed(&with_port, "api.example.com:443"));
+        assert!(!host_allowed(&with_port, "api.example.com:80"));
+    }
+
+    #[test]
+    fn origin_authorities() {
+        assert_eq!(
+            origin_authority("http://127.0.0.1:9/x"),
+            Some("127.0.0.1:9")
+        );
+        assert_eq!(origin_authority("null"), None);
+        assert_eq!(strip_port("[::1]:80"), "[::1]");
+    }
+
+    #[test]
+    fn accept_parsing() {
+        let mut h = HeaderMap::new();
+        assert!(accepts_json(&h));
+        h.insert(header::ACCEPT, "text/event-stream".parse().unwrap());
+        assert!(!accepts_json(&h));
+        h.insert(
+            header::ACCEPT,
+            "text/event-stream, application/json;q=0.9".parse().unwrap(),
+        );
+        assert!(accepts_json(&h));
+    }
+}

@@ -1,0 +1,297 @@
+//! The 2026-07-28 request metadata headers and their check against the body (2026-07-28
+//! § Streamable HTTP, Request Metadata and Server Validation): `MCP-Protocol-Version`,
+//! `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` headers of `x-mcp-header` tool arguments.
+//! Any failure is `-32020 HeaderMismatch` (HTTP 400). Header names are case-insensitive
+//! (`HeaderMap` lowercases them), values case-sensitive, surrounding whitespace ignored.
+
+use crate::protocol::{Error, JsonObject, Request, Tool};
+use base64::Engine as _;
+use base64::engine::general_purpose::STANDARD;
+use http::HeaderMap;
+use http::header::HeaderName;
+use serde_json::Value;
+use std::borrow::Cow;
+
+pub(crate) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
+pub(crate) const SESSION_ID: &str = "mcp-session-id";
+const METHOD: &str = "mcp-method";
+const NAME: &str = "mcp-name";
+
+/// Error messages quote at most this much of a header value.
+const QUOTE: usize = 80;
+
+fn mismatch(message: String) -> Error {
+    Error::header_mismatch(message)
+}
+
+fn quote(s: &str) -> String {
+    s.chars().take(QUOTE).collect()
+}
+
+/// The one value of header `name`, trimmed; `Ok(None)` when absent. A repeated header or
+/// one with characters outside visible ASCII, space and tab is malformed.
+pub(crate) fn single<'a>(
+    headers: &'a HeaderMap,
+    name: &str,
+    display: &str,
+) -> Result<Option<&'a str>, Error> {
+    let mut all = headers.get_all(name).iter();
+    let Some(v) = all.next() else {
+        return Ok(None);
+    };
+    if all.next().is_some() {
+        return Err(mismatch(format!("Header {display} is repeated")));
+    }
+    let v = v
+        .to_str()
+        .map_err(|_| mismatch(format!("Header {display} contains invalid characters")))?;
+    Ok(Some(v.trim_matches([' ', '\t'])))
+}
+
+fn required<'a>(headers: &'a HeaderMap, name: &str, display: &str) -> Result<&'a str, Error> {
+    single(headers, name, display)?
+        .ok_or_else(|| mismatch(format!("Missing required {display} header")))
+}
+
+fn differs(display: &str, header: &str, body: &str) -> Error {
+    mismatch(format!(
+        "Header mismatch: {display} header value '{}' does not match body value '{}'",
+        quote(header),
+        quote(body)
+    ))
+}
+
+/// Decodes the `=?base64?…?=` sentinel (strict: canonical padding, valid UTF-8); any other
+/// value is literal (§ Value Encoding).
+fn decode<'a>(value: &'a str, display: &str) -> Result<Cow<'a, str>, Error> {
+    let Some(b64) = value
+        .strip_prefix("=?base64?")
+        .and_then(|r| r.strip_suffix("?="))
+    else {
+        return Ok(Cow::Borrowed(value));
+    };
+    STANDARD
+        .decode(b64)
+        .ok()
+        .and_then(|bytes| String::from_utf8(bytes).ok())
+        .map(Cow::Owned)
+        .ok_or_else(|| mismatch(format!("Header {display} has an invalid Base64 value")))
+}
+
+/// `MCP-Protocol-Version` must be present and equal the `_meta` version.
+pub(crate) fn check_version(headers: &HeaderMap, body: &str) -> Result<(), Error> {
+    let display = "MCP-Protocol-Version";
+    let h = required(headers, PROTOCOL_VERSION, display)?;
+    if h == body {
+        Ok(())
+    } else {
+        Err(differs(display, h, body))
+    }
+}
+
+/// `Mcp-Method` (required on every request) must equal the body's method, and `Mcp-Name`
+/// the `params.name` of `tools/call` / `prompts/get` or the `params.uri` of `resources/read`.
+pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Result<(), Error> {
+    let m = required(headers, METHOD, "Mcp-Method")?;
+    if m != req.method {
+        return Err(differs("Mcp-Method", m, &req.method));
+    }
+    let key = match req.method.as_str() {
+        "tools/call" | "prompts/get" => "name",
+        "resources/read" => "uri",
+        _ => return Ok(()),
+    };
+    // A body without the field is the dispatcher's `-32602`, not a header problem.
+    let Some(body) = req
+        .params
+        .as_ref()
+        .and_then(|p| p.get(key))
+        .and_then(Value::as_str)
+    else {
+        return Ok(());
+    };
+    let h = decode(required(headers, NAME, "Mcp-Name")?, "Mcp-Name")?;
+    if h == body {
+        Ok(())
+    } else {
+        Err(differs("Mcp-Name", &h, body))
+    }
+}
+
+/// The `x-mcp-header` annotations of a tool: (property path, header name suffix). Only
+/// properties reachable through `properties` chains count (§ Schema Extension); annotations
+/// that are not valid header-name tokens are ignored (clients must drop such tools anyway).
+pub(crate) fn annotations(tool: &Tool) -> Vec<(Vec<String>, String)> {
+    fn walk(schema: &JsonObject, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
+        let Some(Value::Object(props)) = schema.get("properties") else {
+            return;
+        };
+        for (key, prop) in props {
+            let Value::Object(prop) = prop else { continue };
+            path.push(key.clone());
+            if let Some(Value::String(name)) = prop.get("x-mcp-header") {
+                let valid = !name.is_empty()
+                    && HeaderName::from_bytes(format!("mcp-param-{name}").as_bytes()).is_ok();
+                if valid {
+                    out.push((path.clone(), name.clone()));
+                }
+            }
+            walk(prop, path, out);
+            path.pop();
+        }
+    }
+    let mut out = Vec::new();
+    walk(&tool.input_schema, &mut Vec::new(), &mut out);
+    out
+}
+
+/// Every annotated argument present (and not `null`) in the body needs its `Mcp-Param-*`
+/// header with an equal value; a header without a body value is a mismatch too.
+pub(crate) fn check_params(
+    headers: &HeaderMap,
+    tool: &Tool,
+    arguments: Option<&JsonObject>,
+) -> Result<(), Error> {
+    for (path, name) in annotations(tool) {
+        let display = format!("Mcp-Param-{name}");
+        let header = single(headers, &display.to_ascii_lowercase(), &display)?;
+        let body = arguments.and_then(|a| value_at(a, &path));
+        match (header, body) {
+            (None, None) => {}
+            (None, Some(_)) => return Err(mismatch(format!("Missing required {display} header"))),
+            (Some(_), None) => {
+                return Err(mismatch(format!(
+                    "Header mismatch: {display} header is set but the argument is absent"
+                )));
+            }
+            (Some(h), Some(b)) => {
+                let h = decode(h, &display)?;
+                if !same(&h, b) {
+                    return Err(differs(&display, &h, &b.to_string()));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn value_at<'a>(args: &'a JsonObject, path: &[String]) -> Option<&'a Value> {
+    let (first, rest) = path.split_first()?;
+    let mut v = args.get(first)?;
+    for key in rest {
+        v = v.as_object()?.get(key)?;
+    }
+    Some(v).filter(|v| !v.is_null())
+}
+
+/// Header vs body value (§ Value Encoding, Server Validation): strings exactly, booleans as
+/// `true`/`false`, numbers numerically (`42.0` equals `42`). Other types cannot be annotated
+/// and are not compared.
+fn same(header: &str, body: &Value) -> bool {
+    match body {
+        Value::String(s) => header == s,
+        Value::Bool(b) => header == if *b { "true" } else { "false" },
+        Value::Number(n) => {
+            if let (Some(b), Ok(h)) = (n.as_i64(), header.parse::<i64>()) {
+                return b == h;
+            }
+            match (n.as_f64(), header.parse::<f64>()) {
+                (Some(b), Ok(h)) => h.is_finite() && b == h,
+                _ => false,
+            }
+        }
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn tool() -> Tool {
+        let schema = json!({"type": "object", "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "n": {"type": "integer", "x-mcp-header": "N"},
+            "deep": {"type": "object", "properties": {"on": {"type": "boolean", "x-mcp-header": "On"}}},
+            "bad": {"type": "string", "x-mcp-header": "has space"}
+        }});
+        Tool::new("t", "t", schema.as_object().cloned().unwrap_or_default())
+    }
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.append(
+                HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                v.parse().unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn sentinel_decoding_is_strict() {
+        assert_eq!(decode("=?base64?SGVsbG8=?=", "x").unwrap(), "Hello");
+        assert!(decode("=?base64?SGVsbG8?=", "x").is_err());
+        assert!(decode("=?base64?SGVs!!!bG8=?=", "x").is_err());
+        assert_eq!(decode("Hello", "x").unwrap(), "Hello");
+    }
+
+    #[test]
+    fn annotated_paths_follow_properties_only() {
+        let mut a = annotations(&tool());
+        a.sort();
+        let deep = (vec!["deep".to_owned(), "on".to_owned()], "On".to_owned());
+        assert_eq!(a.len(), 3);
+        assert!(a.contains(&deep));
+    }
+
+    #[test]
+    fn params_compare_by_type() {
+        let t = tool();
+        let args = json!({"region": "us-west1", "n": 42, "deep": {"on": true}});
+        let args = args.as_object();
+        let ok = headers(&[
+            ("mcp-param-region", "us-west1"),
+            ("MCP-PARAM-N", "42.0"),
+            ("mcp-param-on", "true"),
+        ]);
+        assert!(check_params(&ok, &t, args).is_ok());
+        let missing = headers(&[("mcp-param-region", "us-west1"), ("mcp-param-n", "42")]);
+        assert!(check_params(&missing, &t, args).is_err());
+        let wrong = headers(&[
+            ("mcp-param-region", "US-WEST1"),
+            ("mcp-param-n", "42"),
+            ("mcp-param-on", "true"),
+        ]);
+        assert_eq!(check_params(&wrong, &t, args).unwrap_err().code, -32020);
+        assert!(check_params(&HeaderMap::new(), &t, json!({"n": null}).as_object()).is_ok());
+    }
+
+    #[test]
+    fn method_and_name() {
+        let req = Request {
+            id: crate::protocol::RequestId::Number(1),
+            method: "tools/call".into(),
+            params: json!({"name": "get weather"}).as_object().cloned(),
+        };
+        let b64 = format!("=?base64?{}?=", STANDARD.encode("get weather"));
+        assert!(
+            check_method_and_name(
+                &headers(&[("mcp-method", "tools/call"), ("mcp-name", &b64)]),
+                &req
+            )
+            .is_ok()
+        );
+        assert!(
+            check_method_and_name(
+                &headers(&[("mcp-method", "TOOLS/CALL"), ("mcp-name", &b64)]),
+                &req
+            )
+            .is_err()
+        );
+        assert!(check_method_and_name(&headers(&[("mcp-method", "tools/call")]), &req).is_err());
+        assert!(check_method_and_name(&headers(&[("mcp-name", &b64)]), &req).is_err());
+    }
+}

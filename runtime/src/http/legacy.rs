@@ -1,0 +1,252 @@
+//! The 2025-11-25 path: sessions opened by `initialize`, requests answered on the POST's SSE
+//! stream (server-to-client requests travel there too), client responses and notifications
+//! POSTed back (202), the standalone GET stream for unrelated messages (list changes,
+//! resource updates), DELETE to end a session (2025-11-25 § Transports, Streamable HTTP).
+
+use super::body::{self, McpBody};
+use super::exchange::{self, Job, Opts, single_event, ticker};
+use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
+use super::service::McpService;
+use super::session::{Entry, OpenError};
+use crate::cx::Principal;
+use crate::dispatch::LegacySession;
+use crate::handler::Handler;
+use crate::listen::{Advertised, Change};
+use crate::protocol::{self, Error, Inbound, Request, RequestId};
+use bytes::Bytes;
+use http::header::HeaderValue;
+use http::{HeaderMap, Response, StatusCode};
+use std::sync::Arc;
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+
+/// `initialize` without modern `_meta`: opens a session and names it in `Mcp-Session-Id`.
+pub(crate) fn initialize<H: Handler>(
+    svc: &McpService<H>,
+    req: &Request,
+    accepts_json: bool,
+) -> Response<McpBody> {
+    let (result, session) = match svc.server.initialize(req) {
+        Ok(opened) => opened,
+        Err(e) => return body::error(StatusCode::OK, Some(&req.id), &e),
+    };
+    let cfg = &svc.shared.config;
+    let id = match svc
+        .shared
+        .sessions
+        .open(session, cfg.session_idle, cfg.max_sessions)
+    {
+        Ok(id) => id,
+        Err(OpenError::Full) => {
+            tracing::warn!(max = cfg.max_sessions, "session limit reached");
+            let e = Error::internal("Too many open sessions; try again later");
+            return body::error(StatusCode::SERVICE_UNAVAILABLE, Some(&req.id), &e);
+        }
+        Err(OpenError::NoRandom) => {
+            tracing::error!("no random number generator: cannot mint a session id");
+            let e = Error::internal("The session could not be opened");
+            return body::error(StatusCode::INTERNAL_SERVER_ERROR, Some(&req.id), &e);
+        }
+    };
+    let msg = protocol::response(&req.id, result);
+    let mut r = if accepts_json {
+        body::json(StatusCode::OK, &msg)
+    } else {
+        single_event(&msg)
+    };
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        r.headers_mut().insert(SESSION_ID, v);
+    }
+    r
+}
+
+/// The session a GET or POST names, or the status and error refusing it.
+fn session<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    id: &str,
+) -> Result<Arc<Entry>, (StatusCode, Error)> {
+    let Some(entry) = svc.shared.sessions.get(id) else {
+        let e = Error::invalid_request("unknown or ended session");
+        return Err((StatusCode::NOT_FOUND, e));
+    };
+    // "If the server receives a request with an invalid or unsupported
+    // MCP-Protocol-Version, it MUST respond with 400 Bad Request"; absent means 2025-03-26
+    // or the negotiated version, which the session already knows.
+    match headers::single(headers, PROTOCOL_VERSION, "MCP-Protocol-Version") {
+        Ok(None) => Ok(entry),
+        Ok(Some(v)) if v == entry.session.protocol_version => Ok(entry),
+        _ => {
+            let e = Error::invalid_request("unsupported MCP-Protocol-Version for this session");
+            Err((StatusCode::BAD_REQUEST, e))
+        }
+    }
+}
+
+/// A POST carrying `Mcp-Session-Id`.
+pub(crate) async fn post<H: Handler>(
+    svc: &McpService<H>,
+    sid: &str,
+    headers: &HeaderMap,
+    msg: Inbound,
+    principal: Option<Principal>,
+    accepts_json: bool,
+) -> Response<McpBody> {
+    let rid = match &msg {
+        Inbound::Request(r) => Some(r.id.clone()),
+        _ => None,
+    };
+    let entry = match session(svc, headers, sid) {
+        Ok(e) => e,
+        Err((status, e)) => return body::error(status, rid.as_ref(), &e),
+    };
+    match msg {
+        Inbound::Request(req) => request(svc, entry, req, principal, accepts_json).await,
+        Inbound::Notification { method, params } => {
+            if method == "notifications/cancelled" {
+                let id = params
+                    .as_ref()
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value);
+                if let Some(id) = id {
+                    entry.cancel(&id);
+                }
+            }
+            body::accepted()
+        }
+        // The client answering a server-to-client request made on one of its SSE streams.
+        Inbound::Response { id, outcome } => {
+            if !entry.session.back.complete(&id, outcome) {
+                tracing::debug!(%id, "response to no pending request ignored");
+            }
+            body::accepted()
+        }
+    }
+}
+
+/// Unregisters a request in flight when its handler ends.
+struct InFlight {
+    entry: Arc<Entry>,
+    id: RequestId,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.entry.finish(&self.id);
+    }
+}
+
+async fn request<H: Handler>(
+    svc: &McpService<H>,
+    entry: Arc<Entry>,
+    req: Request,
+    principal: Option<Principal>,
+    accepts_json: bool,
+) -> Response<McpBody> {
+    let cancel = CancellationToken::new();
+    if !entry.register(&req.id, &cancel) {
+        let e = Error::invalid_request("a request with this id is already in flight");
+        return body::error(StatusCode::OK, Some(&req.id), &e);
+    }
+    let hold = InFlight {
+        entry: entry.clone(),
+        id: req.id.clone(),
+    };
+    let job = Job {
+        server: svc.server.clone(),
+        req,
+        session: Some(entry.session.clone()),
+        principal,
+        cancel,
+    };
+    let opts = Opts {
+        modern: false,
+        accepts_json,
+        keep_alive: svc.shared.config.keep_alive,
+    };
+    exchange::run(job, opts, hold).await
+}
+
+/// GET: the session's standalone SSE stream (one per session; `409` for a second one).
+pub(crate) fn get<H: Handler>(svc: &McpService<H>, headers: &HeaderMap) -> Response<McpBody> {
+    let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
+        return body::method_not_allowed();
+    };
+    let entry = match session(svc, headers, sid) {
+        Ok(e) => e,
+        Err((status, e)) => return body::error(status, None, &e),
+    };
+    if !entry.open_get() {
+        return body::refuse(
+            StatusCode::CONFLICT,
+            "this session already has an open GET stream",
+        );
+    }
+    let (tx, rx) = mpsc::channel::<Bytes>(16);
+    let events = svc.server.hub.subscribe();
+    let adv = Advertised::of(&svc.server.config.info.capabilities);
+    let keep_alive = svc.shared.config.keep_alive;
+    tokio::spawn(async move {
+        standalone(&entry, events, adv, &tx, keep_alive).await;
+        entry.close_get();
+    });
+    body::sse(rx)
+}
+
+/// Feeds a GET stream until the client leaves or the session ends.
+async fn standalone(
+    entry: &Entry,
+    mut events: broadcast::Receiver<Change>,
+    adv: Advertised,
+    out: &mpsc::Sender<Bytes>,
+    keep_alive: std::time::Duration,
+) {
+    let mut tick = ticker(keep_alive);
+    loop {
+        let frame = tokio::select! {
+            biased;
+            _ = entry.ended.cancelled() => return,
+            _ = out.closed() => return,
+            _ = tick.tick() => body::sse_keep_alive(),
+            ev = events.recv() => match ev {
+                Ok(change) if wants(adv, &entry.session, &change) => {
+                    body::sse_event(&change.to_message(None))
+                }
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return,
+            },
+        };
+        if out.send(frame).await.is_err() {
+            return;
+        }
+    }
+}
+
+/// List changes the server advertises; updates of URIs this session subscribed to.
+fn wants(adv: Advertised, session: &LegacySession, change: &Change) -> bool {
+    match change {
+        Change::ToolsListChanged => adv.tools,
+        Change::PromptsListChanged => adv.prompts,
+        Change::ResourcesListChanged => adv.resources,
+        Change::ResourceUpdated(uri) => {
+            adv.subscribe
+                && session
+                    .subscriptions
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .contains(uri)
+        }
+    }
+}
+
+/// DELETE: ends the session; later requests naming it get 404.
+pub(crate) fn delete<H: Handler>(svc: &McpService<H>, headers: &HeaderMap) -> Response<McpBody> {
+    let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
+        return body::method_not_allowed();
+    };
+    if svc.shared.sessions.close(sid) {
+        body::status(StatusCode::OK)
+    } else {
+        body::refuse(StatusCode::NOT_FOUND, "unknown or ended session")
+    }
+}

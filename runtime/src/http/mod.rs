@@ -1,0 +1,47 @@
+//! Streamable HTTP for both protocol revisions on one endpoint (feature `http`).
+//!
+//! - **2026-07-28** (stateless): every POST carries one request or notification with its
+//!   `_meta`; the `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` headers
+//!   must match the body (`-32020`, HTTP 400). The answer is `application/json` when the
+//!   handler sends nothing before its result, otherwise a request-scoped SSE stream
+//!   (progress, logs, then the response). Closing that stream cancels the request.
+//!   `subscriptions/listen` keeps its stream open for change notifications. GET and DELETE
+//!   answer 405.
+//! - **2025-11-25** (sessions): `initialize` mints `Mcp-Session-Id`; later POSTs name it;
+//!   server-to-client requests (elicitation, sampling, roots) travel on the POST's SSE stream
+//!   and the client POSTs its answers back (202); GET opens the session's standalone stream
+//!   (list changes, resource updates); DELETE ends the session.
+//!
+//! Every request first passes the `Host`/`Origin` check (403, DNS-rebinding protection) and
+//! the body size limit (413).
+//!
+//! ```no_run
+//! # use rondo_mcp::prelude::*;
+//! # struct Hello;
+//! # impl Handler for Hello { fn info(&self) -> ServerInfo { ServerInfo::new("hello", "1").with_tools() } }
+//! # #[tokio::main] async fn main() -> std::io::Result<()> {
+//! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+//! # drop(stop);
+//! // Resolve the shutdown future to stop accepting and drain (e.g. on `tokio::signal::ctrl_c()`).
+//! let shutdown = async {
+//!     let _ = stopped.await;
+//! };
+//! rondo_mcp::http::serve(Server::new(Hello), "127.0.0.1:8000", shutdown).await
+//! # }
+//! ```
+
+mod body;
+mod config;
+mod exchange;
+mod guard;
+mod headers;
+mod legacy;
+mod modern;
+mod serve;
+mod service;
+mod session;
+
+pub use body::McpBody;
+pub use config::HttpConfig;
+pub use serve::{serve, serve_listener};
+pub use service::McpService;

@@ -1,0 +1,135 @@
+//! The stateless 2026-07-28 path: one POST, one request or notification.
+//!
+//! Validation order (what the conformance suite's `server-stateless` expects, and the order
+//! in which the spec's rules depend on each other): `_meta` complete (`-32602`, 400), then
+//! `MCP-Protocol-Version` = `_meta` version (`-32020`, 400), then the version is served
+//! (`-32022`, 400), then `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` (`-32020`, 400); the
+//! dispatcher then answers, `-32601` as 404. `Mcp-Session-Id` and `Last-Event-ID` are ignored
+//! (§ Earlier Streamable HTTP Revisions).
+
+use super::body::{self, McpBody};
+use super::exchange::{self, Job, Opts};
+use super::headers;
+use super::service::McpService;
+use crate::backchannel::Outbound;
+use crate::cx::Principal;
+use crate::dispatch::Conn;
+use crate::handler::Handler;
+use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Request, RequestMeta};
+use http::{HeaderMap, Response, StatusCode};
+use serde_json::Value;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// Serves one modern POST.
+pub(crate) async fn post<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    msg: Inbound,
+    principal: Option<Principal>,
+    accepts_json: bool,
+) -> Response<McpBody> {
+    match msg {
+        Inbound::Request(req) => request(svc, headers, req, principal, accepts_json).await,
+        // 2026-07-28 defines no client notification over HTTP; accepting and ignoring one is
+        // what § Sending Messages allows.
+        Inbound::Notification { method, .. } => {
+            tracing::debug!(%method, "notification ignored");
+            body::accepted()
+        }
+        // "The client MUST NOT send JSON-RPC responses."
+        Inbound::Response { .. } => body::refuse(
+            StatusCode::BAD_REQUEST,
+            "a response needs the Mcp-Session-Id of a 2025-11-25 session",
+        ),
+    }
+}
+
+async fn request<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    req: Request,
+    principal: Option<Principal>,
+    accepts_json: bool,
+) -> Response<McpBody> {
+    if let Err(e) = validate(svc, headers, &req, principal.clone()).await {
+        tracing::debug!(method = %req.method, code = e.code, "request refused before dispatch");
+        return body::error(StatusCode::BAD_REQUEST, Some(&req.id), &e);
+    }
+    let job = Job {
+        server: svc.server.clone(),
+        req,
+        session: None,
+        principal,
+        cancel: CancellationToken::new(),
+    };
+    let opts = Opts {
+        modern: true,
+        accepts_json,
+        keep_alive: svc.shared.config.keep_alive,
+    };
+    exchange::run(job, opts, ()).await
+}
+
+/// Every check that answers 400 (see the module docs for the order).
+async fn validate<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    req: &Request,
+    principal: Option<Principal>,
+) -> Result<(), Error> {
+    let meta = RequestMeta::parse(req.params.as_ref())?;
+    headers::check_version(headers, &meta.protocol_version)?;
+    if !MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
+        return Err(Error::unsupported_version(
+            MODERN_VERSIONS,
+            &meta.protocol_version,
+        ));
+    }
+    headers::check_method_and_name(headers, req)?;
+    if req.method == "tools/call" && svc.server.config.info.capabilities.tools.is_some() {
+        check_params(svc, headers, req, principal).await?;
+    }
+    Ok(())
+}
+
+/// `Mcp-Param-*` headers need the tool's schema: the tool list is asked for the same caller
+/// (lists may vary by authorization, never by connection), only when the call has arguments
+/// or carries such headers.
+async fn check_params<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    req: &Request,
+    principal: Option<Principal>,
+) -> Result<(), Error> {
+    let params = req.params.as_ref();
+    let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+        return Ok(());
+    };
+    let args = params
+        .and_then(|p| p.get("arguments"))
+        .and_then(Value::as_object);
+    let has_param_headers = headers.keys().any(|k| k.as_str().starts_with("mcp-param-"));
+    if args.is_none_or(|a| a.is_empty()) && !has_param_headers {
+        return Ok(());
+    }
+    let conn = Conn {
+        // Nothing a list_tools sends is delivered: its receiver is dropped at once.
+        out: Outbound(mpsc::channel(1).0),
+        session: None,
+        principal,
+        cancel: CancellationToken::new(),
+    };
+    let tools = match svc.server.tools_for(req, &conn).await {
+        Ok(tools) => tools,
+        Err(e) => {
+            // The call itself will meet the same failure and report it.
+            tracing::debug!(code = e.code, "tool list unavailable for header checks");
+            return Ok(());
+        }
+    };
+    match tools.iter().find(|t| t.name == name) {
+        Some(tool) => headers::check_params(headers, tool, args),
+        None => Ok(()),
+    }
+}

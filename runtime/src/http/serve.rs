@@ -1,0 +1,117 @@
+//! A ready HTTP/1.1 server for the endpoint, with graceful shutdown.
+
+use super::body::{self, McpBody};
+use super::config::HttpConfig;
+use super::service::McpService;
+use crate::handler::Handler;
+use crate::server::Server;
+use http::{Request, Response, StatusCode};
+use hyper::body::Incoming;
+use hyper::server::conn::http1;
+use hyper_util::rt::{TokioIo, TokioTimer};
+use hyper_util::server::graceful::GracefulShutdown;
+use std::convert::Infallible;
+use std::future::Future;
+use std::io;
+use std::pin::{Pin, pin};
+use std::time::Duration;
+use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::task::JoinSet;
+
+/// A client that sends no complete request head in this long is disconnected.
+const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// Binds `addr` and serves `server` at `/mcp` with the default [`HttpConfig`] until `shutdown`
+/// resolves, then drains (see [`serve_listener`]). Bind a loopback address
+/// (`127.0.0.1:PORT`) for a local server (2026-07-28 § Streamable HTTP, Security: "servers
+/// SHOULD bind only to localhost"); the default config also refuses non-local `Host`s.
+pub async fn serve<H: Handler>(
+    server: Server<H>,
+    addr: impl ToSocketAddrs,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    let listener = TcpListener::bind(addr).await?;
+    serve_listener(server.into_http(HttpConfig::default()), listener, shutdown).await
+}
+
+/// Serves `service` on `listener` at its configured path (other paths get 404) until
+/// `shutdown` resolves. Then it stops accepting, calls [`McpService::shutdown`] (listen and GET
+/// streams end), lets requests in flight finish for the drain timeout, and cancels what is
+/// left (dropping a modern request's stream cancels it).
+pub async fn serve_listener<H: Handler>(
+    service: McpService<H>,
+    listener: TcpListener,
+    shutdown: impl Future<Output = ()>,
+) -> io::Result<()> {
+    let graceful = GracefulShutdown::new();
+    let mut conns = JoinSet::new();
+    let mut shutdown = pin!(shutdown);
+    tracing::info!(addr = ?listener.local_addr().ok(), "serving MCP over HTTP");
+    loop {
+        let accepted = tokio::select! {
+            _ = &mut shutdown => break,
+            a = listener.accept() => a,
+        };
+        while conns.try_join_next().is_some() {}
+        match accepted {
+            Ok((stream, _peer)) => {
+                let conn = graceful.watch(connection(service.clone(), stream));
+                conns.spawn(async move {
+                    if let Err(e) = conn.await {
+                        tracing::debug!(error = %e, "connection ended with an error");
+                    }
+                });
+            }
+            Err(e) => {
+                // Out of file descriptors and the like: back off instead of spinning.
+                tracing::warn!(error = %e, "accept failed");
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    }
+    drop(listener);
+    tracing::info!(
+        open = graceful.count(),
+        "shutting down: draining requests in flight"
+    );
+    service.shutdown();
+    let drain = service.config().drain;
+    if tokio::time::timeout(drain, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        tracing::warn!("drain timeout: cancelling the requests still in flight");
+    }
+    conns.shutdown().await;
+    Ok(())
+}
+
+/// The endpoint at its path; other paths get 404.
+struct AtPath<H>(McpService<H>);
+
+impl<H: Handler> hyper::service::Service<Request<Incoming>> for AtPath<H> {
+    type Response = Response<McpBody>;
+    type Error = Infallible;
+    type Future = Pin<Box<dyn Future<Output = Result<Response<McpBody>, Infallible>> + Send>>;
+
+    fn call(&self, req: Request<Incoming>) -> Self::Future {
+        let service = self.0.clone();
+        Box::pin(async move {
+            if req.uri().path() == service.config().path {
+                Ok(service.handle(req).await)
+            } else {
+                Ok(body::status(StatusCode::NOT_FOUND))
+            }
+        })
+    }
+}
+
+fn connection<H: Handler>(
+    service: McpService<H>,
+    stream: TcpStream,
+) -> http1::Connection<TokioIo<TcpStream>, AtPath<H>> {
+    http1::Builder::new()
+        .timer(TokioTimer::new())
+        .header_read_timeout(HEADER_TIMEOUT)
+        .serve_connection(TokioIo::new(stream), AtPath(service))
+}

@@ -1,0 +1,174 @@
+//! The live 2025-11-25 sessions of one endpoint, keyed by `Mcp-Session-Id`.
+//!
+//! 2025-11-25 § Transports, Session Management: the id is minted at `initialize`, "globally
+//! unique and cryptographically secure", visible ASCII only; requests naming an unknown or
+//! ended session get 404; DELETE ends a session.
+
+use crate::dispatch::LegacySession;
+use crate::protocol::RequestId;
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+use tokio_util::sync::CancellationToken;
+
+/// One session and what the transport tracks for it.
+#[derive(Debug)]
+pub(crate) struct Entry {
+    pub session: Arc<LegacySession>,
+    /// Cancelled when the session ends (DELETE, expiry, shutdown); ends its GET stream.
+    pub ended: CancellationToken,
+    in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
+    get_open: AtomicBool,
+    last_seen: Mutex<Instant>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+impl Entry {
+    /// Records a request in flight; `false` when its id is already in use.
+    pub fn register(&self, id: &RequestId, token: &CancellationToken) -> bool {
+        let mut map = lock(&self.in_flight);
+        if map.contains_key(id) {
+            return false;
+        }
+        map.insert(id.clone(), token.clone());
+        true
+    }
+    /// Forgets a finished request.
+    pub fn finish(&self, id: &RequestId) {
+        lock(&self.in_flight).remove(id);
+    }
+    /// `notifications/cancelled`: cancels a request in flight (unknown ids are ignored).
+    pub fn cancel(&self, id: &RequestId) {
+        if let Some(t) = lock(&self.in_flight).remove(id) {
+            t.cancel();
+        }
+    }
+    /// Claims the session's one GET stream; `false` when it is already open.
+    pub fn open_get(&self) -> bool {
+        self.get_open
+            .compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst)
+            .is_ok()
+    }
+    pub fn close_get(&self) {
+        self.get_open.store(false, Ordering::SeqCst);
+    }
+    fn touch(&self) {
+        *lock(&self.last_seen) = Instant::now();
+    }
+    fn idle(&self, now: Instant, ttl: Duration) -> bool {
+        lock(&self.in_flight).is_empty()
+            && !self.get_open.load(Ordering::SeqCst)
+            && now.duration_since(*lock(&self.last_seen)) > ttl
+    }
+    /// Ends the session: its GET stream closes and pending server-to-client requests fail.
+    /// With `cancel_requests`, requests in flight are cancelled too (DELETE); at shutdown they
+    /// are left to finish.
+    fn end(&self, cancel_requests: bool) {
+        self.ended.cancel();
+        self.session.back.close();
+        if cancel_requests {
+            for (_, t) in lock(&self.in_flight).drain() {
+                t.cancel();
+            }
+        }
+    }
+}
+
+/// Why a session could not be opened.
+#[derive(Debug)]
+pub(crate) enum OpenError {
+    /// `max_sessions` are live.
+    Full,
+    /// The operating system's random generator failed.
+    NoRandom,
+}
+
+/// The session table.
+#[derive(Debug, Default)]
+pub(crate) struct Sessions {
+    map: Mutex<HashMap<String, Arc<Entry>>>,
+}
+
+impl Sessions {
+    /// The live session with this id.
+    pub fn get(&self, id: &str) -> Option<Arc<Entry>> {
+        let entry = lock(&self.map).get(id).cloned()?;
+        entry.touch();
+        Some(entry)
+    }
+
+    /// Stores a new session and mints its id, after dropping sessions idle for longer than
+    /// `idle` (no request in flight, no GET stream).
+    pub fn open(
+        &self,
+        session: LegacySession,
+        idle: Duration,
+        max: usize,
+    ) -> Result<String, OpenError> {
+        let mut map = lock(&self.map);
+        let now = Instant::now();
+        map.retain(|_, e| {
+            let keep = !e.idle(now, idle);
+            if !keep {
+                e.end(true);
+            }
+            keep
+        });
+        if map.len() >= max {
+            return Err(OpenError::Full);
+        }
+        let id = mint().ok_or(OpenError::NoRandom)?;
+        let entry = Entry {
+            session: Arc::new(session),
+            ended: CancellationToken::new(),
+            in_flight: Mutex::default(),
+            get_open: AtomicBool::new(false),
+            last_seen: Mutex::new(now),
+        };
+        map.insert(id.clone(), Arc::new(entry));
+        tracing::debug!(live = map.len(), "2025-11-25 session opened");
+        Ok(id)
+    }
+
+    /// Ends and forgets a session (DELETE); `false` when there was none.
+    pub fn close(&self, id: &str) -> bool {
+        let Some(entry) = lock(&self.map).remove(id) else {
+            return false;
+        };
+        entry.end(true);
+        tracing::debug!("2025-11-25 session ended by the client");
+        true
+    }
+
+    /// Shutdown: every session's GET stream closes and its pending server-to-client requests
+    /// fail (their tools take their fallbacks); requests in flight run on.
+    pub fn end_all(&self) {
+        for e in lock(&self.map).values() {
+            e.end(false);
+        }
+    }
+}
+
+/// 128 random bits as 32 lowercase hex digits (visible ASCII, 0x21–0x7E).
+fn mint() -> Option<String> {
+    let mut raw = [0u8; 16];
+    getrandom::fill(&mut raw).ok()?;
+    Some(raw.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_random_visible_ascii() {
+        let (a, b) = (mint().unwrap(), mint().unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a.len(), 32);
+        assert!(a.bytes().all(|c| (0x21..=0x7e).contains(&c)));
+    }
+}
