@@ -1,0 +1,240 @@
+//! Streamable HTTP at 2025-11-25 over a real socket: `initialize` mints a session id, a tool's
+//! elicitation travels on the POST's SSE stream and the answer is POSTed back, progress and
+//! cancellation, the GET stream with list changes, DELETE and 404 afterwards. Every message
+//! the server sends is validated against the official 2025-11-25 schema.
+
+mod http_support;
+
+use http::{Method, StatusCode};
+use http_support::*;
+use rondo_mcp::http::HttpConfig;
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::Revision;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+
+const REV: Revision = Revision::V2025_11_25;
+
+/// A 2025-11-25 client session over raw HTTP.
+struct Session {
+    addr: SocketAddr,
+    id: String,
+}
+
+impl Session {
+    async fn open(addr: SocketAddr) -> Session {
+        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {}},
+            "clientInfo": {"name": "http-tests", "version": "1.0.0"}}});
+        let r = send(addr, request(Method::POST, &[ACCEPT], Some(&init))).await;
+        assert_eq!(r.status, StatusCode::OK);
+        let id = r.headers["mcp-session-id"]
+            .to_str()
+            .expect("visible ASCII")
+            .to_owned();
+        assert!(
+            !id.is_empty() && id.bytes().all(|b| (0x21..=0x7e).contains(&b)),
+            "{id}"
+        );
+        let msg = r.json().await;
+        check(REV, &msg, Some("initialize"));
+        assert_eq!(msg["result"]["protocolVersion"], "2025-11-25");
+        let s = Session { addr, id };
+        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        assert_eq!(s.post(&note).await.status, StatusCode::ACCEPTED);
+        s
+    }
+
+    async fn send(&self, method: Method, body: Option<&Value>) -> Reply {
+        let h = [
+            ACCEPT,
+            ("mcp-session-id", self.id.as_str()),
+            ("mcp-protocol-version", "2025-11-25"),
+        ];
+        send(self.addr, request(method, &h, body)).await
+    }
+
+    async fn post(&self, body: &Value) -> Reply {
+        self.send(Method::POST, Some(body)).await
+    }
+}
+
+fn req(id: i64, method: &str, params: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
+}
+
+async fn probe() -> Running {
+    start(Server::new(Probe::default()), HttpConfig::default()).await
+}
+
+#[tokio::test]
+async fn elicitation_travels_on_the_post_stream_and_the_answer_is_posted_back() {
+    let s = probe().await;
+    let session = Session::open(s.addr).await;
+    let mut call = session
+        .post(&req(
+            1,
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+        ))
+        .await;
+    assert_eq!(call.status, StatusCode::OK);
+    assert_eq!(call.content_type(), "text/event-stream");
+    let ask = call.event().await.expect("elicitation request");
+    check(REV, &ask, None);
+    assert_eq!(ask["method"], "elicitation/create");
+    assert_eq!(ask["params"]["message"], "What is your name?");
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
+                        "result": {"action": "accept", "content": {"name": "Grace"}}});
+    let posted = session.post(&answer).await;
+    assert_eq!(posted.status, StatusCode::ACCEPTED);
+    let done = call.event().await.expect("final response");
+    check(REV, &done, Some("tools/call"));
+    assert_eq!((text(&done), &done["id"]), ("Hello, Grace!", &json!(1)));
+    assert!(
+        done["result"].get("resultType").is_none(),
+        "no 2026 fields on 2025-11-25"
+    );
+    assert!(call.event().await.is_none(), "the response ends the stream");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn plain_results_are_json_and_progress_is_sse() {
+    let s = probe().await;
+    let session = Session::open(s.addr).await;
+    let r = session.post(&req(2, "tools/list", json!({}))).await;
+    let list = r.json().await;
+    check(REV, &list, Some("tools/list"));
+    let ping = session.post(&req(3, "ping", json!({}))).await.json().await;
+    assert_eq!(ping["result"], json!({}));
+    let call = req(
+        4,
+        "tools/call",
+        json!({"name": "progress", "_meta": {"progressToken": "p"}}),
+    );
+    let events = session.post(&call).await.events().await;
+    let methods: Vec<&str> = events
+        .iter()
+        .map(|e| e["method"].as_str().unwrap_or("response"))
+        .collect();
+    assert_eq!(
+        methods,
+        [
+            "notifications/progress",
+            "notifications/progress",
+            "notifications/progress",
+            "response"
+        ]
+    );
+    for e in &events {
+        check(REV, e, Some("tools/call"));
+    }
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn cancelled_notification_cancels_a_request() {
+    let probe = Probe::default();
+    let dropped = probe.dropped.arm();
+    let s = start(Server::new(probe), HttpConfig::default()).await;
+    let session = Session::open(s.addr).await;
+    let mut call = session
+        .post(&req(
+            5,
+            "tools/call",
+            json!({"name": "hang", "_meta": {"progressToken": 1}}),
+        ))
+        .await;
+    assert_eq!(
+        call.event().await.expect("progress")["method"],
+        "notifications/progress"
+    );
+    let cancel =
+        json!({"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 5}});
+    assert_eq!(session.post(&cancel).await.status, StatusCode::ACCEPTED);
+    bounded("the handler's future is dropped", dropped)
+        .await
+        .expect("dropped");
+    assert!(
+        call.event().await.is_none(),
+        "nothing is sent for a cancelled request"
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn get_stream_carries_list_changes_until_delete() {
+    let s = probe().await;
+    let session = Session::open(s.addr).await;
+    let mut stream = session.send(Method::GET, None).await;
+    assert_eq!(stream.status, StatusCode::OK);
+    assert_eq!(stream.content_type(), "text/event-stream");
+    assert_eq!(
+        session.send(Method::GET, None).await.status,
+        StatusCode::CONFLICT
+    );
+    let r = session
+        .post(&req(6, "tools/call", json!({"name": "change_tools"})))
+        .await;
+    assert_eq!(text(&r.json().await), "announced");
+    // Prompts are served without listChanged: only the tool change arrives.
+    let changed = stream.event().await.expect("list_changed");
+    check(REV, &changed, None);
+    assert_eq!(changed["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        session.send(Method::DELETE, None).await.status,
+        StatusCode::OK
+    );
+    assert!(
+        stream.event().await.is_none(),
+        "DELETE closes the GET stream"
+    );
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn ended_and_missing_sessions() {
+    let s = probe().await;
+    let session = Session::open(s.addr).await;
+    assert_eq!(
+        session.send(Method::DELETE, None).await.status,
+        StatusCode::OK
+    );
+    let r = session.post(&req(7, "tools/list", json!({}))).await;
+    assert_eq!(r.status, StatusCode::NOT_FOUND);
+    let e = r.json().await;
+    check(REV, &e, None);
+    assert_eq!(e["id"], 7);
+    assert_eq!(
+        session.send(Method::DELETE, None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        session.send(Method::GET, None).await.status,
+        StatusCode::NOT_FOUND
+    );
+    // A legacy request without a session id: 400.
+    let h = [ACCEPT, ("mcp-protocol-version", "2025-11-25")];
+    let r = send(
+        s.addr,
+        request(Method::POST, &h, Some(&req(8, "tools/list", json!({})))),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    // A live session with an unsupported version header: 400.
+    let live = Session::open(s.addr).await;
+    let h = [
+        ACCEPT,
+        ("mcp-session-id", live.id.as_str()),
+        ("mcp-protocol-version", "2025-06-18"),
+    ];
+    let r = send(
+        s.addr,
+        request(Method::POST, &h, Some(&req(9, "tools/list", json!({})))),
+    )
+    .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    s.stop().await;
+}

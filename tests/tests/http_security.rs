@@ -1,0 +1,190 @@
+//! The checks before any JSON-RPC is read (DNS-rebinding `Host`/`Origin`, body limit), and the
+//! endpoint mounted in an axum app behind an authentication layer that sets the principal.
+
+mod http_support;
+
+use bytes::Bytes;
+use http::{Method, Request, StatusCode};
+use http_body_util::Full;
+use http_support::*;
+use rondo_mcp::http::HttpConfig;
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::Revision;
+use serde_json::{Value, json};
+use std::net::SocketAddr;
+
+async fn probe(cfg: HttpConfig) -> Running {
+    start(Server::new(Probe::default()), cfg).await
+}
+
+fn discover() -> Value {
+    modern(1, "server/discover", json!({}))
+}
+
+/// POSTs a modern `server/discover` with these `Host` / `Origin` headers.
+async fn with_host(addr: SocketAddr, host: &str, origin: Option<&str>) -> Reply {
+    post_modern(addr, &discover(), |h| {
+        h.push(("host".into(), host.into()));
+        if let Some(o) = origin {
+            h.push(("origin".into(), o.into()));
+        }
+    })
+    .await
+}
+
+/// Expects `status` with a JSON-RPC error body without id (nothing was read).
+async fn refused(r: Reply, status: StatusCode) {
+    assert_eq!(r.status, status);
+    let e = r.json().await;
+    check(Revision::V2026_07_28, &e, None);
+    assert!(e.get("id").is_none(), "{e}");
+}
+
+#[tokio::test]
+async fn dns_rebinding_is_refused_and_localhost_served() {
+    let s = probe(HttpConfig::default()).await;
+    let own = s.addr.to_string();
+    let own_origin = format!("http://{own}");
+    refused(
+        with_host(s.addr, "evil.example.com", Some("http://evil.example.com")).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    refused(
+        with_host(s.addr, "evil.example.com", None).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    refused(
+        with_host(s.addr, &own, Some("http://evil.example.com")).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    refused(
+        with_host(s.addr, &own, Some("null")).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    for (host, origin) in [
+        (own.as_str(), Some(own_origin.as_str())),
+        ("localhost:1", None),
+        ("[::1]", Some("http://localhost")),
+    ] {
+        assert_eq!(
+            with_host(s.addr, host, origin).await.status,
+            StatusCode::OK,
+            "{host}"
+        );
+    }
+    // The 2025-11-25 probe: initialize with a foreign Host is refused, with ours it opens a session.
+    let init = json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let h = [
+        ACCEPT,
+        ("mcp-protocol-version", "2025-11-25"),
+        ("host", "evil.example.com"),
+        ("origin", "http://evil.example.com"),
+    ];
+    assert_eq!(
+        send(s.addr, request(Method::POST, &h, Some(&init)))
+            .await
+            .status,
+        StatusCode::FORBIDDEN
+    );
+    let h = [
+        ACCEPT,
+        ("mcp-protocol-version", "2025-11-25"),
+        ("origin", own_origin.as_str()),
+    ];
+    let r = send(s.addr, request(Method::POST, &h, Some(&init))).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert!(r.headers.contains_key("mcp-session-id"));
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn allow_lists_extend_the_defaults() {
+    let cfg = HttpConfig::default()
+        .allow_host("mcp.example.com")
+        .allow_origin("https://app.example.com");
+    let s = probe(cfg).await;
+    let ok = with_host(
+        s.addr,
+        "mcp.example.com:443",
+        Some("https://app.example.com"),
+    )
+    .await;
+    assert_eq!(ok.status, StatusCode::OK);
+    let other = with_host(s.addr, "mcp.example.com", Some("https://other.example.com")).await;
+    assert_eq!(other.status, StatusCode::FORBIDDEN);
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn oversized_bodies_are_413() {
+    let s = probe(HttpConfig::default().max_body_bytes(1024)).await;
+    let mut big = discover();
+    big["params"]["padding"] = json!("x".repeat(2048));
+    refused(
+        post_modern(s.addr, &big, |_| {}).await,
+        StatusCode::PAYLOAD_TOO_LARGE,
+    )
+    .await;
+    assert_eq!(
+        post_modern(s.addr, &discover(), |_| {}).await.status,
+        StatusCode::OK
+    );
+    s.stop().await;
+
+    // Without Content-Length the limit holds while reading.
+    let svc = Server::new(Probe::default()).into_http(HttpConfig::default().max_body_bytes(1024));
+    let bytes = serde_json::to_vec(&big).unwrap();
+    let req = Request::post("/mcp")
+        .header("host", "localhost")
+        .body(Full::new(Bytes::from(bytes)));
+    let r = svc.handle(req.unwrap()).await;
+    assert_eq!(r.status(), StatusCode::PAYLOAD_TOO_LARGE);
+}
+
+#[tokio::test]
+async fn malformed_json_is_a_400_parse_error() {
+    let s = probe(HttpConfig::default()).await;
+    let req = Request::post("/mcp")
+        .header("content-type", "application/json")
+        .header("accept", ACCEPT.1)
+        .body(Full::new(Bytes::from_static(b"{not json")))
+        .unwrap();
+    let r = send(s.addr, req).await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.json().await["error"]["code"], -32700);
+    s.stop().await;
+}
+
+async fn as_alice(mut req: axum::extract::Request) -> axum::extract::Request {
+    req.extensions_mut().insert(Principal::new("alice"));
+    req
+}
+
+#[tokio::test]
+async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
+    let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
+    let app = axum::Router::new()
+        .route_service("/mcp", svc)
+        .layer(axum::middleware::map_request(as_alice));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+    });
+    let body = modern(2, "tools/call", json!({"name": "whoami"}));
+    let r = post_modern(addr, &body, |_| {}).await;
+    assert_eq!(r.status, StatusCode::OK);
+    assert_eq!(text(&r.json().await), "alice");
+    let _ = stop.send(());
+    bounded("axum stops", server).await.unwrap().unwrap();
+}
