@@ -1,0 +1,367 @@
+//! `requestState` at 2026-07-28: every way a state can be wrong is one frozen `-32602`, and the
+//! ways it must stay right (reordered arguments, a fleet sharing a key ring, key rotation) work.
+//! Raw requests carry hand-made `inputResponses`/`requestState`; every transcript is validated
+//! against the official schema.
+
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::{Revision, code};
+use rondo_mcp::state::{KeyRing, ManualClock, STATE_REJECTED};
+use rondo_mcp::testing::TestClient;
+use rondo_tests::servers::{Hand, Lab, accepted, call_params, named, retry_params};
+use rondo_tests::validate_transcript;
+use serde_json::{Value, json};
+use std::time::Duration;
+
+const OLD: [u8; 32] = [11; 32];
+const NEW: [u8; 32] = [22; 32];
+
+async fn client<H: Handler>(server: Server<H>) -> TestClient {
+    TestClient::modern(server)
+        .capabilities(ClientCapabilities::with_elicitation_form())
+        .connect()
+        .await
+        .expect("connects")
+}
+
+/// Round 1 of `name`: must be an `InputRequiredResult`; returns its `requestState`.
+async fn first_round(c: &TestClient, name: &str, args: Value) -> Value {
+    let r = c
+        .request("tools/call", call_params(name, args))
+        .await
+        .expect("round 1 answers");
+    assert_eq!(r["resultType"], "input_required", "{r:#}");
+    assert!(r["requestState"].is_string(), "{r:#}");
+    r["requestState"].clone()
+}
+
+fn assert_rejected(outcome: Result<Value, Error>, what: &str) {
+    let e = outcome.expect_err(what);
+    assert_eq!(e.code, code::INVALID_PARAMS, "{what}: {e:?}");
+    assert_eq!(e.message, STATE_REJECTED, "{what}: one frozen message");
+    assert_eq!(e.data, None, "{what}: no reason leaks to the client");
+}
+
+/// Variants of a valid token that a strict decoder must refuse although a lenient base64
+/// decoder would read the same bytes.
+fn non_canonical(token: &str) -> Vec<String> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let mut out = Vec::new();
+    let pad = (4 - token.len() % 4) % 4;
+    if pad > 0 {
+        out.push(format!("{token}{}", "=".repeat(pad)));
+        // The last character carries 2 (pad 1) or 4 (pad 2) unused bits; set the lowest one.
+        let last = token.as_bytes()[token.len() - 1];
+        let idx = ALPHABET.iter().position(|&c| c == last).expect("base64url");
+        let alt = ALPHABET[idx | 1];
+        if alt != last {
+            out.push(format!("{}{}", &token[..token.len() - 1], alt as char));
+        }
+    }
+    // The standard alphabet instead of the URL-safe one (when the token has a char that differs).
+    if token.contains(['-', '_']) {
+        out.push(token.replace('-', "+").replace('_', "/"));
+    }
+    out.push(format!(" {token}"));
+    out
+}
+
+#[tokio::test]
+async fn tampered_state_is_one_frozen_invalid_params_error() {
+    let c = client(Server::new(Hand)).await;
+    let state = first_round(&c, "greet", json!({})).await;
+    let token = state.as_str().unwrap().to_owned();
+    let mut flipped_mid = token.clone().into_bytes();
+    let mid = flipped_mid.len() / 2;
+    flipped_mid[mid] = if flipped_mid[mid] == b'A' { b'B' } else { b'A' };
+    let mut tampered: Vec<(String, Value)> = vec![
+        ("appended".into(), json!(format!("{token}-TAMPERED"))),
+        (
+            "flipped middle char".into(),
+            json!(String::from_utf8(flipped_mid).unwrap()),
+        ),
+        ("truncated".into(), json!(&token[..token.len() - 4])),
+        ("empty string".into(), json!("")),
+        ("a number".into(), json!(42)),
+        ("null".into(), Value::Null),
+        ("an object".into(), json!({"state": token})),
+        ("plain text".into(), json!("not-a-state")),
+    ];
+    for (i, v) in non_canonical(&token).into_iter().enumerate() {
+        tampered.push((format!("non-canonical base64 #{i}"), json!(v)));
+    }
+    for (what, bad) in tampered {
+        let r = c
+            .request(
+                "tools/call",
+                retry_params("greet", json!({}), json!({"user_name": named("Eve")}), bad),
+            )
+            .await;
+        assert_rejected(r, &what);
+    }
+    // The genuine state still completes: rejections have no side effect on it.
+    let ok = c
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                state,
+            ),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ok["resultType"], "complete");
+    assert_eq!(ok["content"][0]["text"], "Hello, Ada!");
+    validate_transcript(Revision::V2026_07_28, &c.transcript());
+}
+
+#[tokio::test]
+async fn state_of_another_tool_is_rejected() {
+    let c = client(Server::new(Lab::new())).await;
+    let steps_state = first_round(&c, "steps", json!({})).await;
+    let r = c
+        .request(
+            "tools/call",
+            retry_params(
+                "pair",
+                json!({}),
+                json!({"left": accepted("l"), "right": accepted("r")}),
+                steps_state,
+            ),
+        )
+        .await;
+    assert_rejected(r, "state of `steps` on `pair`");
+    // Nor on another method that may answer input_required, with a target of the same name.
+    let prompt = c
+        .request("prompts/get", json!({"name": "greeting"}))
+        .await
+        .unwrap();
+    assert_eq!(prompt["resultType"], "input_required");
+    let r = c
+        .request(
+            "resources/read",
+            json!({"uri": "greeting", "inputResponses": {"who": accepted("x")}, "requestState": prompt["requestState"]}),
+        )
+        .await;
+    assert_rejected(r, "state of `prompts/get` on `resources/read`");
+    validate_transcript(Revision::V2026_07_28, &c.transcript());
+}
+
+#[tokio::test]
+async fn state_is_bound_to_the_arguments_by_canonical_digest() {
+    let c = client(Server::new(Lab::new())).await;
+    let args = json!({"a": 1, "b": {"x": "one", "y": [1, 2]}});
+    let state = first_round(&c, "echo", args.clone()).await;
+
+    let other = json!({"a": 2, "b": {"x": "one", "y": [1, 2]}});
+    let r = c
+        .request(
+            "tools/call",
+            retry_params(
+                "echo",
+                other,
+                json!({"confirm": accepted("yes")}),
+                state.clone(),
+            ),
+        )
+        .await;
+    assert_rejected(r, "other argument values");
+    let r = c
+        .request(
+            "tools/call",
+            retry_params(
+                "echo",
+                json!({"a": 1}),
+                json!({"confirm": accepted("yes")}),
+                state.clone(),
+            ),
+        )
+        .await;
+    assert_rejected(r, "an argument left out");
+
+    // The same arguments with their keys in another order, sent as raw text so the order on
+    // the wire really differs, are the same call.
+    let meta = c.request_meta();
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":"reordered","method":"tools/call","params":{{"requestState":{state},"inputResponses":{{"confirm":{{"content":{{"value":"yes"}},"action":"accept"}}}},"arguments":{{"b":{{"y":[1,2],"x":"one"}},"a":1}},"name":"echo","_meta":{meta}}}}}"#
+    );
+    c.raw_line(&line).await;
+    let done = response_to(&c, "reordered").await;
+    assert_eq!(done["result"]["resultType"], "complete", "{done:#}");
+    let text = done["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("confirm=yes args="), "{text}");
+    validate_transcript(Revision::V2026_07_28, &c.transcript());
+}
+
+/// Waits (bounded) for the response with string id `id` in the client's transcript.
+async fn response_to(c: &TestClient, id: &str) -> Value {
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Some(f) = c.transcript().into_iter().find(|f| {
+                f.direction == rondo_mcp::testing::Direction::Received && f.message["id"] == id
+            }) {
+                return f.message;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+    })
+    .await
+    .expect("the server answers the raw request")
+}
+
+#[tokio::test]
+async fn state_of_another_audience_is_rejected_even_under_the_same_key() {
+    let ring = KeyRing::new(1, OLD);
+    let a = client(Server::new(Hand).state_keys(ring.clone())).await;
+    let b = client(Server::new(Hand).state_keys(ring).audience("billing")).await;
+    let state = first_round(&a, "greet", json!({})).await;
+    let r = b
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                state,
+            ),
+        )
+        .await;
+    assert_rejected(r, "another audience");
+    validate_transcript(Revision::V2026_07_28, &b.transcript());
+}
+
+#[tokio::test]
+async fn expired_state_is_rejected() {
+    let clock = ManualClock::new(1_000_000);
+    let server = Server::new(Hand)
+        .clock(clock.clone())
+        .state_ttl(Duration::from_secs(60));
+    let c = client(server).await;
+
+    let state = first_round(&c, "greet", json!({})).await;
+    clock.advance(Duration::from_secs(59));
+    let ok = c
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                state,
+            ),
+        )
+        .await
+        .expect("still within the TTL");
+    assert_eq!(ok["resultType"], "complete");
+
+    let state = first_round(&c, "greet", json!({})).await;
+    clock.advance(Duration::from_secs(61));
+    let r = c
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                state,
+            ),
+        )
+        .await;
+    assert_rejected(r, "expired");
+    validate_transcript(Revision::V2026_07_28, &c.transcript());
+}
+
+#[tokio::test]
+async fn a_fleet_sharing_a_key_ring_serves_any_retry() {
+    let ring = KeyRing::new(1, OLD);
+    let a = client(Server::new(Hand).state_keys(ring.clone())).await;
+    let b = client(Server::new(Hand).state_keys(ring)).await;
+    let stranger = client(Server::new(Hand).state_keys(KeyRing::new(1, NEW))).await;
+    let state = first_round(&a, "greet", json!({})).await;
+
+    let done = b
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                state.clone(),
+            ),
+        )
+        .await
+        .expect("another instance with the same ring opens the state");
+    assert_eq!(done["content"][0]["text"], "Hello, Ada!");
+
+    let r = stranger
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                state,
+            ),
+        )
+        .await;
+    assert_rejected(r, "an instance with a different key (same key id)");
+    validate_transcript(Revision::V2026_07_28, &b.transcript());
+    validate_transcript(Revision::V2026_07_28, &stranger.transcript());
+}
+
+#[tokio::test]
+async fn key_rotation_keeps_old_state_valid() {
+    let before = client(Server::new(Hand).state_keys(KeyRing::new(1, OLD))).await;
+    let after =
+        client(Server::new(Hand).state_keys(KeyRing::new(2, NEW).with_previous(1, OLD))).await;
+    let old_only = client(Server::new(Hand).state_keys(KeyRing::new(1, OLD))).await;
+    let retired = client(Server::new(Hand).state_keys(KeyRing::new(2, NEW))).await;
+
+    let old_state = first_round(&before, "greet", json!({})).await;
+    let done = after
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                old_state.clone(),
+            ),
+        )
+        .await
+        .expect("state sealed under the previous key still opens");
+    assert_eq!(done["content"][0]["text"], "Hello, Ada!");
+
+    // Once the old key is dropped, its state is refused.
+    let r = retired
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                old_state,
+            ),
+        )
+        .await;
+    assert_rejected(r, "state under a retired key");
+
+    // The rotated ring seals under the new key: an instance that only knows the old key refuses.
+    let new_state = first_round(&after, "greet", json!({})).await;
+    let r = old_only
+        .request(
+            "tools/call",
+            retry_params(
+                "greet",
+                json!({}),
+                json!({"user_name": named("Ada")}),
+                new_state,
+            ),
+        )
+        .await;
+    assert_rejected(r, "state under a key the instance does not have");
+    for c in [&before, &after, &old_only, &retired] {
+        validate_transcript(Revision::V2026_07_28, &c.transcript());
+    }
+}
