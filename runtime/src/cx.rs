@@ -332,6 +332,25 @@ impl Cx {
         let Some(back) = &self.back else {
             return Err(AskError::Disconnected);
         };
+        // 2025-11-25 requires `elicitationId` on URL-mode requests (2026-07-28 removed it, so
+        // handlers written for both revisions leave it out): mint a unique one here.
+        let request = match request {
+            InputRequest::Elicit(ElicitRequest::Url {
+                message,
+                url,
+                elicitation_id: None,
+            }) => {
+                let mut id = [0u8; 16];
+                crate::state::fill_random(&mut id);
+                let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
+                InputRequest::Elicit(ElicitRequest::Url {
+                    message,
+                    url,
+                    elicitation_id: Some(id),
+                })
+            }
+            other => other,
+        };
         let timeout = self.config.ask_timeout;
         match back
             .request(

@@ -237,7 +237,7 @@ impl KeyRing {
     }
 }
 
-fn fill_random(buf: &mut [u8]) {
+pub(crate) fn fill_random(buf: &mut [u8]) {
     // The OS generator only fails on platforms without one; sealing must not continue then.
     if let Err(e) = getrandom::fill(buf) {
         panic!("no operating-system random number generator: {e}");
