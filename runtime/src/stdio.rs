@@ -21,7 +21,8 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
-use tokio_util::codec::{FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::bytes::BytesMut;
+use tokio_util::codec::{Decoder, FramedRead, LinesCodec, LinesCodecError};
 use tokio_util::sync::CancellationToken;
 
 /// How long in-flight requests may run after the input closed before they are cancelled.
@@ -48,7 +49,9 @@ impl<H: Handler> Server<H> {
         let out = Outbound(tx);
         let mut lines = FramedRead::new(
             reader,
-            LinesCodec::new_with_max_length(self.config.max_message_bytes),
+            LineResults(LinesCodec::new_with_max_length(
+                self.config.max_message_bytes,
+            )),
         );
         let mut session: Option<Arc<LegacySession>> = None;
         let in_flight: InFlight = Arc::default();
@@ -56,13 +59,19 @@ impl<H: Handler> Server<H> {
         while let Some(line) = lines.next().await {
             while tasks.try_join_next().is_some() {}
             let line = match line {
-                Ok(line) => line,
-                Err(LinesCodecError::MaxLineLengthExceeded) => {
+                Ok(Ok(line)) => line,
+                Ok(Err(LinesCodecError::MaxLineLengthExceeded)) => {
                     let e = Error::invalid_request("message exceeds the size limit");
                     out.send(protocol::error_response(None, &e)).await;
                     continue;
                 }
-                Err(LinesCodecError::Io(e)) => {
+                Ok(Err(LinesCodecError::Io(e))) => {
+                    // The codec's only I/O-kind error is a line that is not UTF-8 (consumed).
+                    let e = Error::parse_error(e);
+                    out.send(protocol::error_response(None, &e)).await;
+                    continue;
+                }
+                Err(e) => {
                     tracing::warn!(error = %e, "stdin read failed");
                     break;
                 }
@@ -162,6 +171,25 @@ impl<H: Handler> Server<H> {
         drop(out);
         drop(lines);
         writer_task.await.map_err(io::Error::other)?
+    }
+}
+
+/// [`LinesCodec`] with its per-line errors (line too long, not UTF-8) as items rather than
+/// stream errors. After a decoder error `FramedRead` yields `None` once (which would read as
+/// end of input) and then waits for new bytes before decoding lines it already buffered; as
+/// items, the bad line is answered and the next line is served at once.
+struct LineResults(LinesCodec);
+
+impl Decoder for LineResults {
+    type Item = Result<String, LinesCodecError>;
+    type Error = io::Error;
+
+    fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<Self::Item>> {
+        Ok(self.0.decode(buf).transpose())
+    }
+
+    fn decode_eof(&mut self, buf: &mut BytesMut) -> io::Result<Option<Self::Item>> {
+        Ok(self.0.decode_eof(buf).transpose())
     }
 }
 

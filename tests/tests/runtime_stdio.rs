@@ -1,0 +1,324 @@
+//! The newline-delimited transport (`Server::serve_io`, which `serve_stdio` wraps) driven line by
+//! line over in-memory pipes: cancellation drops the handler and answers nothing, requests run
+//! concurrently, an oversized or undecodable line is answered and serving continues, and end
+//! of input ends `serve_io` promptly, even with a 2025-11-25 question waiting for its answer.
+
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::{Revision, code};
+use rondo_mcp::testing::{Direction, Frame};
+use rondo_tests::servers::{Hand, Lab};
+use rondo_tests::validate_transcript;
+use serde_json::{Value, json};
+use std::io;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::task::JoinHandle;
+
+/// Bound on every wait in this file.
+const BOUND: Duration = Duration::from_secs(5);
+
+/// A client end of `serve_io`: writes lines, reads lines, records both directions.
+struct Wire {
+    to_server: Option<DuplexStream>,
+    from_server: BufReader<DuplexStream>,
+    frames: Vec<Frame>,
+    served: Option<JoinHandle<io::Result<()>>>,
+}
+
+impl Wire {
+    fn start<H: Handler>(server: Server<H>) -> Wire {
+        let (client_w, server_r) = tokio::io::duplex(1 << 20);
+        let (server_w, client_r) = tokio::io::duplex(1 << 20);
+        let served = tokio::spawn(server.serve_io(server_r, server_w));
+        Wire {
+            to_server: Some(client_w),
+            from_server: BufReader::new(client_r),
+            frames: Vec::new(),
+            served: Some(served),
+        }
+    }
+
+    async fn send(&mut self, msg: Value) {
+        self.frames.push(Frame {
+            direction: Direction::Sent,
+            message: msg.clone(),
+        });
+        let mut line = msg.to_string().into_bytes();
+        line.push(b'\n');
+        self.send_raw(&line).await;
+    }
+
+    async fn send_raw(&mut self, bytes: &[u8]) {
+        let w = self.to_server.as_mut().expect("input still open");
+        w.write_all(bytes).await.expect("server reads");
+        w.flush().await.expect("server reads");
+    }
+
+    /// The next message from the server, `None` at end of output.
+    async fn recv(&mut self) -> Option<Value> {
+        let mut line = String::new();
+        let n = tokio::time::timeout(BOUND, self.from_server.read_line(&mut line))
+            .await
+            .expect("the server answers in time")
+            .expect("readable");
+        if n == 0 {
+            return None;
+        }
+        let msg: Value = serde_json::from_str(&line).expect("every output line is JSON");
+        self.frames.push(Frame {
+            direction: Direction::Received,
+            message: msg.clone(),
+        });
+        Some(msg)
+    }
+
+    /// Closes the server's input and waits (bounded) for `serve_io` to return.
+    async fn close_and_join(&mut self, bound: Duration) -> io::Result<()> {
+        drop(self.to_server.take());
+        let served = self.served.take().expect("joined once");
+        tokio::time::timeout(bound, served)
+            .await
+            .expect("serve_io returns promptly after end of input")
+            .expect("serve_io does not panic")
+    }
+}
+
+fn modern_meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {},
+    })
+}
+
+fn call(id: Value, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"_meta": modern_meta(), "name": tool, "arguments": {}}})
+}
+
+fn list(id: Value) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": {"_meta": modern_meta()}})
+}
+
+fn cancelled(id: Value) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": id, "reason": "user changed their mind"}})
+}
+
+async fn bounded<F: std::future::Future>(what: &str, f: F) -> F::Output {
+    tokio::time::timeout(BOUND, f)
+        .await
+        .unwrap_or_else(|_| panic!("timed out waiting for {what}"))
+}
+
+#[tokio::test]
+async fn cancellation_drops_the_handler_and_nothing_is_sent_for_it() {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let mut w = Wire::start(Server::new(lab));
+    w.send(call(json!(1), "slow")).await;
+    bounded("the slow tool to start", probe.slow_started.notified()).await;
+    w.send(cancelled(json!(1))).await;
+    bounded(
+        "the handler future to be dropped",
+        probe.slow_dropped_notify.notified(),
+    )
+    .await;
+    assert_eq!(probe.slow_dropped.load(Ordering::SeqCst), 1);
+
+    // The next message on the stream answers a later request: nothing came for id 1.
+    w.send(list(json!(2))).await;
+    let next = w.recv().await.unwrap();
+    assert_eq!(next["id"], 2, "{next}");
+    // Cancelling an unknown or finished request is ignored.
+    w.send(cancelled(json!(1))).await;
+    w.send(cancelled(json!("never-sent"))).await;
+    w.send(list(json!(3))).await;
+    assert_eq!(w.recv().await.unwrap()["id"], 3);
+    w.close_and_join(BOUND).await.unwrap();
+    assert_eq!(w.recv().await, None, "output closes after the input");
+    validate_transcript(Revision::V2026_07_28, &w.frames);
+}
+
+#[tokio::test]
+async fn cancelling_a_legacy_request_waiting_on_the_back_channel_sends_nothing_for_it() {
+    let mut w = Wire::start(Server::new(Hand));
+    w.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "wire", "version": "0"}}}),
+    )
+    .await;
+    assert!(w.recv().await.unwrap()["result"]["protocolVersion"] == "2025-11-25");
+    w.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet", "arguments": {}}}))
+        .await;
+    let ask = w.recv().await.unwrap();
+    assert_eq!(ask["method"], "elicitation/create");
+    w.send(cancelled(json!(2))).await;
+    w.send(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}))
+        .await;
+    let next = w.recv().await.unwrap();
+    assert_eq!(
+        next["id"], 3,
+        "no response for the cancelled request: {next}"
+    );
+    // A late answer to the dropped question is ignored.
+    w.send(json!({"jsonrpc": "2.0", "id": ask["id"], "result": {"action": "decline"}}))
+        .await;
+    w.send(json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}))
+        .await;
+    assert_eq!(w.recv().await.unwrap()["id"], 4);
+    w.close_and_join(BOUND).await.unwrap();
+    assert_eq!(w.recv().await, None);
+    validate_transcript(Revision::V2025_11_25, &w.frames);
+}
+
+#[tokio::test]
+async fn two_slow_requests_run_concurrently() {
+    // `rendezvous` finishes only when two calls wait on its barrier at the same time.
+    let mut w = Wire::start(Server::new(Lab::new()));
+    w.send(call(json!("a"), "rendezvous")).await;
+    w.send(call(json!("b"), "rendezvous")).await;
+    let mut ids = [w.recv().await.unwrap(), w.recv().await.unwrap()];
+    ids.sort_by_key(|m| m["id"].to_string());
+    assert_eq!(ids[0]["id"], "a");
+    assert_eq!(ids[1]["id"], "b");
+    assert!(
+        ids.iter()
+            .all(|m| m["result"]["content"][0]["text"] == "met")
+    );
+    w.close_and_join(BOUND).await.unwrap();
+    validate_transcript(Revision::V2026_07_28, &w.frames);
+}
+
+#[tokio::test]
+async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let mut w = Wire::start(Server::new(lab));
+    w.send(call(json!(7), "slow")).await;
+    bounded("the slow tool to start", probe.slow_started.notified()).await;
+    w.send(call(json!(7), "slow")).await;
+    let e = w.recv().await.unwrap();
+    assert_eq!(
+        (e["id"].clone(), e["error"]["code"].clone()),
+        (json!(7), json!(code::INVALID_REQUEST))
+    );
+    assert_eq!(
+        probe.slow_dropped.load(Ordering::SeqCst),
+        0,
+        "the original still runs"
+    );
+    w.send(cancelled(json!(7))).await;
+    bounded(
+        "the original to be dropped",
+        probe.slow_dropped_notify.notified(),
+    )
+    .await;
+    w.close_and_join(BOUND).await.unwrap();
+    validate_transcript(Revision::V2026_07_28, &w.frames);
+}
+
+#[tokio::test]
+async fn an_oversized_line_is_invalid_request_and_serving_continues() {
+    let mut w = Wire::start(Server::new(Lab::new()).max_message_bytes(1024));
+    let mut big = call(json!(1), "echo");
+    big["params"]["arguments"]["blob"] = json!("x".repeat(4096));
+    w.send(big).await;
+    let e = w
+        .recv()
+        .await
+        .expect("an answer, not the end of the stream");
+    assert_eq!(e["error"]["code"], code::INVALID_REQUEST, "{e}");
+    assert!(
+        e.get("id").is_none(),
+        "the id of an unread line is unknown: {e}"
+    );
+    // The rest of the long line was skipped; the next line is served.
+    w.send(list(json!(2))).await;
+    let next = w.recv().await.expect("the server still serves");
+    assert_eq!(next["id"], 2, "{next}");
+    assert!(next["result"]["tools"].is_array());
+    // Twice in a row, and a long line arriving in pieces.
+    w.send_raw(&vec![b'x'; 3000]).await;
+    w.send_raw(&vec![b'y'; 3000]).await;
+    w.send_raw(b"\n").await;
+    let e = w.recv().await.expect("answered");
+    assert_eq!(e["error"]["code"], code::INVALID_REQUEST);
+    w.send(list(json!(3))).await;
+    assert_eq!(w.recv().await.expect("still serving")["id"], 3);
+    w.close_and_join(BOUND).await.unwrap();
+    validate_transcript(Revision::V2026_07_28, &w.frames);
+}
+
+#[tokio::test]
+async fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_continues() {
+    let mut w = Wire::start(Server::new(Lab::new()));
+    w.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}\n")
+        .await;
+    let e = w
+        .recv()
+        .await
+        .expect("an answer, not the end of the stream");
+    assert_eq!(e["error"]["code"], code::PARSE_ERROR, "{e}");
+    w.send(list(json!(2))).await;
+    assert_eq!(w.recv().await.expect("still serving")["id"], 2);
+    w.close_and_join(BOUND).await.unwrap();
+    validate_transcript(Revision::V2026_07_28, &w.frames);
+}
+
+#[tokio::test]
+async fn a_good_line_buffered_behind_a_bad_one_is_served_without_more_input() {
+    let mut w = Wire::start(Server::new(Lab::new()).max_message_bytes(256));
+    let good = list(json!(2)).to_string();
+    let mut chunk = vec![b'z'; 1000];
+    chunk.push(b'\n');
+    chunk.extend_from_slice(b"\xff\n");
+    chunk.extend_from_slice(good.as_bytes());
+    chunk.push(b'\n');
+    w.send_raw(&chunk).await;
+    let codes: Vec<Value> = vec![
+        w.recv().await.unwrap()["error"]["code"].clone(),
+        w.recv().await.unwrap()["error"]["code"].clone(),
+    ];
+    assert_eq!(
+        codes,
+        [json!(code::INVALID_REQUEST), json!(code::PARSE_ERROR)]
+    );
+    assert_eq!(w.recv().await.expect("served from the buffer")["id"], 2);
+    w.close_and_join(BOUND).await.unwrap();
+    validate_transcript(Revision::V2026_07_28, &w.frames);
+}
+
+#[tokio::test]
+async fn end_of_input_returns_promptly_when_idle() {
+    let mut w = Wire::start(Server::new(Lab::new()));
+    w.send(list(json!(1))).await;
+    assert_eq!(w.recv().await.unwrap()["id"], 1);
+    w.close_and_join(Duration::from_secs(1)).await.unwrap();
+    assert_eq!(w.recv().await, None, "output is closed");
+}
+
+#[tokio::test]
+async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
+    let mut w = Wire::start(Server::new(Hand));
+    w.send(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "wire", "version": "0"}}}),
+    )
+    .await;
+    w.recv().await.unwrap();
+    w.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+    w.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet", "arguments": {}}}))
+        .await;
+    assert_eq!(w.recv().await.unwrap()["method"], "elicitation/create");
+    // Well under the 10 s drain and the 5 min ask timeout: the back-channel fails at EOF.
+    w.close_and_join(Duration::from_secs(2)).await.unwrap();
+    // Whatever was still written ends with the end of the output.
+    while w.recv().await.is_some() {}
+    validate_transcript(Revision::V2025_11_25, &w.frames);
+}
