@@ -62,6 +62,11 @@ impl BackChannel {
             chan: self,
             id: id.clone(),
         };
+        // `close` may have run between the check above and the insert; it would not have
+        // failed this entry, which would then wait out the whole timeout.
+        if self.closed.load(Ordering::SeqCst) {
+            return Err(BackChannelError::Closed);
+        }
         if !out.send(protocol::request(&id, method, params)).await {
             return Err(BackChannelError::Closed);
         }
