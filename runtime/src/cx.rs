@@ -212,7 +212,7 @@ impl Cx {
     /// below `level` (2026-07-28: the request's `logLevel`; 2025-11-25: `logging/setLevel`) and
     /// the server declares the `logging` capability. Otherwise a no-op.
     pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: impl Serialize) {
-        if !self.logging_enabled || !self.log_level.is_some_and(|min| level >= min) {
+        if !self.logging_enabled || self.log_level.is_none_or(|min| level < min) {
             return;
         }
         let mut params =
@@ -234,10 +234,10 @@ impl Cx {
         T: Serialize + DeserializeOwned,
         F: Future<Output = Result<T, E>>,
     {
-        if let Some(v) = self.state().memo.get(key).cloned() {
-            if let Ok(t) = serde_json::from_value(v) {
-                return Ok(t);
-            }
+        if let Some(v) = self.state().memo.get(key).cloned()
+            && let Ok(t) = serde_json::from_value(v)
+        {
+            return Ok(t);
         }
         let t = fut.await?;
         if self.revision.is_modern() {

@@ -121,10 +121,10 @@ impl<H: Handler> Server<H> {
                             .lock()
                             .unwrap_or_else(|p| p.into_inner())
                             .remove(&id);
-                        if let Some(msg) = reply {
-                            if !conn.cancel.is_cancelled() {
-                                conn.out.send(msg).await;
-                            }
+                        if let Some(msg) = reply
+                            && !conn.cancel.is_cancelled()
+                        {
+                            conn.out.send(msg).await;
                         }
                     });
                 }
