@@ -1,0 +1,245 @@
+//! The real binary over real pipes: a 2026-07-28 discover and two-round call, a 2025-11-25
+//! session whose elicitation is answered on stdin, stdout carrying nothing but JSON-RPC lines
+//! (each validated against the official schema), and a prompt exit when stdin closes.
+
+use rondo_mcp::protocol::Revision;
+use rondo_mcp::testing::{Direction, Frame};
+use rondo_tests::validate_transcript;
+use serde_json::{Value, json};
+use std::process::{ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+/// Bound on every wait for the process.
+const BOUND: Duration = Duration::from_secs(5);
+
+struct Proc {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    stdout: BufReader<ChildStdout>,
+    frames: Vec<Frame>,
+}
+
+impl Proc {
+    fn spawn() -> Proc {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_stdio-greeter"))
+            .env("RUST_LOG", "debug")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the example binary starts");
+        let stdin = child.stdin.take();
+        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Proc {
+            child,
+            stdin,
+            stdout,
+            frames: Vec::new(),
+        }
+    }
+
+    async fn send(&mut self, msg: Value) {
+        self.frames.push(Frame {
+            direction: Direction::Sent,
+            message: msg.clone(),
+        });
+        let mut line = msg.to_string().into_bytes();
+        line.push(b'\n');
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(&line).await.expect("the server reads");
+        stdin.flush().await.expect("the server reads");
+    }
+
+    /// The next stdout line, which must be one JSON-RPC message; `None` at end of stdout.
+    async fn recv(&mut self) -> Option<Value> {
+        let mut line = String::new();
+        let n = tokio::time::timeout(BOUND, self.stdout.read_line(&mut line))
+            .await
+            .expect("the server answers in time")
+            .expect("stdout readable");
+        if n == 0 {
+            return None;
+        }
+        let msg: Value = serde_json::from_str(&line)
+            .unwrap_or_else(|e| panic!("stdout carries only JSON lines, got {line:?}: {e}"));
+        assert_eq!(msg["jsonrpc"], "2.0", "{line}");
+        assert!(line.ends_with('\n') && !line.trim_end().contains('\n'));
+        self.frames.push(Frame {
+            direction: Direction::Received,
+            message: msg.clone(),
+        });
+        Some(msg)
+    }
+
+    async fn request(&mut self, msg: Value) -> Value {
+        let id = msg["id"].clone();
+        self.send(msg).await;
+        let answer = self.recv().await.expect("an answer");
+        assert_eq!(answer["id"], id, "{answer}");
+        answer
+    }
+
+    /// Closes stdin; the process must exit within the bound. Returns the exit status, the rest
+    /// of stdout (checked like every other line) and stderr.
+    async fn close(mut self) -> (ExitStatus, Vec<Frame>, String) {
+        drop(self.stdin.take());
+        let started = Instant::now();
+        let status = tokio::time::timeout(BOUND, self.child.wait())
+            .await
+            .expect("the server exits promptly when stdin closes")
+            .expect("wait");
+        assert!(started.elapsed() < BOUND);
+        while self.recv().await.is_some() {}
+        let mut stderr = String::new();
+        if let Some(mut e) = self.child.stderr.take() {
+            e.read_to_string(&mut stderr).await.expect("stderr");
+        }
+        (status, self.frames, stderr)
+    }
+}
+
+fn meta() -> Value {
+    json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": "process-test", "version": "0"},
+    })
+}
+
+#[tokio::test]
+async fn modern_discover_and_two_round_call_over_real_pipes() {
+    let mut p = Proc::spawn();
+    let d = p
+        .request(json!({"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {"_meta": meta()}}))
+        .await;
+    assert_eq!(d["result"]["supportedVersions"], json!(["2026-07-28"]));
+    assert_eq!(
+        d["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"],
+        "stdio-greeter"
+    );
+
+    let list = p
+        .request(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list", "params": {"_meta": meta()}}),
+        )
+        .await;
+    let names: Vec<&str> = list["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["shout", "greet"]);
+
+    let shout = p
+        .request(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"_meta": meta(), "name": "shout", "arguments": {"text": "hi"}}}))
+        .await;
+    assert_eq!(shout["result"]["content"][0]["text"], "HI");
+
+    let first = p
+        .request(json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
+            "params": {"_meta": meta(), "name": "greet", "arguments": {}}}))
+        .await;
+    let irr = &first["result"];
+    assert_eq!(irr["resultType"], "input_required");
+    assert_eq!(
+        irr["inputRequests"]["user_name"]["method"],
+        "elicitation/create"
+    );
+    let done = p
+        .request(json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"_meta": meta(), "name": "greet", "arguments": {},
+                "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Ada"}}},
+                "requestState": irr["requestState"]}}))
+        .await;
+    assert_eq!(done["result"]["resultType"], "complete");
+    assert_eq!(done["result"]["content"][0]["text"], "Hello, Ada!");
+
+    let (status, frames, stderr) = p.close().await;
+    assert!(status.success(), "{status:?}\n{stderr}");
+    assert!(validate_transcript(Revision::V2026_07_28, &frames) >= 5);
+    assert!(
+        stderr.contains("stdio-greeter serving stdin/stdout"),
+        "logs go to stderr: {stderr}"
+    );
+}
+
+#[tokio::test]
+async fn legacy_session_with_the_elicitation_answered_on_stdin() {
+    let mut p = Proc::spawn();
+    let init = p
+        .request(
+            json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {"elicitation": {"form": {}}},
+            "clientInfo": {"name": "process-test", "version": "0"}}}),
+        )
+        .await;
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+    assert_eq!(init["result"]["serverInfo"]["name"], "stdio-greeter");
+    p.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await;
+
+    p.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet", "arguments": {}}}))
+        .await;
+    let ask = p.recv().await.expect("a server-to-client request");
+    assert_eq!(ask["method"], "elicitation/create");
+    assert_eq!(ask["params"]["mode"], "form");
+    p.send(json!({"jsonrpc": "2.0", "id": ask["id"],
+        "result": {"action": "accept", "content": {"name": "Grace"}}}))
+        .await;
+    let done = p.recv().await.expect("the tool's response");
+    assert_eq!(done["id"], 2);
+    assert_eq!(done["result"]["content"][0]["text"], "Hello, Grace!");
+    assert!(done["result"].get("resultType").is_none());
+
+    let pong = p
+        .request(json!({"jsonrpc": "2.0", "id": 3, "method": "ping"}))
+        .await;
+    assert_eq!(pong["result"], json!({}));
+
+    let (status, frames, stderr) = p.close().await;
+    assert!(status.success(), "{status:?}\n{stderr}");
+    assert!(validate_transcript(Revision::V2025_11_25, &frames) >= 4);
+}
+
+#[tokio::test]
+async fn exits_promptly_with_a_question_still_waiting_for_its_answer() {
+    let mut p = Proc::spawn();
+    p.request(
+        json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+        "clientInfo": {"name": "process-test", "version": "0"}}}),
+    )
+    .await;
+    p.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "greet", "arguments": {}}}))
+        .await;
+    assert_eq!(p.recv().await.unwrap()["method"], "elicitation/create");
+    // Never answered: closing stdin must still end the process within the bound.
+    let (status, frames, stderr) = p.close().await;
+    assert!(status.success(), "{status:?}\n{stderr}");
+    validate_transcript(Revision::V2025_11_25, &frames);
+}
+
+#[tokio::test]
+async fn malformed_input_is_answered_on_stdout_and_serving_continues() {
+    let mut p = Proc::spawn();
+    let stdin = p.stdin.as_mut().unwrap();
+    stdin.write_all(b"this is not json\n").await.unwrap();
+    stdin.flush().await.unwrap();
+    let e = p.recv().await.expect("a parse error");
+    assert_eq!(e["error"]["code"], -32700);
+    let d = p
+        .request(json!({"jsonrpc": "2.0", "id": 9, "method": "server/discover", "params": {"_meta": meta()}}))
+        .await;
+    assert!(d["result"]["capabilities"]["tools"].is_object());
+    let (status, frames, _) = p.close().await;
+    assert!(status.success());
+    validate_transcript(Revision::V2026_07_28, &frames);
+}
