@@ -332,6 +332,60 @@ mod tests {
         assert!(Filter::honoured(&json!({"toolsListChanged": 1}), &caps).is_err());
     }
 
+    /// The same dispatcher path serves stdio: ack, a filtered change, and nothing after
+    /// `notifications/cancelled`.
+    #[tokio::test]
+    async fn listen_over_newline_framing() {
+        use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+        struct H;
+        impl Handler for H {
+            fn info(&self) -> ServerInfo {
+                ServerInfo::new("t", "1").with_tools_list_changed()
+            }
+        }
+        let server = Server::new(H);
+        let notifier = server.notifier();
+        let (client, end) = tokio::io::duplex(1 << 16);
+        let (sr, sw) = tokio::io::split(end);
+        let serving = tokio::spawn(server.serve_io(sr, sw));
+        let (cr, mut cw) = tokio::io::split(client);
+        let mut lines = BufReader::new(cr).lines();
+        let limit = std::time::Duration::from_secs(10);
+        let mut next = async || -> Option<Value> {
+            let line = tokio::time::timeout(limit, lines.next_line())
+                .await
+                .ok()?
+                .ok()??;
+            serde_json::from_str(&line).ok()
+        };
+        let listen = json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen", "params": {
+            "_meta": {meta::PROTOCOL_VERSION: "2026-07-28", meta::CLIENT_CAPABILITIES: {}},
+            "notifications": {"toolsListChanged": true, "promptsListChanged": true}}});
+        cw.write_all(format!("{listen}\n").as_bytes())
+            .await
+            .unwrap();
+        let ack = next().await.expect("ack");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"toolsListChanged": true})
+        );
+        notifier.prompts_list_changed();
+        notifier.tools_list_changed();
+        let changed = next().await.expect("change");
+        assert_eq!(changed["method"], "notifications/tools/list_changed");
+        assert_eq!(changed["params"]["_meta"][meta::SUBSCRIPTION_ID], 5);
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": 5}});
+        cw.write_all(format!("{cancel}\n").as_bytes())
+            .await
+            .unwrap();
+        cw.shutdown().await.unwrap();
+        assert_eq!(next().await, None, "nothing is sent for a cancelled listen");
+        let served = tokio::time::timeout(limit, serving).await;
+        assert!(matches!(served, Ok(Ok(Ok(())))));
+    }
+
     #[test]
     fn messages_carry_the_subscription_id() {
         let m = Change::ResourceUpdated("a://b".into()).to_message(Some(&json!(7)));
