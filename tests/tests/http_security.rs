@@ -160,8 +160,15 @@ async fn malformed_json_is_a_400_parse_error() {
     s.stop().await;
 }
 
-async fn as_alice(mut req: axum::extract::Request) -> axum::extract::Request {
-    req.extensions_mut().insert(Principal::new("alice"));
+/// A stand-in for an authentication layer: the principal named by `x-user` (default alice).
+async fn authenticate(mut req: axum::extract::Request) -> axum::extract::Request {
+    let user = req
+        .headers()
+        .get("x-user")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("alice")
+        .to_owned();
+    req.extensions_mut().insert(Principal::new(user));
     req
 }
 
@@ -170,7 +177,7 @@ async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
     let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
     let app = axum::Router::new()
         .route_service("/mcp", svc)
-        .layer(axum::middleware::map_request(as_alice));
+        .layer(axum::middleware::map_request(authenticate));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -185,6 +192,22 @@ async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
     let r = post_modern(addr, &body, |_| {}).await;
     assert_eq!(r.status, StatusCode::OK);
     assert_eq!(text(&r.json().await), "alice");
+    // A 2025-11-25 session belongs to the principal that opened it.
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
+    let r = send(addr, request(Method::POST, &[ACCEPT], Some(&init))).await;
+    let sid = r.headers["mcp-session-id"].to_str().unwrap().to_owned();
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    for (user, status) in [("bob", StatusCode::NOT_FOUND), ("alice", StatusCode::OK)] {
+        let h = [ACCEPT, ("mcp-session-id", sid.as_str()), ("x-user", user)];
+        let r = send(addr, request(Method::POST, &h, Some(&list))).await;
+        assert_eq!(r.status, status, "{user}");
+    }
+    let h = [("mcp-session-id", sid.as_str()), ("x-user", "bob")];
+    assert_eq!(
+        send(addr, request(Method::DELETE, &h, None)).await.status,
+        StatusCode::NOT_FOUND
+    );
     let _ = stop.send(());
     bounded("axum stops", server).await.unwrap().unwrap();
 }

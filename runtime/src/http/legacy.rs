@@ -24,6 +24,7 @@ use tokio_util::sync::CancellationToken;
 pub(crate) fn initialize<H: Handler>(
     svc: &McpService<H>,
     req: &Request,
+    principal: Option<&Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
     let (result, session) = match svc.server.initialize(req) {
@@ -31,11 +32,12 @@ pub(crate) fn initialize<H: Handler>(
         Err(e) => return body::error(StatusCode::OK, Some(&req.id), &e),
     };
     let cfg = &svc.shared.config;
-    let id = match svc
-        .shared
-        .sessions
-        .open(session, cfg.session_idle, cfg.max_sessions)
-    {
+    let id = match svc.shared.sessions.open(
+        session,
+        principal.map(|p| p.id().to_owned()),
+        cfg.session_idle,
+        cfg.max_sessions,
+    ) {
         Ok(id) => id,
         Err(OpenError::Full) => {
             tracing::warn!(max = cfg.max_sessions, "session limit reached");
@@ -65,8 +67,9 @@ fn session<H: Handler>(
     svc: &McpService<H>,
     headers: &HeaderMap,
     id: &str,
+    who: Option<&Principal>,
 ) -> Result<Arc<Entry>, (StatusCode, Error)> {
-    let Some(entry) = svc.shared.sessions.get(id) else {
+    let Some(entry) = svc.shared.sessions.get(id, who.map(Principal::id)) else {
         let e = Error::invalid_request("unknown or ended session");
         return Err((StatusCode::NOT_FOUND, e));
     };
@@ -96,7 +99,7 @@ pub(crate) async fn post<H: Handler>(
         Inbound::Request(r) => Some(r.id.clone()),
         _ => None,
     };
-    let entry = match session(svc, headers, sid) {
+    let entry = match session(svc, headers, sid, principal.as_ref()) {
         Ok(e) => e,
         Err((status, e)) => return body::error(status, rid.as_ref(), &e),
     };
@@ -168,11 +171,15 @@ async fn request<H: Handler>(
 }
 
 /// GET: the session's standalone SSE stream (one per session; `409` for a second one).
-pub(crate) fn get<H: Handler>(svc: &McpService<H>, headers: &HeaderMap) -> Response<McpBody> {
+pub(crate) fn get<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    who: Option<&Principal>,
+) -> Response<McpBody> {
     let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
-    let entry = match session(svc, headers, sid) {
+    let entry = match session(svc, headers, sid, who) {
         Ok(e) => e,
         Err((status, e)) => return body::error(status, None, &e),
     };
@@ -240,11 +247,15 @@ fn wants(adv: Advertised, session: &LegacySession, change: &Change) -> bool {
 }
 
 /// DELETE: ends the session; later requests naming it get 404.
-pub(crate) fn delete<H: Handler>(svc: &McpService<H>, headers: &HeaderMap) -> Response<McpBody> {
+pub(crate) fn delete<H: Handler>(
+    svc: &McpService<H>,
+    headers: &HeaderMap,
+    who: Option<&Principal>,
+) -> Response<McpBody> {
     let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
-    if svc.shared.sessions.close(sid) {
+    if svc.shared.sessions.close(sid, who.map(Principal::id)) {
         body::status(StatusCode::OK)
     } else {
         body::refuse(StatusCode::NOT_FOUND, "unknown or ended session")

@@ -164,10 +164,11 @@ impl<H: Handler> McpService<H> {
         if let Err(reason) = guard::check_origin(&self.shared.config, &parts.uri, &parts.headers) {
             return body::refuse(StatusCode::FORBIDDEN, reason);
         }
+        let who = parts.extensions.get::<Principal>();
         match parts.method {
+            Method::GET => legacy::get(self, &parts.headers, who),
+            Method::DELETE => legacy::delete(self, &parts.headers, who),
             Method::POST => self.post(parts, body).await,
-            Method::GET => legacy::get(self, &parts.headers),
-            Method::DELETE => legacy::delete(self, &parts.headers),
             _ => body::method_not_allowed(),
         }
     }
@@ -192,7 +193,9 @@ impl<H: Handler> McpService<H> {
         match era(headers, &msg) {
             Era::Modern => modern::post(self, headers, msg, principal, accepts_json).await,
             Era::Initialize => match &msg {
-                Inbound::Request(req) => legacy::initialize(self, req, accepts_json),
+                Inbound::Request(req) => {
+                    legacy::initialize(self, req, principal.as_ref(), accepts_json)
+                }
                 _ => body::refuse(StatusCode::BAD_REQUEST, "initialize must be a request"),
             },
             Era::Session(sid) => {

@@ -16,6 +16,9 @@ use tokio_util::sync::CancellationToken;
 #[derive(Debug)]
 pub(crate) struct Entry {
     pub session: Arc<LegacySession>,
+    /// The principal that opened the session: only it may use the id (2025-11-25 § Security,
+    /// "bind session IDs to user-specific information"), so a leaked id alone is not enough.
+    owner: Option<String>,
     /// Cancelled when the session ends (DELETE, expiry, shutdown); ends its GET stream.
     pub ended: CancellationToken,
     in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
@@ -94,9 +97,12 @@ pub(crate) struct Sessions {
 }
 
 impl Sessions {
-    /// The live session with this id.
-    pub fn get(&self, id: &str) -> Option<Arc<Entry>> {
+    /// The live session with this id, if `who` opened it.
+    pub fn get(&self, id: &str, who: Option<&str>) -> Option<Arc<Entry>> {
         let entry = lock(&self.map).get(id).cloned()?;
+        if entry.owner.as_deref() != who {
+            return None;
+        }
         entry.touch();
         Some(entry)
     }
@@ -106,6 +112,7 @@ impl Sessions {
     pub fn open(
         &self,
         session: LegacySession,
+        owner: Option<String>,
         idle: Duration,
         max: usize,
     ) -> Result<String, OpenError> {
@@ -124,6 +131,7 @@ impl Sessions {
         let id = mint().ok_or(OpenError::NoRandom)?;
         let entry = Entry {
             session: Arc::new(session),
+            owner,
             ended: CancellationToken::new(),
             in_flight: Mutex::default(),
             get_open: AtomicBool::new(false),
@@ -134,9 +142,16 @@ impl Sessions {
         Ok(id)
     }
 
-    /// Ends and forgets a session (DELETE); `false` when there was none.
-    pub fn close(&self, id: &str) -> bool {
-        let Some(entry) = lock(&self.map).remove(id) else {
+    /// Ends and forgets a session `who` opened (DELETE); `false` when there is none.
+    pub fn close(&self, id: &str, who: Option<&str>) -> bool {
+        let entry = {
+            let mut map = lock(&self.map);
+            match map.get(id) {
+                Some(e) if e.owner.as_deref() == who => map.remove(id),
+                _ => None,
+            }
+        };
+        let Some(entry) = entry else {
             return false;
         };
         entry.end(true);
