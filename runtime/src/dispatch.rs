@@ -12,7 +12,7 @@ use crate::cx::{AskState, Cx, Principal};
 use crate::handler::Handler;
 use crate::protocol::{
     self, CallToolResult, ClientCapabilities, CompleteRequest, Error, Implementation, JsonObject,
-    LEGACY_VERSIONS, LoggingLevel, MODERN_VERSIONS, Request, RequestMeta, Revision, Tool, meta,
+    LEGACY_VERSIONS, LoggingLevel, MODERN_VERSIONS, Request, RequestMeta, Revision, meta,
 };
 use crate::server::Server;
 use crate::state::{self, Answer, Asked, Binding, StatePayload};
@@ -221,7 +221,12 @@ impl<H: Handler> Server<H> {
 
     /// The tools listed to the caller of a 2026-07-28 request; the HTTP transport reads their
     /// `x-mcp-header` annotations to check `Mcp-Param-*` headers.
-    pub(crate) async fn tools_for(&self, req: &Request, conn: &Conn) -> Result<Vec<Tool>, Error> {
+    #[cfg(feature = "http")]
+    pub(crate) async fn tools_for(
+        &self,
+        req: &Request,
+        conn: &Conn,
+    ) -> Result<Vec<protocol::Tool>, Error> {
         let meta = RequestMeta::parse(req.params.as_ref())?;
         let origin = Origin {
             revision: Revision::V2026_07_28,
