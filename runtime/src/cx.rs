@@ -87,6 +87,9 @@ pub(crate) struct AskState {
     pub mrtr: bool,
     /// Answers from sealed state plus the fresh ones matched to last round's questions.
     pub answers: Vec<Answer>,
+    /// `inputResponses` sent without a `requestState` (no question was rendered for them yet):
+    /// matched by key alone to the questions asked in this pass.
+    pub unbound: JsonObject,
     /// Memoised values: those from sealed state plus those computed now.
     pub memo: serde_json::Map<String, Value>,
     /// Questions recorded in this pass.
@@ -300,6 +303,9 @@ impl Cx {
         let digest = canonical::short_digest(&request.to_wire());
         {
             let mut st = self.state();
+            if let Some(v) = st.unbound.remove(key) {
+                st.answers.push(Answer { k: key.to_owned(), d: digest.clone(), v });
+            }
             if let Some(i) = st.answers.iter().position(|a| a.k == key && a.d == digest) {
                 match parse(st.answers[i].v.clone()) {
                     Ok(t) => return Ok(t),

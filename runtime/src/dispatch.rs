@@ -9,7 +9,7 @@
 use crate::backchannel::{BackChannel, Outbound};
 use crate::canonical;
 use crate::cx::{AskState, Cx, Principal};
-use crate::handler::Handler;
+use crate::handler::{CacheScope, Handler};
 use crate::protocol::{
     self, CallToolResult, ClientCapabilities, CompleteRequest, Error, Implementation, JsonObject,
     LEGACY_VERSIONS, LoggingLevel, MODERN_VERSIONS, Request, RequestMeta, Revision, meta,
@@ -457,7 +457,14 @@ impl<H: Handler> Server<H> {
             Driven::Done(r) => {
                 let v = serde_json::to_value(adjust(r?))
                     .map_err(|e| Error::internal(format!("result does not serialise: {e}")))?;
-                Ok(Some(self.complete(cx.revision, v, cacheable)))
+                let mut v = self.complete(cx.revision, v, cacheable);
+                // A result built from the client's answers must not be cached (MCP 2026-07-28
+                // § Caching: retries carrying inputResponses/requestState).
+                if cacheable && cx.revision.is_modern() && (cx.round > 0 || !cx.state().answers.is_empty()) {
+                    v["ttlMs"] = json!(0);
+                    v["cacheScope"] = json!(CacheScope::Private.as_str());
+                }
+                Ok(Some(v))
             }
             Driven::InputRequired => self.input_required(cx, binding).map(Some),
             other => settle(other),
@@ -525,9 +532,9 @@ impl<H: Handler> Server<H> {
             )));
         }
         let Some(token) = params.and_then(|p| p.get("requestState")) else {
-            if responses.is_some_and(|r| !r.is_empty()) {
-                tracing::debug!("inputResponses without requestState ignored");
-            }
+            // No question was rendered for these answers yet: they are matched by key alone to
+            // what this pass asks (unknown keys are ignored, MRTR § Error Handling).
+            ask.unbound = responses.cloned().unwrap_or_default();
             return Ok(Bound {
                 binding,
                 ask,
@@ -560,7 +567,8 @@ impl<H: Handler> Server<H> {
 
     fn open_state(&self, token: &Value, binding: &Binding) -> Result<StatePayload, &'static str> {
         let token = token.as_str().ok_or("not a string")?;
-        if token.len() > self.config.max_state_bytes * 2 {
+        // A sealed token is base64 of 45 bytes of framing plus the payload.
+        if token.len() > (self.config.max_state_bytes + 45).div_ceil(3) * 4 {
             return Err("too long");
         }
         let plain = self.config.keys.open(token)?;

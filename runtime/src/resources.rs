@@ -24,13 +24,21 @@ type GetFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<GetPromptRes
 /// Prompts, built by `prompts![a, b]` or [`PromptSet::with`].
 #[derive(Clone, Default)]
 pub struct PromptSet {
-    entries: Vec<(&'static str, fn() -> Prompt, GetFn)>,
+    entries: Vec<PromptEntry>,
+}
+
+/// One prompt of a [`PromptSet`].
+#[derive(Clone, Copy)]
+struct PromptEntry {
+    name: &'static str,
+    definition: fn() -> Prompt,
+    get: GetFn,
 }
 
 impl std::fmt::Debug for PromptSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list()
-            .entries(self.entries.iter().map(|e| e.0))
+            .entries(self.entries.iter().map(|e| e.name))
             .finish()
     }
 }
@@ -42,11 +50,15 @@ impl PromptSet {
     }
     /// Adds the prompt `P`.
     pub fn with<P: PromptHandler>(mut self) -> Self {
-        self.entries.push((P::NAME, P::definition, P::get));
+        self.entries.push(PromptEntry {
+            name: P::NAME,
+            definition: P::definition,
+            get: P::get,
+        });
         self
     }
     pub(crate) fn list(&self) -> Vec<Prompt> {
-        self.entries.iter().map(|e| (e.1)()).collect()
+        self.entries.iter().map(|e| (e.definition)()).collect()
     }
     pub(crate) fn get<'a>(
         &self,
@@ -56,11 +68,11 @@ impl PromptSet {
     ) -> Option<BoxFuture<'a, Result<GetPromptResult, Error>>> {
         self.entries
             .iter()
-            .find(|e| e.0 == name)
-            .map(|e| (e.2)(cx, args))
+            .find(|e| e.name == name)
+            .map(|e| (e.get)(cx, args))
     }
     pub(crate) fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.entries.iter().map(|e| e.0)
+        self.entries.iter().map(|e| e.name)
     }
     pub(crate) fn merge(mut self, other: PromptSet) -> Self {
         self.entries.extend(other.entries);
@@ -139,13 +151,21 @@ type ReadFn = for<'a> fn(
 /// Resources, built by `resources![a, b]` or [`ResourceSet::with`].
 #[derive(Clone, Default)]
 pub struct ResourceSet {
-    entries: Vec<(UriTemplate, fn() -> ResourceDef, ReadFn)>,
+    entries: Vec<ResourceEntry>,
+}
+
+/// One resource of a [`ResourceSet`].
+#[derive(Clone)]
+struct ResourceEntry {
+    template: UriTemplate,
+    definition: fn() -> ResourceDef,
+    read: ReadFn,
 }
 
 impl std::fmt::Debug for ResourceSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list()
-            .entries(self.entries.iter().map(|e| &e.0.raw))
+            .entries(self.entries.iter().map(|e| &e.template.raw))
             .finish()
     }
 }
@@ -157,23 +177,26 @@ impl ResourceSet {
     }
     /// Adds the resource `R`.
     pub fn with<R: ResourceHandler>(mut self) -> Self {
-        self.entries
-            .push((UriTemplate::parse(R::URI), R::definition, R::read));
+        self.entries.push(ResourceEntry {
+            template: UriTemplate::parse(R::URI),
+            definition: R::definition,
+            read: R::read,
+        });
         self
     }
     pub(crate) fn merge(mut self, other: ResourceSet) -> Self {
         for e in other.entries {
             assert!(
-                !self.entries.iter().any(|o| o.0 == e.0),
+                !self.entries.iter().any(|o| o.template == e.template),
                 "duplicate resource URI `{}`",
-                e.0.raw
+                e.template.raw
             );
             self.entries.push(e);
         }
         self
     }
     pub(crate) fn definitions(&self) -> impl Iterator<Item = ResourceDef> + '_ {
-        self.entries.iter().map(|e| (e.1)())
+        self.entries.iter().map(|e| (e.definition)())
     }
     /// Reads `uri` from the first entry that matches it (fixed URIs before templates).
     pub(crate) fn read<'a>(
@@ -181,11 +204,11 @@ impl ResourceSet {
         cx: &'a Cx,
         uri: &'a str,
     ) -> Option<BoxFuture<'a, Result<ReadResourceResult, Error>>> {
-        let fixed = self.entries.iter().filter(|e| e.0.is_fixed());
-        let templated = self.entries.iter().filter(|e| !e.0.is_fixed());
+        let fixed = self.entries.iter().filter(|e| e.template.is_fixed());
+        let templated = self.entries.iter().filter(|e| !e.template.is_fixed());
         fixed
             .chain(templated)
-            .find_map(|e| e.0.matches(uri).map(|vars| (e.2)(cx, uri, vars)))
+            .find_map(|e| e.template.matches(uri).map(|vars| (e.read)(cx, uri, vars)))
     }
 }
 

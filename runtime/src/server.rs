@@ -97,7 +97,8 @@ impl<H: Handler> Server<H> {
         self.config_mut().state_ttl = ttl;
         self
     }
-    /// The most rounds one multi-round request may take.
+    /// How many `InputRequiredResult`s one request may answer (default 16); the retry after the
+    /// last of them that still asks for input gets `-32602`, telling the client to start again.
     pub fn max_rounds(mut self, rounds: u32) -> Self {
         self.config_mut().max_rounds = rounds;
         self

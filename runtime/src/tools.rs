@@ -66,13 +66,21 @@ type CallFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<CallToolRes
 /// compile time) or by hand with [`ToolSet::with`].
 #[derive(Clone, Default)]
 pub struct ToolSet {
-    entries: Vec<(&'static str, fn() -> Tool, CallFn)>,
+    entries: Vec<ToolEntry>,
+}
+
+/// One tool of a [`ToolSet`]: what `ToolHandler` provides, as function pointers.
+#[derive(Clone, Copy)]
+struct ToolEntry {
+    name: &'static str,
+    definition: fn() -> Tool,
+    call: CallFn,
 }
 
 impl std::fmt::Debug for ToolSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_list()
-            .entries(self.entries.iter().map(|e| e.0))
+            .entries(self.entries.iter().map(|e| e.name))
             .finish()
     }
 }
@@ -84,14 +92,18 @@ impl ToolSet {
     }
     /// Adds the tool `T`.
     pub fn with<T: ToolHandler>(mut self) -> Self {
-        self.entries.push((T::NAME, T::definition, T::call));
+        self.entries.push(ToolEntry {
+            name: T::NAME,
+            definition: T::definition,
+            call: T::call,
+        });
         self
     }
 }
 
 impl ToolBox for ToolSet {
     fn tools(&self) -> Vec<Tool> {
-        self.entries.iter().map(|e| (e.1)()).collect()
+        self.entries.iter().map(|e| (e.definition)()).collect()
     }
     fn call<'a>(
         &'a self,
@@ -101,8 +113,8 @@ impl ToolBox for ToolSet {
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
         self.entries
             .iter()
-            .find(|e| e.0 == name)
-            .map(|e| (e.2)(cx, arguments))
+            .find(|e| e.name == name)
+            .map(|e| (e.call)(cx, arguments))
     }
 }
 

@@ -75,13 +75,13 @@ pub fn model(
             String::new()
         }
     };
-    if args.input_schema.is_some() {
-        if let Some(a) = analyzed.args.iter().find(|a| !a.flatten) {
-            acc.push(crate::diag::err_at(
-                a.span,
-                "with `input_schema = ..` the arguments are not generated from parameters; take them as one `#[args]` value",
-            ));
-        }
+    if args.input_schema.is_some()
+        && let Some(a) = analyzed.args.iter().find(|a| !a.flatten)
+    {
+        acc.push(crate::diag::err_at(
+            a.span,
+            "with `input_schema = ..` the arguments are not generated from parameters; take them as one `#[args]` value",
+        ));
     }
     Tool {
         krate,

@@ -1,0 +1,36 @@
+//! The server side of the official MCP conformance suite (`@modelcontextprotocol/conformance`),
+//! written with Rondo: the binary `conformance` serves it over HTTP; [`router`] is the server.
+//!
+//! Every tool, prompt and resource name is fixed by the suite (see `conformance/NOTES.md`).
+
+mod asks;
+mod content;
+mod prompts;
+mod resources;
+mod tools;
+
+use rondo_mcp::prelude::*;
+
+/// The conformance server: every tool, prompt and resource the suite calls.
+pub fn router() -> Router {
+    let info = ServerInfo::new("rondo-conformance", env!("CARGO_PKG_VERSION"))
+        .instructions("The server side of the MCP conformance suite, written with Rondo.")
+        .with_logging()
+        .with_tools_list_changed()
+        .with_prompts_list_changed()
+        .with_resources_list_changed()
+        .with_resource_subscriptions();
+    Router::new(info)
+        .tools(tools::all())
+        .tools(asks::tools())
+        .prompts(prompts::all())
+        .prompts(asks::prompts())
+        .resources(resources::all())
+        .completion(|req| async move {
+            let values = ["test-value-1", "test-value-2", "test-value-3"];
+            let prefix = req.argument.value;
+            let values = values.iter().filter(|v| v.starts_with(&prefix)).map(|v| v.to_string()).collect();
+            Ok(rondo_mcp::protocol::Completion { values, total: None, has_more: Some(false) })
+        })
+}
+
