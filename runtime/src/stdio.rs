@@ -4,13 +4,16 @@
 //! One line in, one message. Requests run concurrently; responses and notifications are written
 //! by one writer task, one line each. `notifications/cancelled` cancels a request in flight and
 //! nothing more is sent for it. Responses to 2025-11-25 server-to-client requests are routed to
-//! the request waiting for them. At end of input the back-channel fails its pending requests,
-//! in-flight requests finish (or are cancelled after a grace period) and the function returns.
+//! the request waiting for them, and a 2025-11-25 session gets the list changes the server
+//! announces. At end of input `subscriptions/listen` streams end at once, the back-channel fails
+//! its pending requests, other in-flight requests finish (or are cancelled after a grace period)
+//! and the function returns.
 
 use crate::backchannel::Outbound;
 use crate::dispatch::{Conn, LegacySession, Route, route};
 use crate::handler::Handler;
-use crate::protocol::{self, Error, Inbound, RequestId};
+use crate::listen::{Advertised, legacy_wants};
+use crate::protocol::{self, Error, Inbound, JsonObject, Request, RequestId};
 use crate::server::Server;
 use futures_util::StreamExt as _;
 use serde_json::Value;
@@ -19,7 +22,7 @@ use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinSet;
 use tokio_util::bytes::BytesMut;
 use tokio_util::codec::{Decoder, FramedRead, LinesCodec, LinesCodecError};
@@ -28,7 +31,14 @@ use tokio_util::sync::CancellationToken;
 /// How long in-flight requests may run after the input closed before they are cancelled.
 const DRAIN: Duration = Duration::from_secs(10);
 
-type InFlight = Arc<Mutex<HashMap<RequestId, CancellationToken>>>;
+/// A request in flight: its cancellation, and whether it is a listen stream (which never ends
+/// by itself, so end of input cancels it at once).
+struct Flight {
+    cancel: CancellationToken,
+    listen: bool,
+}
+
+type InFlight = Arc<Mutex<HashMap<RequestId, Flight>>>;
 
 impl<H: Handler> Server<H> {
     /// Serves this process's stdin and stdout until stdin closes. Logs go to stderr only.
@@ -46,132 +56,204 @@ impl<H: Handler> Server<H> {
     {
         let (tx, rx) = mpsc::channel::<Value>(256);
         let writer_task = tokio::spawn(write_lines(writer, rx));
-        let out = Outbound(tx);
-        let mut lines = FramedRead::new(
-            reader,
-            LineResults(LinesCodec::new_with_max_length(
-                self.config.max_message_bytes,
-            )),
-        );
-        let mut session: Option<Arc<LegacySession>> = None;
-        let in_flight: InFlight = Arc::default();
-        let mut tasks = JoinSet::new();
+        let codec = LineResults(LinesCodec::new_with_max_length(
+            self.config.max_message_bytes,
+        ));
+        let mut lines = FramedRead::new(reader, codec);
+        let mut conn = StdioConn {
+            server: self,
+            out: Outbound(tx),
+            session: None,
+            session_ended: CancellationToken::new(),
+            in_flight: Arc::default(),
+            tasks: JoinSet::new(),
+        };
         while let Some(line) = lines.next().await {
-            while tasks.try_join_next().is_some() {}
-            let line = match line {
-                Ok(Ok(line)) => line,
+            while conn.tasks.try_join_next().is_some() {}
+            match line {
+                Ok(Ok(line)) => conn.on_line(&line).await,
                 Ok(Err(LinesCodecError::MaxLineLengthExceeded)) => {
-                    let e = Error::invalid_request("message exceeds the size limit");
-                    out.send(protocol::error_response(None, &e)).await;
-                    continue;
+                    conn.reject(
+                        None,
+                        Error::invalid_request("message exceeds the size limit"),
+                    )
+                    .await
                 }
-                Ok(Err(LinesCodecError::Io(e))) => {
-                    // The codec's only I/O-kind error is a line that is not UTF-8 (consumed).
-                    let e = Error::parse_error(e);
-                    out.send(protocol::error_response(None, &e)).await;
-                    continue;
-                }
+                // The codec's only I/O-kind error is a line that is not UTF-8 (consumed).
+                Ok(Err(LinesCodecError::Io(e))) => conn.reject(None, Error::parse_error(e)).await,
                 Err(e) => {
                     tracing::warn!(error = %e, "stdin read failed");
                     break;
                 }
-            };
-            if line.trim().is_empty() {
-                continue;
-            }
-            match Inbound::parse(line.as_bytes()) {
-                Err(rej) => {
-                    out.send(protocol::error_response(rej.id.as_ref(), &rej.error))
-                        .await;
-                }
-                Ok(Inbound::Request(req)) => {
-                    if route(&req, session.is_some()) == Route::Initialize {
-                        match self.initialize(&req) {
-                            Ok((result, s)) => {
-                                if let Some(old) = session.replace(Arc::new(s)) {
-                                    old.back.close();
-                                }
-                                out.send(protocol::response(&req.id, result)).await;
-                            }
-                            Err(e) => {
-                                out.send(protocol::error_response(Some(&req.id), &e)).await;
-                            }
-                        }
-                        continue;
-                    }
-                    let token = CancellationToken::new();
-                    if !register(&in_flight, &req.id, &token) {
-                        let e =
-                            Error::invalid_request("a request with this id is already in flight");
-                        out.send(protocol::error_response(Some(&req.id), &e)).await;
-                        continue;
-                    }
-                    let conn = Conn {
-                        out: out.clone(),
-                        session: session.clone(),
-                        principal: None,
-                        cancel: token,
-                    };
-                    let server = self.clone();
-                    let in_flight = in_flight.clone();
-                    tasks.spawn(async move {
-                        let id = req.id.clone();
-                        let reply = server.handle(req, &conn).await;
-                        in_flight
-                            .lock()
-                            .unwrap_or_else(|p| p.into_inner())
-                            .remove(&id);
-                        if let Some(msg) = reply
-                            && !conn.cancel.is_cancelled()
-                        {
-                            conn.out.send(msg).await;
-                        }
-                    });
-                }
-                Ok(Inbound::Notification { method, params }) => match method.as_str() {
-                    "notifications/cancelled" => {
-                        let id = params
-                            .as_ref()
-                            .and_then(|p| p.get("requestId"))
-                            .and_then(RequestId::from_value);
-                        if let Some(token) = id.and_then(|id| {
-                            in_flight
-                                .lock()
-                                .unwrap_or_else(|p| p.into_inner())
-                                .remove(&id)
-                        }) {
-                            token.cancel();
-                        }
-                    }
-                    "notifications/initialized" => {}
-                    other => tracing::debug!(method = other, "notification ignored"),
-                },
-                Ok(Inbound::Response { id, outcome }) => {
-                    let routed = session
-                        .as_ref()
-                        .is_some_and(|s| s.back.complete(&id, outcome));
-                    if !routed {
-                        tracing::debug!(%id, "response to no pending request ignored");
-                    }
-                }
             }
         }
-        if let Some(s) = &session {
-            s.back.close();
-        }
-        if tokio::time::timeout(DRAIN, async { while tasks.join_next().await.is_some() {} })
-            .await
-            .is_err()
-        {
-            for token in in_flight.lock().unwrap_or_else(|p| p.into_inner()).values() {
-                token.cancel();
-            }
-            tasks.shutdown().await;
-        }
-        drop(out);
+        conn.finish().await;
         drop(lines);
         writer_task.await.map_err(io::Error::other)?
     }
+}
+
+/// The state of one stdio connection.
+struct StdioConn<H> {
+    server: Server<H>,
+    out: Outbound,
+    /// The 2025-11-25 session `initialize` opened, if any.
+    session: Option<Arc<LegacySession>>,
+    /// Ends the task forwarding list changes to the current session.
+    session_ended: CancellationToken,
+    in_flight: InFlight,
+    tasks: JoinSet<()>,
+}
+
+impl<H: Handler> StdioConn<H> {
+    async fn reject(&self, id: Option<&RequestId>, error: Error) {
+        self.out.send(protocol::error_response(id, &error)).await;
+    }
+
+    async fn on_line(&mut self, line: &str) {
+        if line.trim().is_empty() {
+            return;
+        }
+        match Inbound::parse(line.as_bytes()) {
+            Err(rej) => self.reject(rej.id.as_ref(), rej.error).await,
+            Ok(Inbound::Request(req))
+                if route(&req, self.session.is_some()) == Route::Initialize =>
+            {
+                self.initialize(&req).await
+            }
+            Ok(Inbound::Request(req)) => self.spawn(req).await,
+            Ok(Inbound::Notification { method, params }) => {
+                self.on_notification(&method, params.as_ref())
+            }
+            Ok(Inbound::Response { id, outcome }) => {
+                let routed = self
+                    .session
+                    .as_ref()
+                    .is_some_and(|s| s.back.complete(&id, outcome));
+                if !routed {
+                    tracing::debug!(%id, "response to no pending request ignored");
+                }
+            }
+        }
+    }
+
+    /// Opens (or replaces) the process's 2025-11-25 session.
+    async fn initialize(&mut self, req: &Request) {
+        match self.server.initialize(req) {
+            Ok((result, s)) => {
+                self.end_session();
+                let session = Arc::new(s);
+                self.session = Some(session.clone());
+                self.forward_changes(session);
+                self.out.send(protocol::response(&req.id, result)).await;
+            }
+            Err(e) => self.reject(Some(&req.id), e).await,
+        }
+    }
+
+    fn end_session(&mut self) {
+        if let Some(old) = self.session.take() {
+            old.back.close();
+        }
+        self.session_ended.cancel();
+        self.session_ended = CancellationToken::new();
+    }
+
+    /// 2025-11-25 has no listen request: the session gets advertised list changes and updates
+    /// of subscribed resources on stdout, as an HTTP session gets them on its GET stream.
+    fn forward_changes(&mut self, session: Arc<LegacySession>) {
+        let mut events = self.server.hub.subscribe();
+        let adv = Advertised::of(&self.server.config.info.capabilities);
+        let (out, ended) = (self.out.clone(), self.session_ended.clone());
+        tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    biased;
+                    _ = ended.cancelled() => return,
+                    ev = events.recv() => match ev {
+                        Ok(change) if legacy_wants(adv, &session, &change) => {
+                            if !out.send(change.to_message(None)).await {
+                                return;
+                            }
+                        }
+                        Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                        Err(broadcast::error::RecvError::Closed) => return,
+                    },
+                }
+            }
+        });
+    }
+
+    async fn spawn(&mut self, req: Request) {
+        let cancel = CancellationToken::new();
+        let listen = req.method == "subscriptions/listen";
+        if !register(
+            &self.in_flight,
+            &req.id,
+            Flight {
+                cancel: cancel.clone(),
+                listen,
+            },
+        ) {
+            let e = Error::invalid_request("a request with this id is already in flight");
+            return self.reject(Some(&req.id), e).await;
+        }
+        let conn = Conn {
+            out: self.out.clone(),
+            session: self.session.clone(),
+            principal: None,
+            cancel,
+        };
+        let (server, in_flight) = (self.server.clone(), self.in_flight.clone());
+        self.tasks.spawn(async move {
+            let id = req.id.clone();
+            let reply = server.handle(req, &conn).await;
+            lock(&in_flight).remove(&id);
+            if let Some(msg) = reply
+                && !conn.cancel.is_cancelled()
+            {
+                conn.out.send(msg).await;
+            }
+        });
+    }
+
+    fn on_notification(&self, method: &str, params: Option<&JsonObject>) {
+        match method {
+            "notifications/cancelled" => {
+                let id = params
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(RequestId::from_value);
+                if let Some(flight) = id.and_then(|id| lock(&self.in_flight).remove(&id)) {
+                    flight.cancel.cancel();
+                }
+            }
+            "notifications/initialized" => {}
+            other => tracing::debug!(method = other, "notification ignored"),
+        }
+    }
+
+    /// End of input: listen streams and the back-channel end now; other requests get a grace
+    /// period to finish.
+    async fn finish(mut self) {
+        for flight in lock(&self.in_flight).values().filter(|f| f.listen) {
+            flight.cancel.cancel();
+        }
+        self.end_session();
+        let drained = tokio::time::timeout(DRAIN, async {
+            while self.tasks.join_next().await.is_some() {}
+        })
+        .await;
+        if drained.is_err() {
+            for flight in lock(&self.in_flight).values() {
+                flight.cancel.cancel();
+            }
+            self.tasks.shutdown().await;
+        }
+    }
+}
+
+fn lock(in_flight: &InFlight) -> std::sync::MutexGuard<'_, HashMap<RequestId, Flight>> {
+    in_flight.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// [`LinesCodec`] with its per-line errors (line too long, not UTF-8) as items rather than
@@ -207,11 +289,11 @@ async fn write_lines<W: AsyncWrite + Unpin>(
 }
 
 /// Records a request in flight; `false` when its id is already in use.
-fn register(in_flight: &InFlight, id: &RequestId, token: &CancellationToken) -> bool {
-    let mut map = in_flight.lock().unwrap_or_else(|p| p.into_inner());
+fn register(in_flight: &InFlight, id: &RequestId, flight: Flight) -> bool {
+    let mut map = lock(in_flight);
     if map.contains_key(id) {
         return false;
     }
-    map.insert(id.clone(), token.clone());
+    map.insert(id.clone(), flight);
     true
 }

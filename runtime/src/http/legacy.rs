@@ -9,9 +9,8 @@ use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::service::McpService;
 use super::session::{Entry, OpenError};
 use crate::cx::Principal;
-use crate::dispatch::LegacySession;
 use crate::handler::Handler;
-use crate::listen::{Advertised, Change};
+use crate::listen::{Advertised, Change, legacy_wants};
 use crate::protocol::{self, Error, Inbound, Request, RequestId};
 use bytes::Bytes;
 use http::header::HeaderValue;
@@ -216,7 +215,7 @@ async fn standalone(
             _ = out.closed() => return,
             _ = tick.tick() => body::sse_keep_alive(),
             ev = events.recv() => match ev {
-                Ok(change) if wants(adv, &entry.session, &change) => {
+                Ok(change) if legacy_wants(adv, &entry.session, &change) => {
                     body::sse_event(&change.to_message(None))
                 }
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
@@ -225,23 +224,6 @@ async fn standalone(
         };
         if out.send(frame).await.is_err() {
             return;
-        }
-    }
-}
-
-/// List changes the server advertises; updates of URIs this session subscribed to.
-fn wants(adv: Advertised, session: &LegacySession, change: &Change) -> bool {
-    match change {
-        Change::ToolsListChanged => adv.tools,
-        Change::PromptsListChanged => adv.prompts,
-        Change::ResourcesListChanged => adv.resources,
-        Change::ResourceUpdated(uri) => {
-            adv.subscribe
-                && session
-                    .subscriptions
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .contains(uri)
         }
     }
 }

@@ -1,0 +1,105 @@
+//! Change notifications on the newline transport: a 2025-11-25 session hears advertised list
+//! changes without asking (it has no listen request), and end of input ends an open
+//! `subscriptions/listen` at once instead of waiting out the drain period.
+
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::Revision;
+use rondo_mcp::testing::TestClient;
+use rondo_tests::validate_transcript;
+use serde_json::{Value, json};
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+struct Announcer;
+
+impl Handler for Announcer {
+    fn info(&self) -> ServerInfo {
+        ServerInfo::new("announcer", "1.0.0").with_tools_list_changed()
+    }
+}
+
+async fn until<F: Fn() -> bool>(what: &str, done: F) {
+    let start = Instant::now();
+    while !done() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "timed out waiting for {what}"
+        );
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_legacy_stdio_session_hears_advertised_list_changes() {
+    let server = Server::new(Announcer);
+    let notifier = server.notifier();
+    let client = TestClient::legacy(server).connect().await.unwrap();
+    let heard = || {
+        client
+            .transcript()
+            .iter()
+            .any(|f| f.message["method"] == "notifications/tools/list_changed")
+    };
+    // The forwarding task subscribes during `initialize`; announce until it is heard once.
+    let start = Instant::now();
+    while !heard() {
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "the change was never forwarded"
+        );
+        notifier.tools_list_changed();
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    notifier.prompts_list_changed(); // not advertised: never forwarded
+    client.list_tools().await.unwrap();
+    until("the tools/list answer", || {
+        client
+            .transcript()
+            .iter()
+            .any(|f| f.message["result"]["tools"].is_array())
+    })
+    .await;
+    assert!(
+        !client
+            .transcript()
+            .iter()
+            .any(|f| f.message["method"] == "notifications/prompts/list_changed")
+    );
+    validate_transcript(Revision::V2025_11_25, &client.transcript());
+}
+
+#[tokio::test]
+async fn end_of_input_ends_an_open_listen_stream_at_once() {
+    let (mut to_server, server_r) = tokio::io::duplex(1 << 16);
+    let (server_w, from_server) = tokio::io::duplex(1 << 16);
+    let served = tokio::spawn(Server::new(Announcer).serve_io(server_r, server_w));
+    let listen = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}},
+        "notifications": {"toolsListChanged": true}}});
+    to_server
+        .write_all(format!("{listen}\n").as_bytes())
+        .await
+        .unwrap();
+    let mut lines = BufReader::new(from_server).lines();
+    let ack: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    let closed = Instant::now();
+    drop(to_server);
+    tokio::time::timeout(Duration::from_secs(5), served)
+        .await
+        .expect("serve_io returns")
+        .unwrap()
+        .unwrap();
+    // The drain period for ordinary requests is 10 s; a listen stream must not use it.
+    assert!(
+        closed.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        closed.elapsed()
+    );
+    assert_eq!(
+        lines.next_line().await.unwrap(),
+        None,
+        "nothing is sent for a cancelled listen"
+    );
+}
