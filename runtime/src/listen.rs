@@ -313,6 +313,25 @@ impl ServerInfo {
     }
 }
 
+/// What a 2025-11-25 session receives outside any request: list changes the server advertises,
+/// and updates of the URIs the session `resources/subscribe`d (HTTP GET stream, stdio).
+pub(crate) fn legacy_wants(adv: Advertised, session: &LegacySession, change: &Change) -> bool {
+    match change {
+        Change::ToolsListChanged => adv.tools,
+        Change::PromptsListChanged => adv.prompts,
+        Change::ResourcesListChanged => adv.resources,
+        Change::ResourceUpdated(uri) => {
+            adv.subscribe
+                && session
+                    .subscriptions
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .contains(uri)
+        }
+    }
+}
+
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -393,23 +412,5 @@ mod tests {
         assert_eq!(m["params"]["_meta"][meta::SUBSCRIPTION_ID], 7);
         let plain = Change::ToolsListChanged.to_message(None);
         assert_eq!(plain["params"], json!({}));
-    }
-}
-
-/// What a 2025-11-25 session receives outside any request: list changes the server advertises,
-/// and updates of the URIs the session `resources/subscribe`d (HTTP GET stream, stdio).
-pub(crate) fn legacy_wants(adv: Advertised, session: &LegacySession, change: &Change) -> bool {
-    match change {
-        Change::ToolsListChanged => adv.tools,
-        Change::PromptsListChanged => adv.prompts,
-        Change::ResourcesListChanged => adv.resources,
-        Change::ResourceUpdated(uri) => {
-            adv.subscribe
-                && session
-                    .subscriptions
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .contains(uri)
-        }
     }
 }

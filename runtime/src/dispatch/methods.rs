@@ -1,0 +1,168 @@
+//! The methods both revisions share: lists, `tools/call`, `prompts/get`, `resources/read` and
+//! `completion/complete`, each gated by the capability the server advertises (`-32601` if not).
+
+use super::rounds::{Driven, drive, settle};
+use super::{Answered, Conn, Origin, object_param, string_param};
+use crate::cx::{AskState, Cx};
+use crate::handler::Handler;
+use crate::protocol::{
+    CallToolResult, CompleteRequest, Error, JsonObject, Request, Revision, Tool,
+};
+use crate::server::Server;
+use serde_json::{Value, json};
+use std::future::Future;
+
+impl<H: Handler> Server<H> {
+    /// Routes a method both revisions share.
+    pub(super) async fn method(&self, req: &Request, conn: &Conn, origin: Origin) -> Answered {
+        let caps = &self.config.info.capabilities;
+        let (tools, prompts, resources) = (
+            caps.tools.is_some(),
+            caps.prompts.is_some(),
+            caps.resources.is_some(),
+        );
+        let empty = JsonObject::new();
+        let params = req.params.as_ref().unwrap_or(&empty);
+        let h = &*self.handler;
+        match req.method.as_str() {
+            "tools/list" if tools => self.list_tools(req, conn, origin).await,
+            "tools/call" if tools => self.call_tool(req, conn, origin, params).await,
+            "prompts/list" if prompts => {
+                let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+                self.list(&cx, h.list_prompts(&cx), |p| json!({ "prompts": p }))
+                    .await
+            }
+            "prompts/get" if prompts => self.get_prompt(req, conn, origin, params).await,
+            "resources/list" if resources => {
+                let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+                self.list(&cx, h.list_resources(&cx), |r| json!({ "resources": r }))
+                    .await
+            }
+            "resources/templates/list" if resources => {
+                let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+                self.list(
+                    &cx,
+                    h.list_resource_templates(&cx),
+                    |t| json!({ "resourceTemplates": t }),
+                )
+                .await
+            }
+            "resources/read" if resources => self.read_resource(req, conn, origin, params).await,
+            "completion/complete" if caps.completions.is_some() => {
+                self.complete_method(req, conn, origin, params).await
+            }
+            m => Err(Error::method_not_found(m)),
+        }
+    }
+
+    async fn list_tools(&self, req: &Request, conn: &Conn, origin: Origin) -> Answered {
+        let legacy = !origin.revision.is_modern();
+        let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+        self.list(&cx, self.handler.list_tools(&cx), |mut tools: Vec<Tool>| {
+            // 2025-11-25 requires an object root for `outputSchema`; such tools are listed
+            // without one, and their results go out as content only.
+            if legacy {
+                for t in &mut tools {
+                    if t.output_schema
+                        .as_ref()
+                        .is_some_and(|s| s.get("type") != Some(&json!("object")))
+                    {
+                        t.output_schema = None;
+                    }
+                }
+            }
+            json!({ "tools": tools })
+        })
+        .await
+    }
+
+    async fn call_tool(
+        &self,
+        req: &Request,
+        conn: &Conn,
+        origin: Origin,
+        params: &JsonObject,
+    ) -> Answered {
+        let name = string_param(Some(params), "name")?;
+        let arguments = object_param(params, "arguments")?;
+        let legacy = !origin.revision.is_modern();
+        let bound = self.rounds(req, conn, &origin, name, &json!(arguments))?;
+        let cx = self.cx(req, conn, origin, Some(name), bound.ask, bound.round);
+        let out = match drive(&cx, self.handler.call_tool(&cx, name, arguments)).await {
+            Driven::Panicked(msg) => {
+                tracing::error!(tool = name, panic = %msg, "tool panicked");
+                Driven::Done(Ok(CallToolResult::error(format!(
+                    "Tool `{name}` failed with an internal error"
+                ))))
+            }
+            other => other,
+        };
+        self.finish_mrtr(&cx, bound.binding, out, |mut r: CallToolResult| {
+            if legacy
+                && r.structured_content
+                    .as_ref()
+                    .is_some_and(|v| !v.is_object())
+            {
+                r.structured_content = None;
+            }
+            r
+        })
+    }
+
+    async fn get_prompt(
+        &self,
+        req: &Request,
+        conn: &Conn,
+        origin: Origin,
+        params: &JsonObject,
+    ) -> Answered {
+        let name = string_param(Some(params), "name")?;
+        let arguments = object_param(params, "arguments")?;
+        let bound = self.rounds(req, conn, &origin, name, &json!(arguments))?;
+        let cx = self.cx(req, conn, origin, Some(name), bound.ask, bound.round);
+        let out = drive(&cx, self.handler.get_prompt(&cx, name, arguments)).await;
+        self.finish_mrtr(&cx, bound.binding, out, |r| r)
+    }
+
+    async fn read_resource(
+        &self,
+        req: &Request,
+        conn: &Conn,
+        origin: Origin,
+        params: &JsonObject,
+    ) -> Answered {
+        let uri = string_param(Some(params), "uri")?;
+        let bound = self.rounds(req, conn, &origin, uri, &Value::Null)?;
+        let cx = self.cx(req, conn, origin, Some(uri), bound.ask, bound.round);
+        let out = drive(&cx, self.handler.read_resource(&cx, uri)).await;
+        self.finish_mrtr(&cx, bound.binding, out, |r| r)
+    }
+
+    async fn complete_method(
+        &self,
+        req: &Request,
+        conn: &Conn,
+        origin: Origin,
+        params: &JsonObject,
+    ) -> Answered {
+        let request: CompleteRequest = serde_json::from_value(Value::Object(params.clone()))
+            .map_err(|e| Error::invalid_params(format!("Invalid completion request: {e}")))?;
+        let rev: Revision = origin.revision;
+        let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+        match drive(&cx, self.handler.complete(&cx, request)).await {
+            Driven::Done(r) => Ok(Some(self.complete(rev, json!({ "completion": r? }), false))),
+            other => settle(other),
+        }
+    }
+
+    /// Runs a list method (never multi-round) and wraps its answer as a cacheable result.
+    async fn list<T, F>(&self, cx: &Cx, fut: F, wrap: impl FnOnce(T) -> Value) -> Answered
+    where
+        F: Future<Output = Result<T, Error>>,
+    {
+        match drive(cx, fut).await {
+            Driven::Done(r) => Ok(Some(self.complete(cx.revision, wrap(r?), true))),
+            other => settle(other),
+        }
+    }
+}
