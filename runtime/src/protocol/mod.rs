@@ -1,12 +1,16 @@
 //! The MCP wire model of revisions 2026-07-28 and 2025-11-25.
 
+mod capabilities;
+mod content;
 mod input;
 mod jsonrpc;
-mod types;
+mod prompts;
 
 pub use input::*;
 pub use jsonrpc::*;
-pub use types::*;
+pub use capabilities::*;
+pub use content::*;
+pub use prompts::*;
 
 use serde_json::Value;
 use std::fmt;
