@@ -254,4 +254,3 @@ pub struct Icon {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
 }
-

@@ -191,4 +191,3 @@ pub enum LoggingLevel {
     /// emergency
     Emergency,
 }
-
