@@ -17,18 +17,23 @@
 //! # }
 //! ```
 
+mod script;
+mod wire;
+
+pub use script::{Reply, Script};
+
 use crate::handler::Handler;
 use crate::protocol::{
-    self, ClientCapabilities, ElicitAction, Error, Implementation, Inbound, JsonObject, RequestId,
-    Revision, Root, Tool, meta,
+    self, ClientCapabilities, Error, Implementation, JsonObject, RequestId, Revision, Tool, meta,
 };
 use crate::server::Server;
 use serde_json::{Value, json};
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
+use tokio::io::{AsyncWriteExt, BufReader};
 use tokio::sync::oneshot;
+use wire::{Shared, read_loop};
 
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,99 +51,6 @@ pub struct Frame {
     pub direction: Direction,
     /// The message.
     pub message: Value,
-}
-
-/// How the scripted user or client answers one question.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Reply {
-    /// Elicitation: accept with this content (form) or with none (URL mode consent).
-    Accept(Option<Value>),
-    /// Elicitation: decline.
-    Decline,
-    /// Elicitation: cancel.
-    Cancel,
-    /// Any question: this exact answer value.
-    Raw(Value),
-    /// 2025-11-25: answer the server's request with this JSON-RPC error.
-    Error(Error),
-    /// Never answer: on 2026-07-28 the key is left out of the retry (and with nothing to send
-    /// the client stops retrying); on 2025-11-25 no response is sent.
-    Ignore,
-}
-
-impl Reply {
-    /// Accept a form with `content`.
-    pub fn accept(content: Value) -> Self {
-        Reply::Accept(Some(content))
-    }
-    /// A sampling answer with this text, from model `test-model`.
-    pub fn sample_text(text: &str) -> Self {
-        Reply::Raw(json!({
-            "role": "assistant",
-            "content": {"type": "text", "text": text},
-            "model": "test-model",
-            "stopReason": "endTurn",
-        }))
-    }
-    /// A roots answer.
-    pub fn roots(roots: Vec<Root>) -> Self {
-        Reply::Raw(json!({ "roots": roots }))
-    }
-    fn to_value(&self) -> Option<Result<Value, Error>> {
-        let action = |a: ElicitAction| json!({ "action": a });
-        match self {
-            Reply::Accept(Some(c)) => Some(Ok(json!({ "action": "accept", "content": c }))),
-            Reply::Accept(None) => Some(Ok(action(ElicitAction::Accept))),
-            Reply::Decline => Some(Ok(action(ElicitAction::Decline))),
-            Reply::Cancel => Some(Ok(action(ElicitAction::Cancel))),
-            Reply::Raw(v) => Some(Ok(v.clone())),
-            Reply::Error(e) => Some(Err(e.clone())),
-            Reply::Ignore => None,
-        }
-    }
-}
-
-/// Scripted answers, consumed in order: each question takes the first queued reply for its
-/// method (and for its `inputRequests` key, when the reply names one).
-#[derive(Debug, Clone, Default)]
-pub struct Script {
-    replies: VecDeque<(&'static str, Option<String>, Reply)>,
-}
-
-impl Script {
-    /// An empty script: every question goes unanswered.
-    pub fn new() -> Self {
-        Script::default()
-    }
-    /// Queues an answer to the next `elicitation/create`.
-    pub fn elicit(mut self, reply: Reply) -> Self {
-        self.replies.push_back(("elicitation/create", None, reply));
-        self
-    }
-    /// Queues an answer to the next `sampling/createMessage`.
-    pub fn sample(mut self, reply: Reply) -> Self {
-        self.replies
-            .push_back(("sampling/createMessage", None, reply));
-        self
-    }
-    /// Queues an answer to the next `roots/list`.
-    pub fn roots(mut self, reply: Reply) -> Self {
-        self.replies.push_back(("roots/list", None, reply));
-        self
-    }
-    /// Queues an answer for the 2026-07-28 input request with this key.
-    pub fn keyed(mut self, method: &'static str, key: &str, reply: Reply) -> Self {
-        self.replies
-            .push_back((method, Some(key.to_owned()), reply));
-        self
-    }
-    fn take(&mut self, method: &str, key: Option<&str>) -> Option<Reply> {
-        let i = self
-            .replies
-            .iter()
-            .position(|(m, k, _)| *m == method && (k.is_none() || k.as_deref() == key))?;
-        self.replies.remove(i).map(|(_, _, r)| r)
-    }
 }
 
 /// Builds a [`TestClient`].
@@ -201,108 +113,6 @@ impl<H: Handler> TestClientBuilder<H> {
             client.notify("notifications/initialized", json!({})).await;
         }
         Ok(client)
-    }
-}
-
-struct Shared {
-    writer: tokio::sync::Mutex<WriteHalf<DuplexStream>>,
-    transcript: Mutex<Vec<Frame>>,
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>>,
-    script: Mutex<Script>,
-}
-
-impl Shared {
-    async fn send(&self, msg: Value) {
-        self.transcript
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(Frame {
-                direction: Direction::Sent,
-                message: msg.clone(),
-            });
-        let mut line = msg.to_string().into_bytes();
-        line.push(b'\n');
-        let mut w = self.writer.lock().await;
-        let _ = w.write_all(&line).await;
-        let _ = w.flush().await;
-    }
-    fn take_reply(&self, method: &str, key: Option<&str>) -> Option<Reply> {
-        self.script
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take(method, key)
-    }
-}
-
-async fn read_loop(mut r: BufReader<tokio::io::ReadHalf<DuplexStream>>, shared: Arc<Shared>) {
-    let mut line = String::new();
-    loop {
-        line.clear();
-        match r.read_line(&mut line).await {
-            Ok(0) | Err(_) => break,
-            Ok(_) => {}
-        }
-        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        shared
-            .transcript
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(Frame {
-                direction: Direction::Received,
-                message: msg.clone(),
-            });
-        match Inbound::from_value(msg) {
-            Ok(Inbound::Response { id, outcome }) => {
-                if let Some(tx) = shared
-                    .pending
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .remove(&id)
-                {
-                    let _ = tx.send(outcome);
-                }
-            }
-            Ok(Inbound::Request(req)) => {
-                let reply = shared
-                    .take_reply(&req.method, None)
-                    .and_then(|r| r.to_value());
-                let shared = shared.clone();
-                tokio::spawn(async move {
-                    match reply {
-                        Some(Ok(v)) => shared.send(protocol::response(&req.id, v)).await,
-                        Some(Err(e)) => {
-                            shared
-                                .send(protocol::error_response(Some(&req.id), &e))
-                                .await
-                        }
-                        None => {}
-                    }
-                });
-            }
-            Err(rej) => {
-                let id = rej.id;
-                if let Some(tx) = id.and_then(|id| {
-                    shared
-                        .pending
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .remove(&id)
-                }) {
-                    let _ = tx.send(Err(rej.error));
-                }
-            }
-            Ok(Inbound::Notification { .. }) => {}
-        }
-    }
-    for (_, tx) in shared
-        .pending
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .drain()
-    {
-        let _ = tx.send(Err(Error::internal("server closed the connection")));
     }
 }
 
