@@ -13,23 +13,50 @@ pub const ARG: &str = "arg";
 /// `#[args]` on a parameter.
 pub const ARGS: &str = "args";
 
+/// What the value of an attribute key must be.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Value {
+    /// A string literal: `name = "search"`.
+    Str,
+    /// `true` or `false`, or the bare key for `true`: `read_only_hint`.
+    Bool,
+    /// A path: `crate = ::rondo_mcp`.
+    Path,
+    /// Any expression: `input_schema = json!({..})`.
+    Expr,
+}
+
+/// One key an attribute accepts, and the value it takes.
+pub type Key = (&'static str, Value);
+
 /// The keys `#[tool(..)]` accepts.
-pub const TOOL_KEYS: &[&str] = &[
-    "name",
-    "title",
-    "description",
-    "read_only_hint",
-    "destructive_hint",
-    "idempotent_hint",
-    "open_world_hint",
-    "input_schema",
-    "crate",
+pub const TOOL_KEYS: &[Key] = &[
+    ("name", Value::Str),
+    ("title", Value::Str),
+    ("description", Value::Str),
+    ("read_only_hint", Value::Bool),
+    ("destructive_hint", Value::Bool),
+    ("idempotent_hint", Value::Bool),
+    ("open_world_hint", Value::Bool),
+    ("input_schema", Value::Expr),
+    ("crate", Value::Path),
 ];
 /// The keys `#[prompt(..)]` accepts.
-pub const PROMPT_KEYS: &[&str] = &["name", "title", "description", "crate"];
+pub const PROMPT_KEYS: &[Key] = &[
+    ("name", Value::Str),
+    ("title", Value::Str),
+    ("description", Value::Str),
+    ("crate", Value::Path),
+];
 /// The keys `#[resource(..)]` accepts after the URI.
-pub const RESOURCE_KEYS: &[&str] = &["name", "title", "description", "mime_type", "crate"];
+pub const RESOURCE_KEYS: &[Key] = &[
+    ("name", Value::Str),
+    ("title", Value::Str),
+    ("description", Value::Str),
+    ("mime_type", Value::Str),
+    ("crate", Value::Path),
+];
 /// The keys `#[toolbox(..)]` accepts.
-pub const TOOLBOX_KEYS: &[&str] = &["crate"];
+pub const TOOLBOX_KEYS: &[Key] = &[("crate", Value::Path)];
 /// The keys `#[arg(..)]` accepts.
-pub const ARG_KEYS: &[&str] = &["description", "rename"];
+pub const ARG_KEYS: &[Key] = &[("description", Value::Str), ("rename", Value::Str)];
