@@ -2,7 +2,6 @@
 //! crate is pinned with `=x.y.z` so both always match. Each item names the macro that uses it.
 
 pub use schemars; // #[tool], #[prompt]: derive(JsonSchema) on the arguments struct
-pub use serde; // #[tool], #[prompt], #[resource]: derive(Deserialize) on the arguments struct
 pub use serde_json; // all
 pub use std::collections::BTreeMap; // #[resource]
 
@@ -18,7 +17,7 @@ pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::Value;
 
 /// The context parameter's type. Implemented by [`Cx`] only.
@@ -104,12 +103,63 @@ pub fn schema_object(schema: impl Into<Value>) -> serde_json::Map<String, Value>
     }
 }
 
-/// #[tool]: parses arguments; a failure is a tool execution error the model can read.
-pub fn parse_args<T: DeserializeOwned>(
+/// #[tool], #[prompt], #[resource]: the argument `name` as a `T`. The macros call it with the
+/// user's type as the turbofish, spanned at that type, so a `T` that is not `Deserialize` is one
+/// error there. An absent argument reads as absent (`Option<T>` is `None`), else it is missing.
+// `for<'de> Deserialize<'de>` rather than `DeserializeOwned`: the error then carries serde's own
+// note ("consider adding `#[derive(serde::Deserialize)]`").
+pub fn arg<T: for<'de> Deserialize<'de>>(
+    arguments: &JsonObject,
+    name: &'static str,
+) -> Result<T, String> {
+    match arguments.get(name) {
+        Some(value) => T::deserialize(value).map_err(|e| format!("`{name}`: {e}")),
+        None => T::deserialize(Absent(name)).map_err(|e| e.to_string()),
+    }
+}
+
+/// #[tool], #[prompt], #[resource] with `#[args]`: the arguments object, less the `named` ones
+/// other parameters take, as a `T`.
+pub fn flattened<T: for<'de> Deserialize<'de>>(
+    arguments: &JsonObject,
+    named: &[&str],
+) -> Result<T, String> {
+    let rest: JsonObject = arguments
+        .iter()
+        .filter(|(k, _)| !named.contains(&k.as_str()))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    T::deserialize(Value::Object(rest)).map_err(|e| e.to_string())
+}
+
+/// A missing argument: `None` for an `Option`, "missing field" for anything else.
+struct Absent(&'static str);
+
+impl<'de> serde::Deserializer<'de> for Absent {
+    type Error = serde_json::Error;
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::missing_field(self.0))
+    }
+    fn deserialize_option<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_none()
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
+    }
+}
+
+/// #[tool]: runs the argument parsers; a failure is a tool execution error the model can read.
+pub fn tool_args<T>(
     tool: &str,
-    arguments: serde_json::Map<String, Value>,
+    arguments: &JsonObject,
+    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
 ) -> Result<T, CallToolResult> {
-    serde_json::from_value(Value::Object(arguments))
+    parse(arguments)
         .map_err(|e| CallToolResult::error(format!("Invalid arguments for tool `{tool}`: {e}")))
 }
 
@@ -167,12 +217,13 @@ pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
         .collect()
 }
 
-/// #[prompt]: parses arguments; a failure is `-32602`.
-pub fn parse_prompt_args<T: DeserializeOwned>(
+/// #[prompt]: runs the argument parsers; a failure is `-32602`.
+pub fn prompt_args<T>(
     prompt: &str,
-    arguments: serde_json::Map<String, Value>,
+    arguments: &JsonObject,
+    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
 ) -> Result<T, Error> {
-    serde_json::from_value(Value::Object(arguments))
+    parse(arguments)
         .map_err(|e| Error::invalid_params(format!("Invalid arguments for prompt `{prompt}`: {e}")))
 }
 
@@ -204,16 +255,18 @@ pub fn resource_definition(
     }
 }
 
-/// #[resource]: parses template variables into the parameters; a failure is `-32602`.
-pub fn parse_template_vars<T: DeserializeOwned>(
+/// #[resource]: runs the parsers of the parameters over the template variables; a failure is
+/// `-32602`.
+pub fn template_args<T>(
     uri: &str,
     vars: BTreeMap<String, String>,
+    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
 ) -> Result<T, Error> {
-    let obj: serde_json::Map<String, Value> = vars
+    let obj: JsonObject = vars
         .into_iter()
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
-    serde_json::from_value(Value::Object(obj)).map_err(|e| {
+    parse(&obj).map_err(|e| {
         Error::invalid_params(format!("Invalid resource URI `{uri}`: {e}"))
             .with_data(serde_json::json!({ "uri": uri }))
     })
@@ -235,40 +288,15 @@ pub const fn str_eq(a: &str, b: &str) -> bool {
     true
 }
 
-const fn in_list(name: &str, earlier: &[&str]) -> bool {
+/// tools![], prompts![], resources![]: fails compilation when a later entry reuses the name
+/// (or URI) of an earlier one; each earlier entry comes with the message naming both, written by
+/// the list macro.
+pub const fn assert_unique(name: &str, earlier: &[(&str, &str)]) {
     let mut i = 0;
     while i < earlier.len() {
-        if str_eq(name, earlier[i]) {
-            return true;
+        if str_eq(name, earlier[i].0) {
+            panic!("{}", earlier[i].1);
         }
         i += 1;
-    }
-    false
-}
-
-/// tools![]: fails compilation when a later tool reuses an earlier tool's name.
-pub const fn assert_unique_tool(name: &str, earlier: &[&str]) {
-    if in_list(name, earlier) {
-        panic!(
-            "duplicate tool name in `tools![..]`: this tool's name is already used by an earlier entry; rename one with `#[tool(name = \"...\")]`"
-        );
-    }
-}
-
-/// prompts![]: fails compilation when a later prompt reuses an earlier prompt's name.
-pub const fn assert_unique_prompt(name: &str, earlier: &[&str]) {
-    if in_list(name, earlier) {
-        panic!(
-            "duplicate prompt name in `prompts![..]`: this prompt's name is already used by an earlier entry; rename one with `#[prompt(name = \"...\")]`"
-        );
-    }
-}
-
-/// resources![]: fails compilation when a later resource reuses an earlier resource's URI.
-pub const fn assert_unique_resource(uri: &str, earlier: &[&str]) {
-    if in_list(uri, earlier) {
-        panic!(
-            "duplicate resource URI in `resources![..]`: this resource's URI is already served by an earlier entry"
-        );
     }
 }

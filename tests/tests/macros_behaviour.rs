@@ -218,6 +218,34 @@ async fn tools_run_and_errors_are_results() {
 }
 
 #[tokio::test]
+async fn argument_errors_name_the_argument() {
+    let client = TestClient::modern(server()).connect().await.unwrap();
+    let wrong = client
+        .call_tool("add", json!({"a": "two", "b": 1}))
+        .await
+        .unwrap();
+    assert!(wrong.is_error());
+    assert!(
+        wrong
+            .text()
+            .starts_with("Invalid arguments for tool `add`: `a`: invalid type"),
+        "{}",
+        wrong.text()
+    );
+    let missing = client.call_tool("add", json!({"a": 1})).await.unwrap();
+    assert_eq!(
+        missing.text(),
+        "Invalid arguments for tool `add`: missing field `b`"
+    );
+    let absent_optional = client
+        .call_tool("quote.trip", json!({"from": "Oslo", "to": "Rome"}))
+        .await
+        .unwrap();
+    assert_eq!(absent_optional.result["structuredContent"]["price"], 100);
+    validate_transcript(Revision::V2026_07_28, &client.transcript());
+}
+
+#[tokio::test]
 async fn legacy_clients_get_object_outputs_only() {
     let client = TestClient::legacy(server()).connect().await.unwrap();
     let tools = client.list_tools().await.unwrap();

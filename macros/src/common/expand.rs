@@ -16,12 +16,17 @@ pub fn arguments_ident() -> syn::Ident {
     syn::Ident::new("__rondo_arguments", Span::mixed_site())
 }
 
-/// The local that holds the parsed arguments in generated code.
+/// The local that holds the function's return value in generated code.
+pub fn out_ident() -> syn::Ident {
+    syn::Ident::new("__rondo_out", Span::mixed_site())
+}
+
+/// The local that holds the parsed arguments (a tuple, in parameter order) in generated code.
 pub fn parsed_ident() -> syn::Ident {
     syn::Ident::new("__rondo_parsed", Span::mixed_site())
 }
 
-/// The hidden struct the arguments deserialise into, one per function.
+/// The hidden struct whose `JsonSchema` is the arguments' schema, one per function.
 pub fn args_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
     format_ident!(
         "__RondoArgs_{}",
@@ -30,22 +35,16 @@ pub fn args_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
     )
 }
 
-/// `#[derive(Deserialize[, JsonSchema])] struct __RondoArgs_f { ... }`: one field per argument,
-/// spanned at the user's parameter so trait errors (`T: Deserialize`) point at it.
-pub fn args_struct(
-    paths: &Paths,
-    ident: &syn::Ident,
-    sig: &Signature,
-    schema: bool,
-) -> TokenStream {
+/// `#[derive(JsonSchema)] struct __RondoArgs_f { ... }`: one field per argument, for the schema
+/// only (parsing goes through `parse_args`). Fields are spanned at the user's type, so a type
+/// that is not `JsonSchema` is one error there.
+pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenStream {
     let p = paths.private();
-    let serde_crate = format!("{}::serde", quote!(#p).to_string().replace(' ', ""));
     let schemars_crate = format!("{}::schemars", quote!(#p).to_string().replace(' ', ""));
-    let derive_schema = schema.then(|| quote!(, #p::schemars::JsonSchema));
-    let schemars_attr = schema.then(|| quote!(#[schemars(crate = #schemars_crate)]));
     let fields = sig.args.iter().map(|a| {
         let (ident, ty) = (&a.ident, &a.ty);
         let rename = &a.wire;
+        // `serde` is a helper attribute of the `JsonSchema` derive.
         let serde_attr = if a.flatten {
             quote!(#[serde(flatten)])
         } else {
@@ -54,20 +53,42 @@ pub fn args_struct(
         let desc = a
             .description
             .as_ref()
-            .filter(|_| schema)
             .map(|d| quote!(#[schemars(description = #d)]));
-        quote_spanned!(a.span=> #serde_attr #desc #ident: #ty,)
+        quote_spanned!(ty.span()=> #serde_attr #desc #ident: #ty,)
     });
     quote! {
-        #[derive(#p::serde::Deserialize #derive_schema)]
-        #[serde(crate = #serde_crate)]
-        #schemars_attr
+        #[derive(#p::schemars::JsonSchema)]
+        #[schemars(crate = #schemars_crate)]
         #[allow(non_camel_case_types, dead_code)]
         struct #ident { #(#fields)* }
     }
 }
 
-/// Calls the user's function: `callee(context, parsed.a, parsed.b)` (`.await`ed when async).
+/// A closure `|arguments| Ok((a, b, ..))` parsing each argument with `__private::arg::<T>` (or
+/// `flattened::<T>` for `#[args]`), the turbofish spanned at the user's type: a type that is not
+/// `Deserialize` is one error at it.
+pub fn parse_args(paths: &Paths, sig: &Signature) -> TokenStream {
+    let p = paths.private();
+    let arguments = arguments_ident();
+    let named: Vec<&str> = sig
+        .args
+        .iter()
+        .filter(|a| !a.flatten)
+        .map(|a| a.wire.as_str())
+        .collect();
+    let each = sig.args.iter().map(|a| {
+        let (ty, wire) = (&a.ty, &a.wire);
+        if a.flatten {
+            quote_spanned!(ty.span()=> #p::flattened::<#ty>(#arguments, &[#(#named),*])?)
+        } else {
+            quote_spanned!(ty.span()=> #p::arg::<#ty>(#arguments, #wire)?)
+        }
+    });
+    let ok = crate::paths::ok();
+    quote!(|#arguments: &#p::JsonObject| #ok((#(#each,)*)))
+}
+
+/// Calls the user's function: `callee(context, parsed.0, parsed.1)` (`.await`ed when async).
 /// The context goes through `__private::context::<T>()`, spanned at the user's context type, so a
 /// wrong context type is one trait error at that type.
 pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenStream {
@@ -78,8 +99,8 @@ pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenSt
         let conv = quote_spanned!(ty.span()=> #p::context::<#ty>(#cx));
         quote!(#conv,)
     });
-    let args = sig.args.iter().map(|a| {
-        let i = &a.ident;
+    let args = (0..sig.args.len()).map(|i| {
+        let i = syn::Index::from(i);
         quote!(#parsed.#i)
     });
     let call = quote!(#callee(#ctx #(#args),*));
@@ -87,5 +108,26 @@ pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenSt
         quote!(#call.await)
     } else {
         call
+    }
+}
+
+/// When the model has errors: the hidden type of the function's name with a stub impl of
+/// `handler` (`items` are its members), so a list naming the function adds no second error.
+pub fn stub(
+    vis: &syn::Visibility,
+    ident: &syn::Ident,
+    handler: TokenStream,
+    items: TokenStream,
+) -> TokenStream {
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+        const _: () = {
+            #[automatically_derived]
+            impl #handler for #ident {
+                #items
+            }
+        };
     }
 }

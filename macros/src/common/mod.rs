@@ -5,7 +5,8 @@ pub mod signature;
 
 use crate::diag::err_on;
 use darling::error::Accumulator;
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Expr, Lit, Meta};
 
 /// Resolves `crate = path`: `::rondo_mcp` by default; a relative path is an error with a fix-it.
@@ -27,6 +28,37 @@ pub fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path 
             syn::parse_quote!(::rondo_mcp)
         }
     }
+}
+
+/// Parses the function an attribute is on. A function whose body does not parse keeps its
+/// signature and its body verbatim: rustc reports the syntax error itself, and the expansion goes
+/// on so that nothing naming the function adds a second error. `None` when it is not a function.
+pub fn parse_fn(item: TokenStream) -> Option<syn::ItemFn> {
+    syn::parse2(item.clone()).ok().or_else(|| {
+        let (attrs, vis, sig, block) = Parser::parse2(verbatim_fn, item).ok()?;
+        Some(syn::ItemFn {
+            attrs,
+            vis,
+            modifiers: syn::FnModifiers::default(),
+            sig,
+            block: Box::new(block),
+        })
+    })
+}
+
+/// A function (or method) with its body kept as unparsed tokens; see [`parse_fn`].
+pub fn verbatim_fn(
+    input: ParseStream,
+) -> syn::Result<(Vec<Attribute>, syn::Visibility, syn::Signature, syn::Block)> {
+    let attrs = input.call(Attribute::parse_outer)?;
+    let vis = input.parse()?;
+    let sig = input.parse()?;
+    let body: proc_macro2::Group = input.parse()?;
+    let block = syn::Block {
+        brace_token: syn::token::Brace(body.delim_span()),
+        stmts: vec![syn::Stmt::Item(syn::Item::Verbatim(body.stream()))],
+    };
+    Ok((attrs, vis, sig, block))
 }
 
 /// The doc comment of an item: `///` lines joined with newlines, one leading space per line
@@ -63,17 +95,17 @@ pub fn check_name(what: &str, name: &str, span: Span, acc: &mut Accumulator) {
         .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')));
     let len = name.chars().count();
     let problem = if len == 0 {
-        Some("is empty".to_owned())
+        Some(format!("the {what} name is empty"))
     } else if len > MAX_NAME {
-        Some(format!("is {len} characters long"))
+        Some(format!("{what} name `{name}` is {len} characters long"))
     } else {
-        bad.map(|c| format!("contains {c:?}"))
+        bad.map(|c| format!("{what} name `{name}` contains {c:?}"))
     };
     if let Some(problem) = problem {
         acc.push(crate::diag::err_at(
             span,
             format!(
-                "{what} name `{name}` {problem}; {what} names are 1 to {MAX_NAME} characters of `A-Z a-z 0-9 _ . -`; \
+                "{problem}; {what} names are 1 to {MAX_NAME} characters of `A-Z a-z 0-9 _ . -`; \
                  choose another with `name = \"...\"`"
             ),
         ));

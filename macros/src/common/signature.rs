@@ -4,7 +4,7 @@
 
 use crate::common::unraw;
 use crate::diag::{err_at, err_on, known_keys};
-use crate::symbols::{ARG, ARG_KEYS, ARGS};
+use crate::symbols::{ARG, ARG_KEYS, ARGS, TOOL};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
@@ -64,18 +64,7 @@ pub fn analyze(
     place: Place,
     acc: &mut Accumulator,
 ) -> Signature {
-    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
-        acc.push(err_on(
-            &sig.generics,
-            format!("`#[{attr}]` functions cannot be generic; use concrete types"),
-        ));
-    }
-    if let Some(v) = &sig.variadic {
-        acc.push(err_on(
-            v,
-            format!("`#[{attr}]` functions cannot be variadic"),
-        ));
-    }
+    check_qualifiers(attr, sig, acc);
     let mut has_self = false;
     let mut context = None;
     let mut args = Vec::new();
@@ -89,7 +78,7 @@ pub fn analyze(
             FnArg::Typed(pt) => {
                 let (flatten, arg_meta) = take_param_attrs(&mut pt.attrs, acc);
                 let is_first = std::mem::replace(&mut first_typed, false);
-                if let Type::Reference(r) = &*pt.ty {
+                if let Type::Reference(r) = peel(&pt.ty) {
                     context_param(attr, r, is_first, flatten, &mut context, acc);
                     continue;
                 }
@@ -97,7 +86,7 @@ pub fn analyze(
                     acc.push(err_on(
                         &pt.pat,
                         format!(
-                            "`#[{attr}]` arguments must be plain names such as `city`, not patterns"
+                            "`#[{attr}]` arguments must be plain names such as `city`, not patterns; bind the value to a name and destructure it in the body"
                         ),
                     ));
                     continue;
@@ -108,7 +97,7 @@ pub fn analyze(
                     ty: (*pt.ty).clone(),
                     wire,
                     description: arg_meta.description,
-                    flatten,
+                    flatten: flatten.is_some(),
                     span: pt.span(),
                 });
             }
@@ -117,7 +106,7 @@ pub fn analyze(
     if place == Place::Method && !has_self {
         acc.push(err_on(
             &sig.ident,
-            format!("`#[{attr}]` methods in a `#[toolbox]` impl take `&self`"),
+            format!("`#[{attr}]` methods in a `#[toolbox]` impl take `&self`; add it as the first parameter"),
         ));
     }
     let output = match &sig.output {
@@ -133,27 +122,83 @@ pub fn analyze(
     }
 }
 
-fn check_receiver(attr: &str, r: &syn::Receiver, place: Place, acc: &mut Accumulator) {
-    if place == Place::Free {
+/// The qualifiers a handler cannot have: type or const generics (one handler per function; a
+/// lifetime is fine), `unsafe` (the generated call could not uphold its contract), C variadics.
+fn check_qualifiers(attr: &str, sig: &syn::Signature, acc: &mut Accumulator) {
+    let generics = &sig.generics;
+    let typed = |p: &&syn::GenericParam| !matches!(p, syn::GenericParam::Lifetime(_));
+    let bounded = |w: &&syn::WhereClause| {
+        w.predicates
+            .iter()
+            .any(|p| !matches!(p, syn::WherePredicate::Lifetime(_)))
+    };
+    if let Some(param) = generics.params.iter().find(typed) {
         acc.push(err_on(
-            r,
-            format!("`#[{attr}]` on a method needs `#[rondo_mcp::toolbox]` on its `impl` block"),
+            param,
+            format!("`#[{attr}]` functions cannot be generic; use concrete types"),
         ));
-    } else if !matches!(r.kind, syn::ReceiverKind::Reference(_, _, None)) {
+    } else if let Some(clause) = generics.where_clause.as_ref().filter(bounded) {
         acc.push(err_on(
-            r,
+            clause,
+            format!("`#[{attr}]` functions cannot have a `where` clause; use concrete types"),
+        ));
+    }
+    if let syn::Safety::Unsafe(token) = &sig.safety {
+        acc.push(err_on(
+            token,
             format!(
-                "`#[{attr}]` methods take `&self`: the server shares one instance across requests"
+                "`#[{attr}]` functions cannot be `unsafe`: the server calls them; remove `unsafe` and use an `unsafe` block inside"
             ),
         ));
     }
+    if let Some(v) = &sig.variadic {
+        acc.push(err_on(
+            v,
+            format!("`#[{attr}]` functions cannot be variadic"),
+        ));
+    }
+}
+
+/// `Cx` in `&Cx` behind the invisible group a `macro_rules!` `$t:ty` fragment adds.
+fn peel(ty: &Type) -> &Type {
+    match ty {
+        Type::Group(g) => peel(&g.elem),
+        Type::Paren(p) => peel(&p.elem),
+        other => other,
+    }
+}
+
+fn check_receiver(attr: &str, r: &syn::Receiver, place: Place, acc: &mut Accumulator) {
+    if place == Place::Free {
+        let msg = if attr == TOOL {
+            format!("`#[{attr}]` on a method needs `#[rondo_mcp::toolbox]` on its `impl` block")
+        } else {
+            format!(
+                "`#[{attr}]` goes on a free function, not a method; move it out of the `impl` block"
+            )
+        };
+        acc.push(err_on(r, msg));
+        return;
+    }
+    let culprit = match &r.kind {
+        syn::ReceiverKind::Reference(_, _, None) => return,
+        syn::ReceiverKind::Reference(_, _, Some(m)) => m.span(),
+        syn::ReceiverKind::Typed(_, ty) => ty.span(),
+        _ => r.self_token.span(),
+    };
+    acc.push(err_at(
+        culprit,
+        format!(
+            "`#[{attr}]` methods take `&self`: the server shares one instance across requests; write `&self`"
+        ),
+    ));
 }
 
 fn context_param(
     attr: &str,
     r: &syn::TypeReference,
     is_first: bool,
-    flatten: bool,
+    flatten: Option<Span>,
     context: &mut Option<Type>,
     acc: &mut Accumulator,
 ) {
@@ -165,14 +210,14 @@ fn context_param(
                  values (write `String` rather than `&str`)"
             ),
         ));
-    } else if r.mutability.is_some() {
+    } else if let Some(m) = &r.mutability {
         acc.push(err_on(
-            r,
+            m,
             "the context is borrowed shared; write `&Cx`, not `&mut Cx`",
         ));
-    } else if flatten {
-        acc.push(err_on(
-            r,
+    } else if let Some(span) = flatten {
+        acc.push(err_at(
+            span,
             "`#[args]` cannot be the context; put it on an owned struct argument",
         ));
     } else {
@@ -180,16 +225,20 @@ fn context_param(
     }
 }
 
-/// Removes `#[args]` and `#[arg(..)]` from a parameter and reads them.
-fn take_param_attrs(attrs: &mut Vec<syn::Attribute>, acc: &mut Accumulator) -> (bool, ArgArgs) {
-    let mut flatten = false;
+/// Removes `#[args]` and `#[arg(..)]` from a parameter and reads them; the span is that of
+/// `#[args]`, when present.
+fn take_param_attrs(
+    attrs: &mut Vec<syn::Attribute>,
+    acc: &mut Accumulator,
+) -> (Option<Span>, ArgArgs) {
+    let mut flatten = None;
     let mut meta = ArgArgs::default();
     attrs.retain(|a| {
         if a.path().is_ident(ARGS) {
-            if !matches!(a.meta, syn::Meta::Path(_)) {
-                acc.push(err_on(a, "`#[args]` takes no arguments"));
+            if let Some(extra) = args_extra(&a.meta) {
+                acc.push(err_at(extra, "`#[args]` takes no arguments; write `#[args]`"));
             }
-            flatten = true;
+            flatten = Some(a.path().span());
             false
         } else if a.path().is_ident(ARG) {
             let list = match &a.meta {
@@ -197,8 +246,8 @@ fn take_param_attrs(attrs: &mut Vec<syn::Attribute>, acc: &mut Accumulator) -> (
                     NestedMeta::parse_meta_list(l.tokens.clone()).map_err(darling::Error::from)
                 }
                 _ => Err(err_on(
-                    a,
-                    "`#[arg]` takes arguments, e.g. `#[arg(description = \"...\")]`",
+                    a.path(),
+                    "`#[arg]` takes arguments; write `#[arg(description = \"...\")]` or `#[arg(rename = \"...\")]`",
                 )),
             };
             if let Some(list) = acc.handle(list) {
@@ -215,6 +264,15 @@ fn take_param_attrs(attrs: &mut Vec<syn::Attribute>, acc: &mut Accumulator) -> (
     (flatten, meta)
 }
 
+/// Where `#[args(..)]` or `#[args = ..]` goes beyond `#[args]`.
+fn args_extra(meta: &syn::Meta) -> Option<Span> {
+    match meta {
+        syn::Meta::Path(_) => None,
+        syn::Meta::List(l) => Some(l.delimiter.span().join()),
+        syn::Meta::NameValue(nv) => Some(nv.eq_token.span),
+    }
+}
+
 fn simple_ident(pat: &Pat) -> Option<syn::Ident> {
     match pat {
         Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
@@ -225,13 +283,16 @@ fn simple_ident(pat: &Pat) -> Option<syn::Ident> {
 /// An error for a duplicate wire name among arguments, at the second one.
 pub fn check_duplicate_args(attr: &str, args: &[Arg], acc: &mut Accumulator) {
     for (i, a) in args.iter().enumerate() {
-        if args[..i]
+        let first = args[..i]
             .iter()
-            .any(|b| !b.flatten && !a.flatten && b.wire == a.wire)
-        {
+            .find(|b| !b.flatten && !a.flatten && b.wire == a.wire);
+        if let Some(first) = first {
             acc.push(err_at(
                 a.span,
-                format!("`#[{attr}]` argument `{}` is declared twice", a.wire),
+                format!(
+                    "two `#[{attr}]` arguments are named `{}` (`{}` and `{}`); rename one with `#[arg(rename = \"...\")]`",
+                    a.wire, first.ident, a.ident
+                ),
             ));
         }
     }

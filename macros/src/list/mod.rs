@@ -4,8 +4,8 @@
 
 use crate::common::crate_path;
 use crate::diag::err_on;
-use proc_macro2::TokenStream;
-use quote::{quote, quote_spanned};
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::quote;
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
 use syn::spanned::Spanned;
@@ -88,10 +88,12 @@ pub fn expand(kind: Kind, input: TokenStream) -> TokenStream {
     let items: Vec<&Path> = list.items.iter().collect();
     for (i, path) in items.iter().enumerate() {
         if items[..i].iter().any(|earlier| earlier == path) {
-            let shown = quote!(#path).to_string().replace(' ', "");
             acc.push(err_on(
                 *path,
-                format!("`{shown}` is listed twice in `{mac}![..]`; remove one"),
+                format!(
+                    "`{}` is listed twice in `{mac}![..]`; remove one",
+                    shown(path)
+                ),
             ));
         }
     }
@@ -99,18 +101,19 @@ pub fn expand(kind: Kind, input: TokenStream) -> TokenStream {
         return e.write_errors();
     }
     let p = quote!(#krate::__private);
-    let set = syn::Ident::new(set, proc_macro2::Span::call_site());
-    let tr = syn::Ident::new(tr, proc_macro2::Span::call_site());
-    let constant = syn::Ident::new(constant, proc_macro2::Span::call_site());
-    let assert = syn::Ident::new(
-        &format!("assert_unique_{attr}"),
-        proc_macro2::Span::call_site(),
-    );
-    let checks = items.iter().enumerate().skip(1).map(|(i, path)| {
-        let earlier = &items[..i];
-        quote_spanned! {path.span()=>
-            const _: () = #p::#assert(<#path as #p::#tr>::#constant, &[#(<#earlier as #p::#tr>::#constant),*]);
-        }
+    let set = syn::Ident::new(set, Span::call_site());
+    let tr = syn::Ident::new(tr, Span::call_site());
+    let constant = syn::Ident::new(constant, Span::call_site());
+    let checks = items.iter().enumerate().skip(1).map(|(i, later)| {
+        let earlier = items[..i].iter().map(|e| {
+            let msg = duplicate_message(kind, later, e);
+            quote!((<#e as #p::#tr>::#constant, #msg))
+        });
+        let check = quote! {
+            const _: () = #p::assert_unique(<#later as #p::#tr>::#constant, &[#(#earlier),*]);
+        };
+        // Every token at the later entry, so rustc's const-evaluation error points at it.
+        respan(check, later.span())
     });
     let out = quote! {{
         #(#checks)*
@@ -118,4 +121,46 @@ pub fn expand(kind: Kind, input: TokenStream) -> TokenStream {
     }};
     crate::debug(mac, &out);
     out
+}
+
+/// The message when `later` has the name (or URI) of `earlier`, both as written in the list.
+fn duplicate_message(kind: Kind, later: &Path, earlier: &Path) -> String {
+    let (later, earlier) = (shown(later), shown(earlier));
+    match kind {
+        Kind::Tools => format!(
+            "`{later}` has the same tool name as `{earlier}`, earlier in this `tools![..]`; \
+             rename one with `#[tool(name = \"...\")]`"
+        ),
+        Kind::Prompts => format!(
+            "`{later}` has the same prompt name as `{earlier}`, earlier in this `prompts![..]`; \
+             rename one with `#[prompt(name = \"...\")]`"
+        ),
+        Kind::Resources => format!(
+            "`{later}` serves the same URI as `{earlier}`, earlier in this `resources![..]`; \
+             give one another URI"
+        ),
+    }
+}
+
+/// A path as written, without spaces.
+fn shown(path: &Path) -> String {
+    quote!(#path).to_string().replace(' ', "")
+}
+
+/// `tokens` with every span located at `span`, keeping each token's name resolution.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(g.span().located_at(span));
+                TokenTree::Group(group)
+            }
+            mut other => {
+                other.set_span(other.span().located_at(span));
+                other
+            }
+        })
+        .collect()
 }

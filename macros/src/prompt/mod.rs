@@ -3,7 +3,8 @@
 //! descriptions) come from the same generated schema the arguments parse with.
 
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, out_ident, parse_args,
+    parsed_ident,
 };
 use crate::common::signature::{self, Place, Signature};
 use crate::common::{check_name, crate_path, docs, unraw};
@@ -47,12 +48,14 @@ struct Prompt {
 
 /// Expands `#[prompt(args)] fn ..`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
-        Ok(f) => f,
-        Err(_) => {
-            let e = darling::Error::custom("`#[prompt]` goes on a function")
-                .with_span(&Span::call_site())
-                .write_errors();
+    let mut func = match crate::common::parse_fn(item.clone()) {
+        Some(f) => f,
+        None => {
+            let e = darling::Error::custom(
+                "`#[prompt]` goes on a function: `async fn name(..) -> String`",
+            )
+            .with_span(&Span::call_site())
+            .write_errors();
             return quote!(#item #e);
         }
     };
@@ -63,7 +66,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok(()) => expand_model(&prompt, &func),
         Err(e) => {
             let errors = e.write_errors();
-            quote!(#func #errors)
+            // In an `impl` block (a receiver), a stub struct would be a second error.
+            let stub = func
+                .sig
+                .receiver()
+                .is_none()
+                .then(|| stub(&prompt.krate, &func.sig.ident, &func.vis));
+            quote!(#func #stub #errors)
         }
     };
     crate::debug("prompt", &out);
@@ -128,7 +137,7 @@ fn expand_model(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let s = args_struct_ident(ident);
     let has_args = !prompt.sig.args.is_empty();
     let items = if has_args {
-        args_struct(&paths, &s, &prompt.sig, true)
+        args_struct(&paths, &s, &prompt.sig)
     } else {
         TokenStream::new()
     };
@@ -151,14 +160,16 @@ fn expand_model(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     };
     let (cx, arguments, parsed) = (cx_ident(), arguments_ident(), parsed_ident());
     let parse = if has_args {
-        quote!(let #parsed: #s = #p::parse_prompt_args::<#s>(#name, #arguments)?;)
+        let parser = parse_args(&paths, &prompt.sig);
+        quote!(let #parsed = #p::prompt_args(#name, &#arguments, #parser)?;)
     } else {
         quote!(let _ = #arguments;)
     };
     let call = call_user(&paths, &prompt.sig, quote!(#ident));
+    let out = out_ident();
     let output = &prompt.sig.output;
-    let convert =
-        quote_spanned!(output.span()=> #p::IntoPromptResult::into_prompt_result(__rondo_out));
+    let convert = quote_spanned!(output.span()=>
+        <#output as #p::IntoPromptResult>::into_prompt_result(#out));
     let pin = paths::box_pin();
     quote! {
         #func
@@ -169,7 +180,7 @@ fn expand_model(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
             #items
             #[automatically_derived]
             impl #p::PromptHandler for #ident {
-                const NAME: &'static str = #name;
+                const NAME: &'static ::core::primitive::str = #name;
                 fn definition() -> #p::Prompt {
                     #(#arg_checks)*
                     #p::prompt_definition(#name, #title, #description, #arguments_list)
@@ -180,11 +191,27 @@ fn expand_model(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
                 ) -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::GetPromptResult, #p::Error>> {
                     #pin(async move {
                         #parse
-                        let __rondo_out: #output = #call;
+                        let #out: #output = #call;
                         #convert
                     })
                 }
             }
         };
     }
+}
+
+/// When the model has errors: a stub, so `prompts![..]` naming this prompt adds no second error.
+fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
+    let paths = Paths::new(krate);
+    let p = paths.private();
+    let name = unraw(ident);
+    let items = quote! {
+        const NAME: &'static ::core::primitive::str = #name;
+        fn definition() -> #p::Prompt { ::core::panic!("a `#[prompt]` with errors") }
+        fn get<'__rondo>(_: &'__rondo #p::Cx, _: #p::JsonObject)
+            -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::GetPromptResult, #p::Error>> {
+            ::core::panic!("a `#[prompt]` with errors")
+        }
+    };
+    crate::common::expand::stub(vis, ident, quote!(#p::PromptHandler), items)
 }

@@ -2,7 +2,8 @@
 
 use super::model::Tool;
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, out_ident, parse_args,
+    parsed_ident,
 };
 use crate::paths::{self, Paths};
 use proc_macro2::TokenStream;
@@ -27,8 +28,8 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
     let s = args_struct_ident(&tool.sig.ident);
     let has_args = !tool.sig.args.is_empty();
     let generated_schema = tool.input_schema.is_none();
-    let items = if has_args {
-        args_struct(&paths, &s, &tool.sig, generated_schema)
+    let items = if has_args && generated_schema {
+        args_struct(&paths, &s, &tool.sig)
     } else {
         TokenStream::new()
     };
@@ -37,6 +38,7 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
         (None, true) => quote!(#p::input_schema::<#s>()),
         (None, false) => quote!(#p::no_arguments()),
     };
+    let out = out_ident();
     let output = &tool.sig.output;
     let (name, description) = (&tool.name, &tool.description);
     let title = opt_str(&tool.title);
@@ -54,31 +56,41 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
             [#ro, #de, #id, #ow],
         )
     };
-    let (arguments, parsed) = (arguments_ident(), parsed_ident());
-    let parse = if has_args {
-        let ok = paths::ok();
-        let err = paths::err();
-        quote! {
-            let #parsed: #s = match #p::parse_args::<#s>(#name, #arguments) {
-                #ok(a) => a,
-                #err(invalid) => return #ok(invalid),
-            };
-        }
-    } else {
-        quote!(let _ = #arguments;)
-    };
+    let parse = parse_stmt(tool, &paths);
     let call = call_user(&paths, &tool.sig, callee);
     let ok = paths::ok();
-    let convert = quote_spanned!(output.span()=> #p::IntoToolResult::into_tool_result(__rondo_out));
+    // The same `<T as Trait>` form as in `definition`, so a non-returnable type is one error
+    // (rustc merges the two identical diagnostics at the user's return type).
+    let convert =
+        quote_spanned!(output.span()=> <#output as #p::IntoToolResult>::into_tool_result(#out));
     let body = quote! {{
         #parse
-        let __rondo_out: #output = #call;
+        let #out: #output = #call;
         #ok(#convert)
     }};
     Parts {
         items,
         definition,
         body,
+    }
+}
+
+/// `let __rondo_parsed = ..;`: the arguments, or an early `Ok` with the tool error result that
+/// tells the model what was wrong with them.
+fn parse_stmt(tool: &Tool, paths: &Paths) -> TokenStream {
+    let (p, name) = (paths.private(), &tool.name);
+    let (arguments, parsed) = (arguments_ident(), parsed_ident());
+    if tool.sig.args.is_empty() {
+        return quote!(let _ = #arguments;);
+    }
+    let (ok, err) = (paths::ok(), paths::err());
+    let invalid = syn::Ident::new("__rondo_invalid", proc_macro2::Span::mixed_site());
+    let parser = parse_args(paths, &tool.sig);
+    quote! {
+        let #parsed = match #p::tool_args(#name, &#arguments, #parser) {
+            #ok(#parsed) => #parsed,
+            #err(#invalid) => return #ok(#invalid),
+        };
     }
 }
 
@@ -116,7 +128,7 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
         #items
         #[automatically_derived]
         impl #p::ToolHandler for #ident {
-            const NAME: &'static str = #name;
+            const NAME: &'static ::core::primitive::str = #name;
             fn definition() -> #p::Tool {
                 #definition
             }
@@ -131,25 +143,21 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
 }
 
 /// When the model has errors: the hidden type with a stub impl, so a list naming this tool does
-/// not add a second error.
+/// not add a second error. Its `NAME` is the function's, so two failing tools in one list do not
+/// trip the list's duplicate check.
 pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
     let p = Paths::new(krate);
     let p = p.private();
-    quote! {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
-        const _: () = {
-            impl #p::ToolHandler for #ident {
-                const NAME: &'static str = "";
-                fn definition() -> #p::Tool { ::core::panic!("a `#[tool]` with errors") }
-                fn call<'__rondo>(_: &'__rondo #p::Cx, _: #p::JsonObject)
-                    -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>> {
-                    ::core::panic!("a `#[tool]` with errors")
-                }
-            }
-        };
-    }
+    let name = crate::common::unraw(ident);
+    let items = quote! {
+        const NAME: &'static ::core::primitive::str = #name;
+        fn definition() -> #p::Tool { ::core::panic!("a `#[tool]` with errors") }
+        fn call<'__rondo>(_: &'__rondo #p::Cx, _: #p::JsonObject)
+            -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>> {
+            ::core::panic!("a `#[tool]` with errors")
+        }
+    };
+    crate::common::expand::stub(vis, ident, quote!(#p::ToolHandler), items)
 }
 
 fn opt_str(s: &Option<String>) -> TokenStream {

@@ -10,9 +10,9 @@ use quote::quote;
 
 /// Expands `#[tool(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut func: syn::ItemFn = match syn::parse2(item.clone()) {
-        Ok(f) => f,
-        Err(_) => {
+    let mut func = match crate::common::parse_fn(item.clone()) {
+        Some(f) => f,
+        None => {
             let e = darling::Error::custom("`#[tool]` goes on a function: `async fn name(..)`")
                 .with_span(&Span::call_site())
                 .write_errors();
@@ -30,7 +30,12 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         Ok(()) => expand::expand_free(&model, &func),
         Err(e) => {
             let errors = e.write_errors();
-            let stub = expand::stub(&krate, &func.sig.ident, &func.vis);
+            // In an `impl` block (a receiver), a stub struct would be a second error.
+            let stub = func
+                .sig
+                .receiver()
+                .is_none()
+                .then(|| expand::stub(&krate, &func.sig.ident, &func.vis));
             quote!(#func #stub #errors)
         }
     };

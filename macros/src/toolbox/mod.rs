@@ -5,6 +5,7 @@
 use crate::common::crate_path;
 use crate::common::expand::{arguments_ident, cx_ident};
 use crate::common::signature::Place;
+use crate::common::verbatim_fn;
 use crate::diag::{err_on, known_keys};
 use crate::paths::{self, Paths};
 use crate::symbols::{TOOL, TOOLBOX, TOOLBOX_KEYS};
@@ -13,8 +14,10 @@ use crate::tool::model::{Tool, model};
 use crate::tool::parse::parse_list;
 use darling::FromMeta;
 use darling::ast::NestedMeta;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
+use syn::parse::discouraged::Speculative;
+use syn::parse::{ParseStream, Parser};
 
 /// The arguments of `#[toolbox(..)]`.
 #[derive(FromMeta, Default)]
@@ -26,9 +29,9 @@ struct ToolboxArgs {
 
 /// Expands `#[toolbox(args)] impl ... { ... }`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut block: syn::ItemImpl = match syn::parse2(item.clone()) {
-        Ok(b) => b,
-        Err(_) => {
+    let mut block = match parse_impl(item.clone()) {
+        Some(b) => b,
+        None => {
             let e = darling::Error::custom(
                 "`#[toolbox]` goes on an `impl` block whose methods carry `#[tool]`",
             )
@@ -47,9 +50,13 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         .unwrap_or_default();
     let krate = crate_path(parsed.krate, &mut acc);
     if let Some((path, _)) = &block.trait_ {
+        let self_ty = &block.self_ty;
+        let shown = quote!(#self_ty).to_string().replace(" ", "");
         acc.push(err_on(
             path,
-            "`#[toolbox]` goes on an inherent `impl Type` block, not a trait impl",
+            format!(
+                "`#[toolbox]` goes on an inherent `impl Type` block, not a trait impl; move the tools into `impl {shown} {{ .. }}`"
+            ),
         ));
     }
     let tools = collect(&mut block, &krate, &mut acc);
@@ -60,11 +67,56 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
         }
         Err(e) => {
             let errors = e.write_errors();
-            quote!(#block #errors)
+            let stub = stub(&block, &krate);
+            quote!(#block #stub #errors)
         }
     };
     crate::debug("toolbox", &out);
     out
+}
+
+/// Parses the `impl` block. A method whose body does not parse keeps its signature and its body
+/// verbatim (rustc reports the syntax error itself), so the toolbox still expands and adds no
+/// error of its own.
+fn parse_impl(item: TokenStream) -> Option<syn::ItemImpl> {
+    if let Ok(block) = syn::parse2(item.clone()) {
+        return Some(block);
+    }
+    let mut tokens: Vec<TokenTree> = item.into_iter().collect();
+    let Some(TokenTree::Group(body)) = tokens.pop() else {
+        return None;
+    };
+    let empty = Group::new(Delimiter::Brace, TokenStream::new());
+    let header: TokenStream = tokens
+        .into_iter()
+        .chain([TokenTree::Group(empty)])
+        .collect();
+    let mut block: syn::ItemImpl = syn::parse2(header).ok()?;
+    block.brace_token = syn::token::Brace(body.delim_span());
+    block.items = Parser::parse2(impl_items, body.stream()).ok()?;
+    Some(block)
+}
+
+/// The items of an `impl` body, a method with a malformed body kept as in [`parse_impl`].
+fn impl_items(input: ParseStream) -> syn::Result<Vec<syn::ImplItem>> {
+    let mut items = Vec::new();
+    while !input.is_empty() {
+        let fork = input.fork();
+        if let Ok(item) = fork.parse::<syn::ImplItem>() {
+            input.advance_to(&fork);
+            items.push(item);
+            continue;
+        }
+        let (attrs, vis, sig, block) = verbatim_fn(input)?;
+        items.push(syn::ImplItem::Fn(syn::ImplItemFn {
+            attrs,
+            vis,
+            modifiers: syn::FnModifiers::default(),
+            sig,
+            block,
+        }));
+    }
+    Ok(items)
 }
 
 /// Models every `#[tool]` method, stripping the attributes; reports duplicate names.
@@ -86,7 +138,10 @@ fn collect(
             syn::Meta::Path(_) => TokenStream::new(),
             syn::Meta::List(l) => l.tokens.clone(),
             syn::Meta::NameValue(nv) => {
-                acc.push(err_on(nv, "write `#[tool]` or `#[tool(key = value, ..)]`"));
+                acc.push(err_on(
+                    &nv.eq_token,
+                    "`#[tool]` takes its arguments in parentheses; write `#[tool]` or `#[tool(name = \"...\")]`",
+                ));
                 continue;
             }
         };
@@ -112,7 +167,7 @@ fn collect(
     if tools.is_empty() {
         acc.push(err_on(
             &block.self_ty,
-            "`#[toolbox]` found no `#[tool]` methods in this impl block",
+            "`#[toolbox]` found no `#[tool]` methods in this impl block; mark the tools with `#[tool]`",
         ));
     }
     tools
@@ -152,7 +207,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
             fn call<'__rondo>(
                 &'__rondo self,
                 #cx: &'__rondo #p::Cx,
-                #name_ident: &'__rondo str,
+                #name_ident: &'__rondo ::core::primitive::str,
                 #arguments: #p::JsonObject,
             ) -> ::core::option::Option<#p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>>> {
                 match #name_ident {
@@ -161,5 +216,32 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
                 }
             }
         }
+    }
+}
+
+/// When the model has errors: a stub `ToolBox` impl, so passing the type to `Router::tools`
+/// does not add a second error.
+fn stub(block: &syn::ItemImpl, krate: &syn::Path) -> TokenStream {
+    let paths = Paths::new(krate);
+    let p = paths.private();
+    let (impl_generics, _, where_clause) = block.generics.split_for_impl();
+    let self_ty = &block.self_ty;
+    quote! {
+        const _: () = {
+            #[automatically_derived]
+            impl #impl_generics #p::ToolBox for #self_ty #where_clause {
+                fn tools(&self) -> ::std::vec::Vec<#p::Tool> {
+                    ::core::panic!("a `#[toolbox]` with errors")
+                }
+                fn call<'__rondo>(
+                    &'__rondo self,
+                    _: &'__rondo #p::Cx,
+                    _: &'__rondo ::core::primitive::str,
+                    _: #p::JsonObject,
+                ) -> ::core::option::Option<#p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>>> {
+                    ::core::panic!("a `#[toolbox]` with errors")
+                }
+            }
+        };
     }
 }
