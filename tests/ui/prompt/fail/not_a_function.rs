@@ -1,0 +1,4 @@
+#[rondo_mcp::prompt]
+const GREETING: &str = "hello";
+
+fn main() {}

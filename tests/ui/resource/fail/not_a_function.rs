@@ -1,0 +1,4 @@
+#[rondo_mcp::resource("note://welcome")]
+static WELCOME: &str = "hi";
+
+fn main() {}

@@ -1,0 +1,11 @@
+use rondo_mcp::prelude::*;
+
+/// A note.
+#[rondo_mcp::resource("note://items/{id")]
+async fn item(id: String) -> ResourceContents {
+    ResourceContents::text("note://items", "text/plain", id)
+}
+
+fn main() {
+    let _ = rondo_mcp::resources![item];
+}

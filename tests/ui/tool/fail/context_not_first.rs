@@ -1,0 +1,12 @@
+use rondo_mcp::Cx;
+
+/// Searches.
+#[rondo_mcp::tool]
+async fn search(query: String, cx: &Cx) -> String {
+    let _ = cx;
+    query
+}
+
+fn main() {
+    let _ = rondo_mcp::tools![search];
+}

@@ -1,0 +1,4 @@
+#[rondo_mcp::tool]
+struct Search;
+
+fn main() {}

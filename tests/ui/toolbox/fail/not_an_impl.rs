@@ -1,0 +1,4 @@
+#[rondo_mcp::toolbox]
+struct Shop;
+
+fn main() {}

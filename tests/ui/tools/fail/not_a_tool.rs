@@ -1,0 +1,7 @@
+async fn search(query: String) -> String {
+    query
+}
+
+fn main() {
+    let _ = rondo_mcp::tools![search];
+}

@@ -1,0 +1,15 @@
+/// Searches.
+#[rondo_mcp::tool]
+async fn search(query: String) -> String {
+    query
+}
+
+/// Finds.
+#[rondo_mcp::tool]
+async fn find(query: String) -> String {
+    query
+}
+
+fn main() {
+    let _ = rondo_mcp::tools![search find];
+}
