@@ -1,0 +1,131 @@
+//! Hygiene (STYLE.md §4): every macro is used in a module that shadows the prelude names and the
+//! runtime's name (`struct Result; struct Ok; ..; mod rondo_mcp {}`), under `#![deny(warnings)]`.
+//! It compiles only if the expansions name everything by absolute path, and the server it builds
+//! answers. Primitive types (`str`, `bool`) are not shadowed: the serde and schemars derives the
+//! user's own types need do not qualify them.
+
+#![deny(warnings)]
+
+mod shadowed {
+    #[allow(dead_code)]
+    struct Result;
+    #[allow(dead_code)]
+    struct Ok;
+    #[allow(dead_code)]
+    struct Option;
+    #[allow(dead_code)]
+    struct Some;
+    #[allow(dead_code)]
+    struct None;
+    #[allow(dead_code)]
+    struct Box;
+    #[allow(dead_code)]
+    struct String;
+    #[allow(dead_code)]
+    struct Vec;
+    mod rondo_mcp {}
+
+    use ::rondo_mcp::prelude::{Cx, Error, ResourceContents, Router, Server, ServerInfo};
+    use ::rondo_mcp::{prompt, prompts, resource, resources, tool, toolbox, tools};
+
+    type Text = ::std::string::String;
+    type Maybe<T> = ::core::option::Option<T>;
+
+    /// Echoes a text, some times.
+    #[tool(read_only_hint = true)]
+    pub async fn echo(
+        cx: &Cx,
+        #[arg(description = "What to echo")] text: Text,
+        times: Maybe<usize>,
+    ) -> ::core::result::Result<Text, Text> {
+        let _ = cx.revision();
+        ::core::result::Result::Ok(text.repeat(times.unwrap_or(1)))
+    }
+
+    /// Answers pong.
+    #[tool]
+    fn ping() -> &'static ::core::primitive::str {
+        "pong"
+    }
+
+    #[derive(::serde::Deserialize, ::schemars::JsonSchema)]
+    pub struct Order {
+        /// How many.
+        count: u32,
+    }
+
+    pub struct Shop {
+        stock: u32,
+    }
+
+    #[toolbox]
+    impl Shop {
+        /// Orders items.
+        #[tool(name = "order")]
+        async fn order(&self, _cx: &Cx, #[args] order: Order) -> Text {
+            ::std::format!("{} of {}", order.count, self.stock)
+        }
+    }
+
+    /// Greets someone.
+    #[prompt]
+    fn greeting(name: Text, style: Maybe<Text>) -> Text {
+        ::std::format!("hello {name} {}", style.unwrap_or_default())
+    }
+
+    /// A note by id.
+    #[resource("note://{id}", mime_type = "text/plain")]
+    async fn note(id: Text) -> ::core::result::Result<ResourceContents, Error> {
+        ::core::result::Result::Ok(ResourceContents::text(
+            ::std::format!("note://{id}"),
+            "text/plain",
+            id,
+        ))
+    }
+
+    /// The welcome note.
+    #[resource("note://welcome")]
+    fn welcome() -> ResourceContents {
+        ResourceContents::text("note://welcome", "text/plain", "hi")
+    }
+
+    pub fn server() -> Server<Router> {
+        let router = Router::new(ServerInfo::new("hygiene", "1.0.0"))
+            .tools(tools![echo, ping])
+            .tools(Shop { stock: 3 })
+            .prompts(prompts![greeting])
+            .resources(resources![note, welcome]);
+        Server::new(router)
+    }
+}
+
+use rondo_mcp::testing::TestClient;
+use serde_json::json;
+
+#[tokio::test]
+async fn expansions_survive_shadowed_names() {
+    let client = TestClient::modern(shadowed::server())
+        .connect()
+        .await
+        .unwrap();
+    let tools = client.list_tools().await.unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(names, ["echo", "ping", "order"]);
+    let echo = client
+        .call_tool("echo", json!({"text": "ab", "times": 2}))
+        .await
+        .unwrap();
+    assert_eq!(echo.text(), "abab");
+    let order = client
+        .call_tool("order", json!({"count": 2}))
+        .await
+        .unwrap();
+    assert_eq!(order.text(), "2 of 3");
+    let prompt = client
+        .get_prompt("greeting", json!({"name": "Ada"}))
+        .await
+        .unwrap();
+    assert_eq!(prompt.text(), "hello Ada ");
+    let note = client.read_resource("note://7").await.unwrap();
+    assert_eq!(note.result["contents"][0]["text"], "7");
+}
