@@ -9,6 +9,8 @@ mod paths;
 mod prompt;
 mod resource;
 mod symbols;
+#[cfg(test)]
+mod tests;
 mod tool;
 mod toolbox;
 

@@ -1,0 +1,107 @@
+impl Shop {
+    /// How many items are in stock.
+    fn stock(&self) -> u32 {
+        self.stock
+    }
+    /// Orders items.
+    async fn place_order(&self, cx: &Cx, count: u32) -> Result<String, String> {
+        Ok(format!("{count} {:?}", cx.revision()))
+    }
+    fn helper(&self) -> u32 {
+        self.stock
+    }
+}
+const _: () = {
+    #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
+    #[schemars(crate = "::rondo_mcp::__private::schemars")]
+    #[allow(non_camel_case_types, dead_code)]
+    struct __RondoArgs_place_order {
+        #[serde(rename = "count")]
+        count: u32,
+    }
+    #[automatically_derived]
+    impl ::rondo_mcp::__private::ToolBox for Shop {
+        fn tools(&self) -> ::std::vec::Vec<::rondo_mcp::__private::Tool> {
+            ::std::vec![
+                ::rondo_mcp::__private::tool_definition("stock",
+                ::core::option::Option::None, "How many items are in stock.",
+                ::rondo_mcp::__private::no_arguments(), < u32 as
+                ::rondo_mcp::__private::IntoToolResult > ::output_schema(),
+                [::core::option::Option::Some(true), ::core::option::Option::None,
+                ::core::option::Option::None, ::core::option::Option::None],),
+                ::rondo_mcp::__private::tool_definition("order",
+                ::core::option::Option::None, "Orders items.",
+                ::rondo_mcp::__private::input_schema:: < __RondoArgs_place_order > (), <
+                Result < String, String > as ::rondo_mcp::__private::IntoToolResult >
+                ::output_schema(), [::core::option::Option::None,
+                ::core::option::Option::None, ::core::option::Option::None,
+                ::core::option::Option::None],)
+            ]
+        }
+        fn call<'__rondo>(
+            &'__rondo self,
+            __rondo_cx: &'__rondo ::rondo_mcp::__private::Cx,
+            __rondo_name: &'__rondo ::core::primitive::str,
+            __rondo_arguments: ::rondo_mcp::__private::JsonObject,
+        ) -> ::core::option::Option<
+            ::rondo_mcp::__private::BoxFuture<
+                '__rondo,
+                ::core::result::Result<
+                    ::rondo_mcp::__private::CallToolResult,
+                    ::rondo_mcp::__private::Error,
+                >,
+            >,
+        > {
+            match __rondo_name {
+                "stock" => {
+                    ::core::option::Option::Some(
+                        ::std::boxed::Box::pin(async move {
+                            let _ = __rondo_arguments;
+                            let __rondo_out: u32 = self.stock();
+                            ::core::result::Result::Ok(
+                                <u32 as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
+                                    __rondo_out,
+                                ),
+                            )
+                        }),
+                    )
+                }
+                "order" => {
+                    ::core::option::Option::Some(
+                        ::std::boxed::Box::pin(async move {
+                            let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
+                                "order",
+                                &__rondo_arguments,
+                                |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
+                                    ::rondo_mcp::__private::arg::<
+                                        u32,
+                                    >(__rondo_arguments, "count")?,
+                                )),
+                            ) {
+                                ::core::result::Result::Ok(__rondo_parsed) => __rondo_parsed,
+                                ::core::result::Result::Err(__rondo_invalid) => {
+                                    return ::core::result::Result::Ok(__rondo_invalid);
+                                }
+                            };
+                            let __rondo_out: Result<String, String> = self
+                                .place_order(
+                                    ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
+                                    __rondo_parsed.0,
+                                )
+                                .await;
+                            ::core::result::Result::Ok(
+                                <Result<
+                                    String,
+                                    String,
+                                > as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
+                                    __rondo_out,
+                                ),
+                            )
+                        }),
+                    )
+                }
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
+};
