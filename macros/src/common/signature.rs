@@ -113,6 +113,14 @@ pub fn analyze(
         syn::ReturnType::Default => syn::parse_quote!(()),
         syn::ReturnType::Type(_, t) => (**t).clone(),
     };
+    if let Type::ImplTrait(it) = peel(&output) {
+        acc.push(err_on(
+            &it.impl_token,
+            format!(
+                "`#[{attr}]` functions cannot return `impl Trait`: the result is converted through a trait on its type; write the concrete type"
+            ),
+        ));
+    }
     Signature {
         ident: sig.ident.clone(),
         is_async: sig.asyncness.is_some(),
