@@ -304,7 +304,11 @@ impl Cx {
         {
             let mut st = self.state();
             if let Some(v) = st.unbound.remove(key) {
-                st.answers.push(Answer { k: key.to_owned(), d: digest.clone(), v });
+                st.answers.push(Answer {
+                    k: key.to_owned(),
+                    d: digest.clone(),
+                    v,
+                });
             }
             if let Some(i) = st.answers.iter().position(|a| a.k == key && a.d == digest) {
                 match parse(st.answers[i].v.clone()) {

@@ -11,15 +11,15 @@ mod handler;
 #[cfg(feature = "http")]
 pub mod http;
 mod listen;
+pub mod protocol;
 mod resources;
 mod router;
-mod tools;
-pub mod protocol;
 mod server;
 pub mod state;
 mod stdio;
 #[cfg(feature = "testing")]
 pub mod testing;
+mod tools;
 
 #[doc(hidden)]
 pub mod __private;
@@ -29,8 +29,8 @@ pub use handler::{CacheHint, CacheScope, Handler, ServerInfo};
 pub use listen::{Change, Notifier};
 pub use protocol::Error;
 pub use resources::{
-    IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler, ResourceSet,
-    UriTemplate,
+    IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
+    ResourceSet, UriTemplate,
 };
 pub use router::Router;
 pub use server::Server;

@@ -331,7 +331,6 @@ pub(crate) fn legacy_wants(adv: Advertised, session: &LegacySession, change: &Ch
     }
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -211,3 +211,47 @@ async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
     let _ = stop.send(());
     bounded("axum stops", server).await.unwrap().unwrap();
 }
+
+#[tokio::test]
+async fn request_state_is_bound_to_the_principal_it_was_issued_to() {
+    let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
+    let app = axum::Router::new()
+        .route_service("/mcp", svc)
+        .layer(axum::middleware::map_request(authenticate));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(async move {
+        axum::serve(listener, app)
+            .with_graceful_shutdown(async {
+                let _ = stopped.await;
+            })
+            .await
+    });
+    let first = modern(1, "tools/call", json!({"name": "greet"}));
+    let r = post_modern(addr, &first, |_| {}).await;
+    let irr = r.json().await;
+    check(Revision::V2026_07_28, &irr, Some("tools/call"));
+    let state = irr["result"]["requestState"].clone();
+    assert!(state.is_string(), "{irr}");
+    let retry = modern(
+        2,
+        "tools/call",
+        json!({"name": "greet", "requestState": state,
+            "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Alice"}}}}),
+    );
+    // Bob replays Alice's state: one frozen -32602, nothing about why.
+    let r = post_modern(addr, &retry, |h| h.push(("x-user".into(), "bob".into()))).await;
+    let refused = r.json().await;
+    check(Revision::V2026_07_28, &refused, Some("tools/call"));
+    assert_eq!(refused["error"]["code"], -32602);
+    assert_eq!(
+        refused["error"]["message"],
+        rondo_mcp::state::STATE_REJECTED
+    );
+    // Alice herself completes.
+    let r = post_modern(addr, &retry, |_| {}).await;
+    assert_eq!(text(&r.json().await), "Hello, Alice!");
+    let _ = stop.send(());
+    bounded("axum stops", server).await.unwrap().unwrap();
+}

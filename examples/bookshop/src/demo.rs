@@ -28,7 +28,13 @@ impl Client {
             .spawn()?;
         let stdin = child.stdin.take().ok_or("no stdin")?;
         let stdout = child.stdout.take().ok_or("no stdout")?;
-        Ok(Client { child, stdin, lines: BufReader::new(stdout).lines(), next_id: 1, meta })
+        Ok(Client {
+            child,
+            stdin,
+            lines: BufReader::new(stdout).lines(),
+            next_id: 1,
+            meta,
+        })
     }
 
     async fn send(&mut self, msg: Value) -> Res<()> {
@@ -51,12 +57,14 @@ impl Client {
         }
         let id = self.next_id;
         self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})).await?;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
+            .await?;
         loop {
             let msg = self.recv().await?;
             if msg.get("method").is_some() && msg.get("id").is_some() {
                 let answer = answer(&msg["method"], &msg["params"]);
-                self.send(json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer})).await?;
+                self.send(json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer}))
+                    .await?;
             } else if msg["id"] == json!(id) {
                 return match msg.get("error") {
                     Some(e) => Err(format!("error {e}").into()),
@@ -78,7 +86,10 @@ impl Client {
 fn answer(method: &Value, params: &Value) -> Value {
     match method.as_str() {
         Some("elicitation/create") => {
-            println!("  [user sees] {}", params["message"].as_str().unwrap_or_default());
+            println!(
+                "  [user sees] {}",
+                params["message"].as_str().unwrap_or_default()
+            );
             json!({"action": "accept", "content": {"approve": true, "delivery": "express"}})
         }
         _ => json!({}),
@@ -87,7 +98,11 @@ fn answer(method: &Value, params: &Value) -> Value {
 
 fn short(v: &Value) -> String {
     let s = v.to_string();
-    if s.chars().count() > 220 { format!("{}…", s.chars().take(220).collect::<String>()) } else { s }
+    if s.chars().count() > 220 {
+        format!("{}…", s.chars().take(220).collect::<String>())
+    } else {
+        s
+    }
 }
 
 async fn modern() -> Res<()> {
@@ -99,8 +114,16 @@ async fn modern() -> Res<()> {
     });
     let mut c = Client::spawn(Some(meta))?;
     c.request("server/discover", json!({})).await?;
-    let hits = c.request("tools/call", json!({"name": "search_books", "arguments": {"query": "rust"}})).await?;
-    let isbn = hits["structuredContent"][0]["isbn"].as_str().ok_or("no search hit")?.to_owned();
+    let hits = c
+        .request(
+            "tools/call",
+            json!({"name": "search_books", "arguments": {"query": "rust"}}),
+        )
+        .await?;
+    let isbn = hits["structuredContent"][0]["isbn"]
+        .as_str()
+        .ok_or("no search hit")?
+        .to_owned();
     let call = json!({"name": ORDER, "arguments": {"isbn": isbn, "quantity": 2}});
     let mut result = c.request("tools/call", call.clone()).await?;
     while result["resultType"] == "input_required" {
@@ -118,7 +141,9 @@ async fn modern() -> Res<()> {
 }
 
 async fn legacy() -> Res<()> {
-    println!("\n== 2025-11-25: initialize, then the order asks with a real elicitation/create request ==");
+    println!(
+        "\n== 2025-11-25: initialize, then the order asks with a real elicitation/create request =="
+    );
     let mut c = Client::spawn(None)?;
     c.request(
         "initialize",
@@ -126,7 +151,8 @@ async fn legacy() -> Res<()> {
                "clientInfo": {"name": "bookshop-demo", "version": "1.0.0"}}),
     )
     .await?;
-    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await?;
     let call = json!({"name": ORDER, "arguments": {"isbn": "9780262510875", "quantity": 1}});
     let result = c.request("tools/call", call).await?;
     println!("  => {}", result["content"][0]["text"]);

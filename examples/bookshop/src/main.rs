@@ -14,8 +14,9 @@ use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
 
 fn server() -> Server<Router> {
-    let info = ServerInfo::new("bookshop", env!("CARGO_PKG_VERSION"))
-        .instructions("Search the catalogue with search_books; order with order_book (the user confirms).");
+    let info = ServerInfo::new("bookshop", env!("CARGO_PKG_VERSION")).instructions(
+        "Search the catalogue with search_books; order with order_book (the user confirms).",
+    );
     let keys = match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS") {
         Ok(keys) => keys,
         Err(e) => {
@@ -34,13 +35,19 @@ fn server() -> Server<Router> {
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
         .init();
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args.first().map(String::as_str) {
         None => server().serve_stdio().await?,
         Some("--http") => {
-            let addr: SocketAddr = args.get(1).map(|a| a.parse()).transpose()?.unwrap_or(([127, 0, 0, 1], 3000).into());
+            let addr: SocketAddr = args
+                .get(1)
+                .map(|a| a.parse())
+                .transpose()?
+                .unwrap_or(([127, 0, 0, 1], 3000).into());
             eprintln!("bookshop: MCP endpoint http://{addr}/mcp");
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;

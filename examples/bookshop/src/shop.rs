@@ -36,9 +36,24 @@ impl Shop {
         };
         Shop {
             catalogue: vec![
-                book("9780262510875", "Structure and Interpretation of Computer Programs", "Abelson & Sussman", 5500),
-                book("9781593278281", "The Rust Programming Language", "Klabnik & Nichols", 3999),
-                book("9780131103627", "The C Programming Language", "Kernighan & Ritchie", 6200),
+                book(
+                    "9780262510875",
+                    "Structure and Interpretation of Computer Programs",
+                    "Abelson & Sussman",
+                    5500,
+                ),
+                book(
+                    "9781593278281",
+                    "The Rust Programming Language",
+                    "Klabnik & Nichols",
+                    3999,
+                ),
+                book(
+                    "9780131103627",
+                    "The C Programming Language",
+                    "Kernighan & Ritchie",
+                    6200,
+                ),
             ],
         }
     }
@@ -47,7 +62,11 @@ impl Shop {
     /// call does not repeat it and the confirmation shows the same price on every round.
     async fn check_inventory(&self, isbn: &str) -> Result<Book, String> {
         tokio::time::sleep(Duration::from_millis(100)).await;
-        self.catalogue.iter().find(|b| b.isbn == isbn).cloned().ok_or_else(|| format!("no book with ISBN {isbn}"))
+        self.catalogue
+            .iter()
+            .find(|b| b.isbn == isbn)
+            .cloned()
+            .ok_or_else(|| format!("no book with ISBN {isbn}"))
     }
 }
 
@@ -81,7 +100,10 @@ fn confirmation(book: &Book, quantity: u32) -> ElicitRequest {
 impl Shop {
     /// Searches the catalogue by title or author (case-insensitive).
     #[tool(read_only_hint = true)]
-    async fn search_books(&self, #[arg(description = "Words from the title or author")] query: String) -> Json<Vec<Book>> {
+    async fn search_books(
+        &self,
+        #[arg(description = "Words from the title or author")] query: String,
+    ) -> Json<Vec<Book>> {
         let q = query.to_lowercase();
         let hits = self.catalogue.iter().filter(|b| {
             b.title.to_lowercase().contains(&q) || b.author.to_lowercase().contains(&q)
@@ -101,20 +123,41 @@ impl Shop {
             return Err("quantity must be between 1 and 10".into());
         }
         let book = cx.memo("inventory", self.check_inventory(&isbn)).await?;
-        let answer = match cx.elicit("confirm_order", confirmation(&book, quantity)).await {
+        let answer = match cx
+            .elicit("confirm_order", confirmation(&book, quantity))
+            .await
+        {
             Ok(answer) => answer,
-            Err(why) => return Err(format!("The order needs the user's confirmation, but {why}.")),
+            Err(why) => {
+                return Err(format!(
+                    "The order needs the user's confirmation, but {why}."
+                ));
+            }
         };
         let content = answer.content.unwrap_or_default();
         match answer.action {
             ElicitAction::Accept if content.get("approve") == Some(&json!(true)) => {
-                let delivery = content.get("delivery").and_then(|v| v.as_str()).unwrap_or("standard");
-                let wrap = if content.get("gift_wrap") == Some(&json!(true)) { ", gift-wrapped" } else { "" };
-                Ok(format!("Ordered {quantity} x \"{}\", {delivery} delivery{wrap}.", book.title))
+                let delivery = content
+                    .get("delivery")
+                    .and_then(|v| v.as_str())
+                    .unwrap_or("standard");
+                let wrap = if content.get("gift_wrap") == Some(&json!(true)) {
+                    ", gift-wrapped"
+                } else {
+                    ""
+                };
+                Ok(format!(
+                    "Ordered {quantity} x \"{}\", {delivery} delivery{wrap}.",
+                    book.title
+                ))
             }
-            ElicitAction::Accept => Ok("The user did not approve the order; nothing was ordered.".into()),
+            ElicitAction::Accept => {
+                Ok("The user did not approve the order; nothing was ordered.".into())
+            }
             ElicitAction::Decline => Ok("The user declined; nothing was ordered.".into()),
-            ElicitAction::Cancel => Ok("The user dismissed the confirmation; nothing was ordered.".into()),
+            ElicitAction::Cancel => {
+                Ok("The user dismissed the confirmation; nothing was ordered.".into())
+            }
         }
     }
 }

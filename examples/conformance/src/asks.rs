@@ -8,7 +8,10 @@ use rondo_mcp::{AskError, prompt, tool};
 use serde_json::{Value, json};
 
 fn form(message: &str, schema: Value) -> ElicitRequest {
-    ElicitRequest::Form { message: message.into(), requested_schema: schema.as_object().cloned().unwrap_or_default() }
+    ElicitRequest::Form {
+        message: message.into(),
+        requested_schema: schema.as_object().cloned().unwrap_or_default(),
+    }
 }
 
 fn text_field(name: &str) -> Value {
@@ -16,20 +19,33 @@ fn text_field(name: &str) -> Value {
 }
 
 fn field<'a>(r: &'a ElicitResult, name: &str) -> Option<&'a str> {
-    r.content.as_ref().and_then(|c: &JsonObject| c.get(name)).and_then(Value::as_str)
+    r.content
+        .as_ref()
+        .and_then(|c: &JsonObject| c.get(name))
+        .and_then(Value::as_str)
 }
 
 /// Asks the user's name (input key `user_name`) and greets them.
 #[tool]
 async fn test_input_required_result_elicitation(cx: &Cx) -> Result<String, AskError> {
-    let r = cx.elicit("user_name", form("What is your name?", text_field("name"))).await?;
-    Ok(format!("Hello, {}!", field(&r, "name").unwrap_or("stranger")))
+    let r = cx
+        .elicit("user_name", form("What is your name?", text_field("name")))
+        .await?;
+    Ok(format!(
+        "Hello, {}!",
+        field(&r, "name").unwrap_or("stranger")
+    ))
 }
 
 /// Asks the client's model for the capital of France.
 #[tool]
 async fn test_input_required_result_sampling(cx: &Cx) -> Result<String, AskError> {
-    let r = cx.sample("capital_question", CreateMessageRequest::user("What is the capital of France?", 100)).await?;
+    let r = cx
+        .sample(
+            "capital_question",
+            CreateMessageRequest::user("What is the capital of France?", 100),
+        )
+        .await?;
     Ok(format!("Sampled: {}", r.content.text()))
 }
 
@@ -53,7 +69,10 @@ async fn test_input_required_result_request_state(cx: &Cx) -> Result<String, Ask
 async fn test_input_required_result_multiple_inputs(cx: &Cx) -> Result<String, AskError> {
     let (name, greeting, roots) = tokio::join!(
         cx.elicit("user_name", form("What is your name?", text_field("name"))),
-        cx.sample("greeting", CreateMessageRequest::user("Generate a greeting", 50)),
+        cx.sample(
+            "greeting",
+            CreateMessageRequest::user("Generate a greeting", 50)
+        ),
         cx.list_roots("client_roots"),
     );
     let (name, greeting, roots) = (name?, greeting?, roots?);
@@ -68,9 +87,23 @@ async fn test_input_required_result_multiple_inputs(cx: &Cx) -> Result<String, A
 /// Asks two questions, one after the other.
 #[tool]
 async fn test_input_required_result_multi_round(cx: &Cx) -> Result<String, AskError> {
-    let first = cx.elicit("step1", form("Step 1: What is your name?", text_field("name"))).await?;
-    let second = cx.elicit("step2", form("Step 2: What is your favorite color?", text_field("color"))).await?;
-    Ok(format!("{} likes {}", field(&first, "name").unwrap_or("?"), field(&second, "color").unwrap_or("?")))
+    let first = cx
+        .elicit(
+            "step1",
+            form("Step 1: What is your name?", text_field("name")),
+        )
+        .await?;
+    let second = cx
+        .elicit(
+            "step2",
+            form("Step 2: What is your favorite color?", text_field("color")),
+        )
+        .await?;
+    Ok(format!(
+        "{} likes {}",
+        field(&first, "name").unwrap_or("?"),
+        field(&second, "color").unwrap_or("?")
+    ))
 }
 
 /// Asks for a confirmation under integrity-protected state.
@@ -86,14 +119,20 @@ async fn test_input_required_result_tampered_state(cx: &Cx) -> Result<String, As
 async fn test_input_required_result_capabilities(cx: &Cx) -> Result<String, String> {
     let (name, model) = tokio::join!(
         cx.elicit("user_name", form("What is your name?", text_field("name"))),
-        cx.sample("capital_question", CreateMessageRequest::user("What is the capital of France?", 100)),
+        cx.sample(
+            "capital_question",
+            CreateMessageRequest::user("What is the capital of France?", 100)
+        ),
     );
     match (name, model) {
         (Err(_), Err(_)) => Err("The client declared neither elicitation nor sampling".into()),
         (name, model) => Ok(format!(
             "elicitation: {}, sampling: {}",
-            name.map(|r| format!("{:?}", r.action)).unwrap_or_else(|e| e.to_string()),
-            model.map(|r| r.content.text()).unwrap_or_else(|e| e.to_string()),
+            name.map(|r| format!("{:?}", r.action))
+                .unwrap_or_else(|e| e.to_string()),
+            model
+                .map(|r| r.content.text())
+                .unwrap_or_else(|e| e.to_string()),
         )),
     }
 }
@@ -102,16 +141,24 @@ async fn test_input_required_result_capabilities(cx: &Cx) -> Result<String, Stri
 #[prompt]
 async fn test_input_required_result_prompt(cx: &Cx) -> Result<String, Error> {
     let r = cx
-        .elicit("user_context", form("What context should the prompt use?", text_field("context")))
+        .elicit(
+            "user_context",
+            form("What context should the prompt use?", text_field("context")),
+        )
         .await
         .map_err(|e| Error::invalid_params(e.to_string()))?;
-    Ok(format!("Write with this context in mind: {}", field(&r, "context").unwrap_or("none")))
+    Ok(format!(
+        "Write with this context in mind: {}",
+        field(&r, "context").unwrap_or("none")
+    ))
 }
 
 /// Asks the client's model to answer a prompt (2025-11-25 back-channel).
 #[tool]
 async fn test_sampling(cx: &Cx, prompt: String) -> Result<String, AskError> {
-    let r = cx.sample("sampling", CreateMessageRequest::user(prompt, 100)).await?;
+    let r = cx
+        .sample("sampling", CreateMessageRequest::user(prompt, 100))
+        .await?;
     Ok(format!("LLM response: {}", r.content.text()))
 }
 
@@ -125,7 +172,10 @@ async fn test_elicitation(cx: &Cx, message: String) -> Result<String, AskError> 
     let r = cx.elicit("elicitation", form(&message, schema)).await?;
     Ok(format!(
         "User response: action={}, content={}",
-        serde_json::to_value(r.action).unwrap_or_default().as_str().unwrap_or("?"),
+        serde_json::to_value(r.action)
+            .unwrap_or_default()
+            .as_str()
+            .unwrap_or("?"),
         Value::Object(r.content.unwrap_or_default())
     ))
 }
@@ -140,8 +190,13 @@ async fn test_elicitation_sep1034_defaults(cx: &Cx) -> Result<String, AskError> 
         "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
         "verified": {"type": "boolean", "default": true}
     }, "required": []});
-    let r = cx.elicit("defaults", form("Please review the defaults", schema)).await?;
-    Ok(format!("Elicitation completed: action={:?}, content={:?}", r.action, r.content))
+    let r = cx
+        .elicit("defaults", form("Please review the defaults", schema))
+        .await?;
+    Ok(format!(
+        "Elicitation completed: action={:?}, content={:?}",
+        r.action, r.content
+    ))
 }
 
 /// Asks with every enum shape (SEP-1330).
@@ -162,8 +217,13 @@ async fn test_elicitation_sep1330_enums(cx: &Cx) -> Result<String, AskError> {
             {"const": "value2", "title": "Second Choice"},
             {"const": "value3", "title": "Third Choice"}]}}
     }, "required": []});
-    let r = cx.elicit("enums", form("Pick some options", schema)).await?;
-    Ok(format!("Elicitation completed: action={:?}, content={:?}", r.action, r.content))
+    let r = cx
+        .elicit("enums", form("Pick some options", schema))
+        .await?;
+    Ok(format!(
+        "Elicitation completed: action={:?}, content={:?}",
+        r.action, r.content
+    ))
 }
 
 /// The asking tools.

@@ -29,8 +29,15 @@ pub fn router() -> Router {
         .completion(|req| async move {
             let values = ["test-value-1", "test-value-2", "test-value-3"];
             let prefix = req.argument.value;
-            let values = values.iter().filter(|v| v.starts_with(&prefix)).map(|v| v.to_string()).collect();
-            Ok(rondo_mcp::protocol::Completion { values, total: None, has_more: Some(false) })
+            let values = values
+                .iter()
+                .filter(|v| v.starts_with(&prefix))
+                .map(|v| v.to_string())
+                .collect();
+            Ok(rondo_mcp::protocol::Completion {
+                values,
+                total: None,
+                has_more: Some(false),
+            })
         })
 }
-

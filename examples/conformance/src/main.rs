@@ -1,17 +1,22 @@
 //! `PORT=3000 cargo run -p rondo-example-conformance` serves the conformance suite's server
 //! contract at `http://127.0.0.1:3000/mcp`, for both protocol revisions.
 
-use rondo_mcp::prelude::*;
 use rondo_example_conformance::router;
+use rondo_mcp::prelude::*;
 use std::net::{Ipv4Addr, SocketAddr};
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
-        .with_env_filter(tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()))
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
+        )
         .init();
-    let port: u16 = std::env::var("PORT").ok().and_then(|p| p.parse().ok()).unwrap_or(3000);
+    let port: u16 = std::env::var("PORT")
+        .ok()
+        .and_then(|p| p.parse().ok())
+        .unwrap_or(3000);
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let server = Server::new(router());
     let shutdown = async {

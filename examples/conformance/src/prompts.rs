@@ -22,7 +22,8 @@ async fn test_prompt_with_arguments(
 /// A prompt that embeds a resource.
 #[prompt]
 async fn test_prompt_with_embedded_resource(
-    #[arg(rename = "resourceUri", description = "URI of the resource to embed")] resource_uri: String,
+    #[arg(rename = "resourceUri", description = "URI of the resource to embed")]
+    resource_uri: String,
 ) -> Vec<PromptMessage> {
     vec![
         PromptMessage::user(Content::resource(ResourceContents::text(
@@ -45,5 +46,10 @@ async fn test_prompt_with_image() -> Vec<PromptMessage> {
 
 /// Every prompt of this example.
 pub fn all() -> PromptSet {
-    prompts![test_simple_prompt, test_prompt_with_arguments, test_prompt_with_embedded_resource, test_prompt_with_image]
+    prompts![
+        test_simple_prompt,
+        test_prompt_with_arguments,
+        test_prompt_with_embedded_resource,
+        test_prompt_with_image
+    ]
 }

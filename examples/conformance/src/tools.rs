@@ -53,7 +53,14 @@ async fn test_multiple_content_types() -> Vec<Content> {
 /// Sends three log notifications while it runs.
 #[tool]
 async fn test_tool_with_logging(cx: &Cx) -> &'static str {
-    for (i, msg) in ["Tool execution started", "Tool processing data", "Tool execution completed"].iter().enumerate() {
+    for (i, msg) in [
+        "Tool execution started",
+        "Tool processing data",
+        "Tool execution completed",
+    ]
+    .iter()
+    .enumerate()
+    {
         if i > 0 {
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
@@ -97,7 +104,8 @@ async fn test_streaming_elicitation(cx: &Cx) -> &'static str {
 /// Logs only when the request opted in with a log level.
 #[tool]
 async fn test_logging_tool(cx: &Cx) -> &'static str {
-    cx.log(LoggingLevel::Info, Some("conformance"), "logging tool ran").await;
+    cx.log(LoggingLevel::Info, Some("conformance"), "logging tool ran")
+        .await;
     "Logging tool completed"
 }
 

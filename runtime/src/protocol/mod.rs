@@ -6,10 +6,10 @@ mod input;
 mod jsonrpc;
 mod prompts;
 
-pub use input::*;
-pub use jsonrpc::*;
 pub use capabilities::*;
 pub use content::*;
+pub use input::*;
+pub use jsonrpc::*;
 pub use prompts::*;
 
 use serde_json::Value;
