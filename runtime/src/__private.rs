@@ -37,12 +37,12 @@ impl IsContext for Cx {
     }
 }
 
-/// #[tool], #[prompt], #[resource]: passes the context as the user's context type.
+/// `#[tool]`, `#[prompt]`, `#[resource]`: passes the context as the user's context type.
 pub fn context<T: ?Sized + IsContext>(cx: &Cx) -> &T {
     T::from_cx(cx)
 }
 
-/// #[tool]: the definition listed by `tools/list`.
+/// `#[tool]`: the definition listed by `tools/list`.
 pub fn tool_definition(
     name: &str,
     title: Option<&str>,
@@ -81,17 +81,17 @@ fn schema_of<T: JsonSchema>() -> serde_json::Map<String, Value> {
     obj
 }
 
-/// #[tool]: the input schema of the generated arguments struct.
+/// `#[tool]`: the input schema of the generated arguments struct.
 pub fn input_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
     schema_of::<T>()
 }
 
-/// #[tool]: the schema of a tool with no arguments.
+/// `#[tool]`: the schema of a tool with no arguments.
 pub fn no_arguments() -> serde_json::Map<String, Value> {
     Tool::no_arguments()
 }
 
-/// #[tool(input_schema = ..)]: a verbatim schema, which must be a JSON object.
+/// `#[tool(input_schema = ..)]`: a verbatim schema, which must be a JSON object.
 ///
 /// # Panics
 /// When the expression is not a JSON object: a programming error, raised when the tool list is
@@ -103,7 +103,7 @@ pub fn schema_object(schema: impl Into<Value>) -> serde_json::Map<String, Value>
     }
 }
 
-/// #[tool], #[prompt], #[resource]: the argument `name` as a `T`. The macros call it with the
+/// `#[tool]`, `#[prompt]`, `#[resource]`: the argument `name` as a `T`. The macros call it with the
 /// user's type as the turbofish, spanned at that type, so a `T` that is not `Deserialize` is one
 /// error there. An absent argument reads as absent (`Option<T>` is `None`), else it is missing.
 // `for<'de> Deserialize<'de>` rather than `DeserializeOwned`: the error then carries serde's own
@@ -118,7 +118,7 @@ pub fn arg<T: for<'de> Deserialize<'de>>(
     }
 }
 
-/// #[tool], #[prompt], #[resource] with `#[args]`: the arguments object, less the `named` ones
+/// `#[tool]`, `#[prompt]`, `#[resource]` with `#[args]`: the arguments object, less the `named` ones
 /// other parameters take, as a `T`.
 pub fn flattened<T: for<'de> Deserialize<'de>>(
     arguments: &JsonObject,
@@ -153,7 +153,7 @@ impl<'de> serde::Deserializer<'de> for Absent {
     }
 }
 
-/// #[tool]: runs the argument parsers; a failure is a tool execution error the model can read.
+/// `#[tool]`: runs the argument parsers; a failure is a tool execution error the model can read.
 pub fn tool_args<T>(
     tool: &str,
     arguments: &JsonObject,
@@ -172,10 +172,10 @@ pub trait PromptArgumentType {}
 impl PromptArgumentType for String {}
 impl PromptArgumentType for Option<String> {}
 
-/// #[prompt]: checks an argument's type.
+/// `#[prompt]`: checks an argument's type.
 pub fn assert_prompt_argument<T: PromptArgumentType>() {}
 
-/// #[prompt]: the definition listed by `prompts/list`.
+/// `#[prompt]`: the definition listed by `prompts/list`.
 pub fn prompt_definition(
     name: &str,
     title: Option<&str>,
@@ -190,7 +190,7 @@ pub fn prompt_definition(
     }
 }
 
-/// #[prompt]: the argument list, read from the arguments struct's schema (names, required,
+/// `#[prompt]`: the argument list, read from the arguments struct's schema (names, required,
 /// descriptions), so the listing and the parsing cannot disagree.
 pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
     let schema = schema_of::<T>();
@@ -217,7 +217,7 @@ pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
         .collect()
 }
 
-/// #[prompt]: runs the argument parsers; a failure is `-32602`.
+/// `#[prompt]`: runs the argument parsers; a failure is `-32602`.
 pub fn prompt_args<T>(
     prompt: &str,
     arguments: &JsonObject,
@@ -227,7 +227,7 @@ pub fn prompt_args<T>(
         .map_err(|e| Error::invalid_params(format!("Invalid arguments for prompt `{prompt}`: {e}")))
 }
 
-/// #[resource]: the listing of a resource or template.
+/// `#[resource]`: the listing of a resource or template.
 pub fn resource_definition(
     templated: bool,
     uri: &str,
@@ -255,7 +255,7 @@ pub fn resource_definition(
     }
 }
 
-/// #[resource]: runs the parsers of the parameters over the template variables; a failure is
+/// `#[resource]`: runs the parsers of the parameters over the template variables; a failure is
 /// `-32602`.
 pub fn template_args<T>(
     uri: &str,
