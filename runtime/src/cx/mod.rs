@@ -1,0 +1,215 @@
+//! The call context: what a handler knows about the request and how it asks the client.
+
+mod ask;
+
+pub(crate) use ask::AskState;
+pub use ask::{AskError, parse_as};
+
+use crate::backchannel::{BackChannel, Outbound};
+use crate::listen::Notifier;
+use crate::protocol::{
+    ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, ProgressToken, RequestId,
+    Revision, notification,
+};
+use crate::server::Config;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+use std::fmt;
+use std::future::Future;
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
+
+/// Who is calling, as established by the transport (an auth layer, a TLS peer, ...).
+///
+/// Bound into every sealed `requestState`, so state issued to one principal is rejected when
+/// another presents it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Principal {
+    id: String,
+}
+
+impl Principal {
+    /// A principal with a stable id (e.g. the `sub` claim of an access token).
+    pub fn new(id: impl Into<String>) -> Self {
+        Principal { id: id.into() }
+    }
+    /// The id.
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+}
+
+/// The context of one request, handed to every handler method.
+///
+/// It is borrowed (`&Cx`), so a question cannot escape into a spawned task that outlives the
+/// request. On 2026-07-28 a handler runs from the top on every round: its locals are dropped
+/// between rounds, answers already given are replayed, and [`Cx::memo`] keeps expensive
+/// intermediate results.
+pub struct Cx {
+    pub(crate) revision: Revision,
+    pub(crate) method: String,
+    pub(crate) target: Option<String>,
+    pub(crate) request_id: RequestId,
+    pub(crate) round: u32,
+    pub(crate) client_capabilities: ClientCapabilities,
+    pub(crate) client_info: Option<Implementation>,
+    pub(crate) log_level: Option<LoggingLevel>,
+    pub(crate) logging_enabled: bool,
+    pub(crate) progress_token: Option<ProgressToken>,
+    pub(crate) principal: Option<Principal>,
+    pub(crate) cancel: CancellationToken,
+    pub(crate) out: Outbound,
+    pub(crate) back: Option<Arc<BackChannel>>,
+    pub(crate) config: Arc<Config>,
+    pub(crate) notifier: Notifier,
+    pub(crate) ask: Mutex<AskState>,
+}
+
+impl fmt::Debug for Cx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Cx")
+            .field("revision", &self.revision)
+            .field("method", &self.method)
+            .field("target", &self.target)
+            .field("request_id", &self.request_id)
+            .field("round", &self.round)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Cx {
+    /// The protocol revision of this request.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+    /// The JSON-RPC method (`tools/call`, `prompts/get`, ...).
+    pub fn method(&self) -> &str {
+        &self.method
+    }
+    /// The client's JSON-RPC id of this request (a retry has a new one).
+    pub fn request_id(&self) -> &RequestId {
+        &self.request_id
+    }
+    /// The round of a 2026-07-28 multi-round request: 0 for the first call, 1 for the first retry.
+    pub fn round(&self) -> u32 {
+        self.round
+    }
+    /// What the client declared: for this request (2026-07-28) or at `initialize` (2025-11-25).
+    pub fn client_capabilities(&self) -> &ClientCapabilities {
+        &self.client_capabilities
+    }
+    /// The client's self-reported name and version. Never a basis for security decisions.
+    pub fn client_info(&self) -> Option<&Implementation> {
+        self.client_info.as_ref()
+    }
+    /// The principal the transport authenticated, if any.
+    pub fn principal(&self) -> Option<&Principal> {
+        self.principal.as_ref()
+    }
+    /// Resolves when the client cancels the request (or closes its stream, on HTTP).
+    pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
+        self.cancel.cancelled()
+    }
+    /// Whether the request was cancelled.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+    /// Announces list changes and resource updates to the server's listeners.
+    pub fn notifier(&self) -> &Notifier {
+        &self.notifier
+    }
+
+    /// Ends the request with a JSON-RPC error. Never returns: the driver sees the error after
+    /// this poll and answers with it, whatever the handler's own error type would have done.
+    pub async fn fail(&self, error: Error) -> ! {
+        self.state().abort.get_or_insert(error);
+        std::future::pending().await
+    }
+
+    /// Ends the request with `-32021` unless the client declared `caps` (checked down to the
+    /// elicitation mode and `sampling.tools`).
+    pub async fn require(&self, caps: &ClientCapabilities) {
+        if let Some(missing) = self.client_capabilities.missing(caps) {
+            self.fail(Error::missing_capability(&missing)).await
+        }
+    }
+
+    /// Sends `notifications/progress` if the client asked for progress on this request.
+    /// `progress` must increase from one call to the next.
+    pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        let mut params = json!({ "progressToken": token, "progress": progress });
+        if let Some(t) = total {
+            params["total"] = json!(t);
+        }
+        if let Some(m) = message {
+            params["message"] = json!(m);
+        }
+        self.out
+            .send(notification("notifications/progress", params))
+            .await;
+    }
+
+    /// Sends `notifications/message` on this request's stream when the client opted in at or
+    /// below `level` (2026-07-28: the request's `logLevel`; 2025-11-25: `logging/setLevel`) and
+    /// the server declares the `logging` capability. Otherwise a no-op.
+    pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: impl Serialize) {
+        if !self.logging_enabled || self.log_level.is_none_or(|min| level < min) {
+            return;
+        }
+        let mut params =
+            json!({ "level": level, "data": serde_json::to_value(data).unwrap_or(Value::Null) });
+        if let Some(l) = logger {
+            params["logger"] = json!(l);
+        }
+        self.out
+            .send(notification("notifications/message", params))
+            .await;
+    }
+
+    /// Runs `fut` once per multi-round request: on 2026-07-28 its `Ok` value is sealed into
+    /// `requestState` and replayed on later rounds instead of running `fut` again, so expensive
+    /// or live lookups are not repeated and cannot change the questions between rounds.
+    /// On 2025-11-25 the handler runs once anyway and `fut` is simply awaited.
+    pub async fn memo<T, E, F>(&self, key: &str, fut: F) -> Result<T, E>
+    where
+        T: Serialize + DeserializeOwned,
+        F: Future<Output = Result<T, E>>,
+    {
+        if let Some(v) = self.state().memo.get(key).cloned()
+            && let Ok(t) = serde_json::from_value(v)
+        {
+            return Ok(t);
+        }
+        let t = fut.await?;
+        if self.revision.is_modern() {
+            match serde_json::to_value(&t) {
+                Ok(v) => {
+                    self.state().memo.insert(key.to_owned(), v);
+                }
+                Err(e) => {
+                    tracing::warn!(key, error = %e, "memo value does not serialise; it will be recomputed")
+                }
+            }
+        }
+        Ok(t)
+    }
+
+    pub(crate) fn state(&self) -> MutexGuard<'_, AskState> {
+        self.ask.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+/// A convenience for building form schemas by hand.
+pub fn form_schema(properties: JsonObject, required: &[&str]) -> JsonObject {
+    let mut m = JsonObject::new();
+    m.insert("type".into(), "object".into());
+    m.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        m.insert("required".into(), json!(required));
+    }
+    m
+}
