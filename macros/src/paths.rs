@@ -1,13 +1,62 @@
-//! Every runtime and std path an expansion names. Generated code reaches the runtime only through
-//! `#krate::__private` (STYLE.md §4-5).
+//! Every runtime and std path an expansion names, in one place (STYLE.md §4, after rwf2/Rocket
+//! `core/codegen/src/exports.rs`). Generated code reaches the runtime only through
+//! `#krate::__private` (STYLE.md §5), so the methods of [`Paths`] are the whole list of what the
+//! macros need from `runtime/src/__private.rs`; a change there shows up here. Std paths are fully
+//! qualified, so a user's `struct Result;` or `struct Some;` cannot capture them
+//! (`tests/tests/hygiene.rs`).
 
-use proc_macro2::TokenStream;
-use quote::quote;
+use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream};
+use quote::{ToTokens, TokenStreamExt, quote};
 
-/// The runtime crate path (`::rondo_mcp` unless `crate = ..` says otherwise) and the paths below it.
+/// The runtime crate when `crate = ..` is not given.
+pub fn default_crate() -> syn::Path {
+    syn::parse_quote!(::rondo_mcp)
+}
+
+/// An absolute std or core path, written `::a::b::C`; it interpolates into `quote!` as `#NAME`,
+/// with the same tokens `quote!(::a::b::C)` would produce.
+pub struct StdPath(&'static str);
+
+impl ToTokens for StdPath {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        for segment in self.0.split("::").filter(|s| !s.is_empty()) {
+            tokens.append(Punct::new(':', Spacing::Joint));
+            tokens.append(Punct::new(':', Spacing::Alone));
+            tokens.append(Ident::new(segment, Span::call_site()));
+        }
+    }
+}
+
+/// `::core::result::Result`: the return type of every handler future.
+pub const RESULT: StdPath = StdPath("::core::result::Result");
+/// `::core::result::Result::Ok`.
+pub const OK: StdPath = StdPath("::core::result::Result::Ok");
+/// `::core::result::Result::Err`.
+pub const ERR: StdPath = StdPath("::core::result::Result::Err");
+/// `::core::option::Option`: `ToolBox::call` answers `None` for a name it does not serve.
+pub const OPTION: StdPath = StdPath("::core::option::Option");
+/// `::core::option::Option::Some`.
+pub const SOME: StdPath = StdPath("::core::option::Option::Some");
+/// `::core::option::Option::None`.
+pub const NONE: StdPath = StdPath("::core::option::Option::None");
+/// `::std::boxed::Box::pin`: handler futures are boxed to name them in a trait.
+pub const BOX_PIN: StdPath = StdPath("::std::boxed::Box::pin");
+/// `::std::vec::Vec`.
+pub const VEC: StdPath = StdPath("::std::vec::Vec");
+/// `::std::vec`, the macro: written `#VEC_MACRO![..]`.
+pub const VEC_MACRO: StdPath = StdPath("::std::vec");
+/// `::std::string::String`.
+pub const STRING: StdPath = StdPath("::std::string::String");
+/// `::core::primitive::str`: a user's `type str = ..;` cannot capture it.
+pub const STR: StdPath = StdPath("::core::primitive::str");
+/// `::core::panic`, the macro: the bodies of the stubs emitted next to errors, never run.
+pub const PANIC: StdPath = StdPath("::core::panic");
+
+/// The runtime's `__private` module (below `::rondo_mcp` unless `crate = ..` says otherwise) and
+/// the items of it that expansions name.
 #[derive(Clone)]
 pub struct Paths {
-    /// `__private` of the runtime.
+    /// `#krate::__private`: the only module of the runtime generated code may reference.
     p: TokenStream,
 }
 
@@ -18,29 +67,154 @@ impl Paths {
             p: quote!(#krate::__private),
         }
     }
-    /// The private module.
-    pub fn private(&self) -> &TokenStream {
-        &self.p
+
+    /// `schemars(crate = "..")` of the arguments struct: the runtime's re-export, as a string,
+    /// because the derive takes the path in a string literal.
+    pub fn schemars_crate(&self) -> String {
+        let schemars = self.schemars();
+        quote!(#schemars).to_string().replace(' ', "")
+    }
+
+    /// `BoxFuture<'__rondo, Result<#ok, Error>>`: what every handler method returns, borrowing the
+    /// context (and `&self`) for `'__rondo`.
+    pub fn handler_future(&self, ok: impl ToTokens) -> TokenStream {
+        let (future, error) = (self.box_future(), self.error());
+        quote!(#future<'__rondo, #RESULT<#ok, #error>>)
     }
 }
 
-/// `::core::result::Result::Ok`.
-pub fn ok() -> TokenStream {
-    quote!(::core::result::Result::Ok)
+/// An item of `__private`, interpolating as `#krate::__private::Item`.
+#[derive(Clone, Copy)]
+pub struct PrivatePath<'a> {
+    /// `#krate::__private`.
+    module: &'a TokenStream,
+    /// The item's path below the module: `ToolHandler`, `schemars::JsonSchema`.
+    item: &'static str,
+    /// The span of the item's segments; the module keeps its own.
+    span: Span,
 }
-/// `::core::result::Result::Err`.
-pub fn err() -> TokenStream {
-    quote!(::core::result::Result::Err)
+
+impl PrivatePath<'_> {
+    /// The path with the item's segments at `span`, as `quote_spanned!(span=> #p::Item)` writes
+    /// it: where a bound on the item fails, rustc then points at the user's token.
+    pub fn at(self, span: Span) -> Self {
+        PrivatePath { span, ..self }
+    }
 }
-/// `::core::option::Option::Some`.
-pub fn some() -> TokenStream {
-    quote!(::core::option::Option::Some)
+
+impl ToTokens for PrivatePath<'_> {
+    fn to_tokens(&self, tokens: &mut TokenStream) {
+        self.module.to_tokens(tokens);
+        for segment in self.item.split("::") {
+            let mut joint = Punct::new(':', Spacing::Joint);
+            let mut alone = Punct::new(':', Spacing::Alone);
+            joint.set_span(self.span);
+            alone.set_span(self.span);
+            tokens.append(joint);
+            tokens.append(alone);
+            tokens.append(Ident::new(segment, self.span));
+        }
+    }
 }
-/// `::core::option::Option::None`.
-pub fn none() -> TokenStream {
-    quote!(::core::option::Option::None)
+
+/// Defines one method of [`Paths`] per `__private` item: `method => Item` gives
+/// `fn method(&self) -> PrivatePath` for `#krate::__private::Item`.
+macro_rules! private_items {
+    ($($(#[doc = $doc:literal])+ $method:ident => $item:literal;)*) => {
+        impl Paths {
+            $(
+                $(#[doc = $doc])+
+                pub fn $method(&self) -> PrivatePath<'_> {
+                    PrivatePath {
+                        module: &self.p,
+                        item: $item,
+                        span: Span::call_site(),
+                    }
+                }
+            )*
+        }
+    };
 }
-/// `::std::boxed::Box::pin`.
-pub fn box_pin() -> TokenStream {
-    quote!(::std::boxed::Box::pin)
+
+private_items! {
+    /// `Cx`: the request context every handler receives.
+    cx => "Cx";
+    /// `JsonObject`: the raw arguments of a call.
+    json_object => "JsonObject";
+    /// `BoxFuture`: see [`Paths::handler_future`].
+    box_future => "BoxFuture";
+    /// `Error`: the protocol error of a failed request.
+    error => "Error";
+    /// `context::<T>()`: the context as the user's context type, checked at that type.
+    context => "context";
+    /// `arg::<T>()`: one named argument, checked at the user's type.
+    arg => "arg";
+    /// `flattened::<T>()`: the arguments of an `#[args]` struct, checked at the user's type.
+    flattened => "flattened";
+    /// `schemars`: the runtime's re-export, so users need no `schemars` dependency.
+    schemars => "schemars";
+    /// `schemars::JsonSchema`: derived on the arguments struct for the schema.
+    json_schema => "schemars::JsonSchema";
+
+    /// `ToolHandler`: implemented by the hidden type of a `#[tool]` function.
+    tool_handler => "ToolHandler";
+    /// `ToolBox`: implemented by `#[toolbox]` for the type of its `impl` block.
+    tool_box => "ToolBox";
+    /// `ToolSet`: built by `tools![..]`.
+    tool_set => "ToolSet";
+    /// `Tool`: the definition in `tools/list`.
+    tool => "Tool";
+    /// `CallToolResult`: what a tool call answers.
+    call_tool_result => "CallToolResult";
+    /// `IntoToolResult`: converts what a tool returns, and gives its output schema.
+    trait_into_tool_result => "IntoToolResult";
+    /// `tool_definition()`: builds a [`Paths::tool`].
+    tool_definition => "tool_definition";
+    /// `tool_args()`: runs the argument parsers; a failure is a result the model can read.
+    tool_args => "tool_args";
+    /// `input_schema::<T>()`: the schema of the arguments struct.
+    input_schema => "input_schema";
+    /// `no_arguments()`: the schema of a tool without arguments.
+    no_arguments => "no_arguments";
+    /// `schema_object()`: a verbatim `input_schema = ..`.
+    schema_object => "schema_object";
+
+    /// `PromptHandler`: implemented by the hidden type of a `#[prompt]` function.
+    prompt_handler => "PromptHandler";
+    /// `PromptSet`: built by `prompts![..]`.
+    prompt_set => "PromptSet";
+    /// `Prompt`: the definition in `prompts/list`.
+    prompt => "Prompt";
+    /// `GetPromptResult`: what `prompts/get` answers.
+    get_prompt_result => "GetPromptResult";
+    /// `IntoPromptResult`: converts what a prompt returns.
+    trait_into_prompt_result => "IntoPromptResult";
+    /// `prompt_definition()`: builds a [`Paths::prompt`].
+    prompt_definition => "prompt_definition";
+    /// `prompt_arguments::<T>()`: the listed arguments, read from the arguments struct's schema.
+    prompt_arguments => "prompt_arguments";
+    /// `prompt_args()`: runs the argument parsers; a failure is `-32602`.
+    prompt_args => "prompt_args";
+    /// `assert_prompt_argument::<T>()`: prompt arguments are strings, checked at the user's type.
+    assert_prompt_argument => "assert_prompt_argument";
+
+    /// `ResourceHandler`: implemented by the hidden type of a `#[resource]` function.
+    resource_handler => "ResourceHandler";
+    /// `ResourceSet`: built by `resources![..]`.
+    resource_set => "ResourceSet";
+    /// `ResourceDef`: the listing of a resource or template.
+    resource_def => "ResourceDef";
+    /// `ReadResourceResult`: what `resources/read` answers.
+    read_resource_result => "ReadResourceResult";
+    /// `IntoResourceResult`: converts what a resource returns.
+    trait_into_resource_result => "IntoResourceResult";
+    /// `resource_definition()`: builds a [`Paths::resource_def`].
+    resource_definition => "resource_definition";
+    /// `template_args()`: runs the parameter parsers over the template variables.
+    template_args => "template_args";
+    /// `BTreeMap`: the template variables, by name.
+    btree_map => "BTreeMap";
+
+    /// `assert_unique()`: the list macros' `const` check for a repeated name or URI.
+    assert_unique => "assert_unique";
 }

@@ -1,9 +1,9 @@
 //! Expansion pieces shared by `#[tool]`, `#[prompt]` and `#[resource]`. Cannot fail.
 
 use crate::common::signature::Signature;
-use crate::paths::Paths;
+use crate::paths::{NONE, OK, Paths, SOME};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// The local that holds the request context in generated code.
@@ -39,8 +39,7 @@ pub fn args_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
 /// only (parsing goes through `parse_args`). Fields are spanned at the user's type, so a type
 /// that is not `JsonSchema` is one error there.
 pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenStream {
-    let p = paths.private();
-    let schemars_crate = format!("{}::schemars", quote!(#p).to_string().replace(' ', ""));
+    let (json_schema, schemars_crate) = (paths.json_schema(), paths.schemars_crate());
     let fields = sig.args.iter().map(|a| {
         let (ident, ty) = (&a.ident, &a.ty);
         let rename = &a.wire;
@@ -57,7 +56,7 @@ pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenS
         quote_spanned!(ty.span()=> #serde_attr #desc #ident: #ty,)
     });
     quote! {
-        #[derive(#p::schemars::JsonSchema)]
+        #[derive(#json_schema)]
         #[schemars(crate = #schemars_crate)]
         #[allow(non_camel_case_types, dead_code)]
         struct #ident { #(#fields)* }
@@ -68,7 +67,6 @@ pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenS
 /// `flattened::<T>` for `#[args]`), the turbofish spanned at the user's type: a type that is not
 /// `Deserialize` is one error at it.
 pub fn parse_args(paths: &Paths, sig: &Signature) -> TokenStream {
-    let p = paths.private();
     let arguments = arguments_ident();
     let named: Vec<&str> = sig
         .args
@@ -79,24 +77,26 @@ pub fn parse_args(paths: &Paths, sig: &Signature) -> TokenStream {
     let each = sig.args.iter().map(|a| {
         let (ty, wire) = (&a.ty, &a.wire);
         if a.flatten {
-            quote_spanned!(ty.span()=> #p::flattened::<#ty>(#arguments, &[#(#named),*])?)
+            let flattened = paths.flattened().at(ty.span());
+            quote_spanned!(ty.span()=> #flattened::<#ty>(#arguments, &[#(#named),*])?)
         } else {
-            quote_spanned!(ty.span()=> #p::arg::<#ty>(#arguments, #wire)?)
+            let arg = paths.arg().at(ty.span());
+            quote_spanned!(ty.span()=> #arg::<#ty>(#arguments, #wire)?)
         }
     });
-    let ok = crate::paths::ok();
-    quote!(|#arguments: &#p::JsonObject| #ok((#(#each,)*)))
+    let json_object = paths.json_object();
+    quote!(|#arguments: &#json_object| #OK((#(#each,)*)))
 }
 
 /// Calls the user's function: `callee(context, parsed.0, parsed.1)` (`.await`ed when async).
 /// The context goes through `__private::context::<T>()`, spanned at the user's context type, so a
 /// wrong context type is one trait error at that type.
 pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenStream {
-    let p = paths.private();
     let cx = cx_ident();
     let parsed = parsed_ident();
     let ctx = sig.context.as_ref().map(|ty| {
-        let conv = quote_spanned!(ty.span()=> #p::context::<#ty>(#cx));
+        let context = paths.context().at(ty.span());
+        let conv = quote_spanned!(ty.span()=> #context::<#ty>(#cx));
         quote!(#conv,)
     });
     let args = (0..sig.args.len()).map(|i| {
@@ -111,12 +111,20 @@ pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenSt
     }
 }
 
+/// `Some(value)`, or `None` for an optional key the user left out.
+pub fn optional(value: Option<impl ToTokens>) -> TokenStream {
+    match value {
+        Some(value) => quote!(#SOME(#value)),
+        None => quote!(#NONE),
+    }
+}
+
 /// When the model has errors: the hidden type of the function's name with a stub impl of
 /// `handler` (`items` are its members), so a list naming the function adds no second error.
 pub fn stub(
     vis: &syn::Visibility,
     ident: &syn::Ident,
-    handler: TokenStream,
+    handler: impl ToTokens,
     items: TokenStream,
 ) -> TokenStream {
     quote! {

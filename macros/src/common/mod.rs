@@ -12,7 +12,7 @@ use syn::{Attribute, Expr, Lit, Meta};
 /// Resolves `crate = path`: `::rondo_mcp` by default; a relative path is an error with a fix-it.
 pub fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path {
     match given {
-        None => syn::parse_quote!(::rondo_mcp),
+        None => crate::paths::default_crate(),
         Some(p)
             if p.leading_colon.is_some()
                 || p.segments.first().is_some_and(|s| s.ident == "crate") =>
@@ -25,7 +25,7 @@ pub fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path 
                 &p,
                 format!("`crate` must be an absolute path; write `crate = ::{shown}`"),
             ));
-            syn::parse_quote!(::rondo_mcp)
+            crate::paths::default_crate()
         }
     }
 }
@@ -110,6 +110,22 @@ pub fn check_name(what: &str, name: &str, span: Span, acc: &mut Accumulator) {
             ),
         ));
     }
+}
+
+/// The name of a tool or prompt: `name = ".."` when given, else the function's name; checked
+/// with [`check_name`] at the literal, or at the function's identifier.
+pub fn resolve_name(
+    what: &str,
+    given: Option<&syn::LitStr>,
+    ident: &syn::Ident,
+    acc: &mut Accumulator,
+) -> String {
+    let (name, span) = match given {
+        Some(lit) => (lit.value(), lit.span()),
+        None => (unraw(ident), ident.span()),
+    };
+    check_name(what, &name, span, acc);
+    name
 }
 
 /// An identifier without its `r#` prefix.

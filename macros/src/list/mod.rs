@@ -3,7 +3,10 @@
 //! entry, spanned at the later entry; the same path listed twice is caught here directly.
 
 use crate::common::crate_path;
-use crate::diag::err_on;
+use crate::diag::{err_at, err_on};
+use crate::paths::{Paths, PrivatePath};
+use crate::symbols::{PROMPT, RESOURCE, TOOL};
+use darling::error::Accumulator;
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::parse::{Parse, ParseStream};
@@ -23,37 +26,61 @@ pub enum Kind {
 }
 
 impl Kind {
-    fn names(
-        self,
-    ) -> (
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static str,
-        &'static str,
-    ) {
-        // (macro, set type, trait, const, attribute)
+    /// The macro's name: `tools`.
+    fn mac(self) -> &'static str {
         match self {
-            Kind::Tools => ("tools", "ToolSet", "ToolHandler", "NAME", "tool"),
-            Kind::Prompts => ("prompts", "PromptSet", "PromptHandler", "NAME", "prompt"),
-            Kind::Resources => (
-                "resources",
-                "ResourceSet",
-                "ResourceHandler",
-                "URI",
-                "resource",
-            ),
+            Kind::Tools => "tools",
+            Kind::Prompts => "prompts",
+            Kind::Resources => "resources",
         }
+    }
+
+    /// The attribute whose functions it lists: `tool`.
+    fn attr(self) -> &'static str {
+        match self {
+            Kind::Tools => TOOL,
+            Kind::Prompts => PROMPT,
+            Kind::Resources => RESOURCE,
+        }
+    }
+
+    /// The set it builds: `ToolSet`.
+    fn set(self, paths: &Paths) -> PrivatePath<'_> {
+        match self {
+            Kind::Tools => paths.tool_set(),
+            Kind::Prompts => paths.prompt_set(),
+            Kind::Resources => paths.resource_set(),
+        }
+    }
+
+    /// The trait of an entry's hidden type: `ToolHandler`.
+    fn handler(self, paths: &Paths) -> PrivatePath<'_> {
+        match self {
+            Kind::Tools => paths.tool_handler(),
+            Kind::Prompts => paths.prompt_handler(),
+            Kind::Resources => paths.resource_handler(),
+        }
+    }
+
+    /// The handler's constant that must be unique in a set: `NAME`, or `URI` for resources.
+    fn key(self) -> syn::Ident {
+        let key = match self {
+            Kind::Tools | Kind::Prompts => "NAME",
+            Kind::Resources => "URI",
+        };
+        syn::Ident::new(key, Span::call_site())
     }
 }
 
-/// `[crate = ::path;] a, b::c`.
-struct List {
+/// `[crate = ::path;] a, b::c`, as written.
+struct ListArgs {
+    /// `crate = ::path;`: where the runtime is.
     krate: Option<Path>,
+    /// The listed functions' paths.
     items: Punctuated<Path, Token![,]>,
 }
 
-impl Parse for List {
+impl Parse for ListArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let krate = if input.peek(Token![crate]) && input.peek2(Token![=]) {
             input.parse::<Token![crate]>()?;
@@ -64,63 +91,96 @@ impl Parse for List {
         } else {
             None
         };
-        Ok(List {
+        Ok(ListArgs {
             krate,
             items: Punctuated::parse_terminated(input)?,
         })
     }
 }
 
+/// A checked list.
+struct List {
+    /// Where the runtime is (checked absolute), so the set's type resolves with the runtime
+    /// renamed or re-exported.
+    krate: syn::Path,
+    /// The listed functions' paths, each distinct as written; a different path to the same name
+    /// is caught by the `const` check the expansion emits.
+    items: Vec<Path>,
+}
+
 /// Expands a list macro.
 pub fn expand(kind: Kind, input: TokenStream) -> TokenStream {
-    let (mac, set, tr, constant, attr) = kind.names();
-    let list: List = match syn::parse2(input) {
-        Ok(l) => l,
-        Err(e) => {
-            let msg = format!(
-                "`{mac}![..]` takes the paths of `#[{attr}]` functions, separated by commas: {e}"
-            );
-            return syn::Error::new(e.span(), msg).to_compile_error();
-        }
-    };
     let mut acc = darling::Error::accumulator();
-    let krate = crate_path(list.krate, &mut acc);
-    let items: Vec<&Path> = list.items.iter().collect();
+    let list = parse(kind, input, &mut acc).map(|args| model(kind, args, &mut acc));
+    let out = match (acc.finish(), list) {
+        (Ok(()), Some(list)) => expand_list(kind, &list),
+        (result, _) => result
+            .err()
+            .map(darling::Error::write_errors)
+            .unwrap_or_default(),
+    };
+    crate::debug(kind.mac(), &out);
+    out
+}
+
+/// Parses the list; a syntax error says what the macro takes.
+fn parse(kind: Kind, input: TokenStream, acc: &mut Accumulator) -> Option<ListArgs> {
+    let (mac, attr) = (kind.mac(), kind.attr());
+    acc.handle(syn::parse2(input).map_err(|e| {
+        let msg = format!(
+            "`{mac}![..]` takes the paths of `#[{attr}]` functions, separated by commas: {e}"
+        );
+        err_at(e.span(), msg)
+    }))
+}
+
+/// Checks the crate path and that no path is listed twice (an error at the second).
+fn model(kind: Kind, args: ListArgs, acc: &mut Accumulator) -> List {
+    let krate = crate_path(args.krate, acc);
+    let items: Vec<Path> = args.items.into_iter().collect();
     for (i, path) in items.iter().enumerate() {
-        if items[..i].iter().any(|earlier| earlier == path) {
+        if items[..i].contains(path) {
             acc.push(err_on(
-                *path,
+                path,
                 format!(
-                    "`{}` is listed twice in `{mac}![..]`; remove one",
-                    shown(path)
+                    "`{}` is listed twice in `{}![..]`; remove one",
+                    shown(path),
+                    kind.mac()
                 ),
             ));
         }
     }
-    if let Err(e) = acc.finish() {
-        return e.write_errors();
-    }
-    let p = quote!(#krate::__private);
-    let set = syn::Ident::new(set, Span::call_site());
-    let tr = syn::Ident::new(tr, Span::call_site());
-    let constant = syn::Ident::new(constant, Span::call_site());
-    let checks = items.iter().enumerate().skip(1).map(|(i, later)| {
-        let earlier = items[..i].iter().map(|e| {
-            let msg = duplicate_message(kind, later, e);
-            quote!((<#e as #p::#tr>::#constant, #msg))
-        });
-        let check = quote! {
-            const _: () = #p::assert_unique(<#later as #p::#tr>::#constant, &[#(#earlier),*]);
-        };
-        // Every token at the later entry, so rustc's const-evaluation error points at it.
-        respan(check, later.span())
-    });
-    let out = quote! {{
+    List { krate, items }
+}
+
+/// The set, built from each entry's hidden type, after a `const` uniqueness check per entry.
+fn expand_list(kind: Kind, list: &List) -> TokenStream {
+    let paths = Paths::new(&list.krate);
+    let set = kind.set(&paths);
+    let items = &list.items;
+    let checks = items
+        .iter()
+        .enumerate()
+        .skip(1)
+        .map(|(i, later)| unique_check(kind, &paths, later, &items[..i]));
+    quote! {{
         #(#checks)*
-        #p::#set::new() #(.with::<#items>())*
-    }};
-    crate::debug(mac, &out);
-    out
+        #set::new() #(.with::<#items>())*
+    }}
+}
+
+/// `const _: () = assert_unique(later's key, [earlier keys with messages]);`, every token at
+/// `later`, so rustc's const-evaluation error points at it.
+fn unique_check(kind: Kind, paths: &Paths, later: &Path, earlier: &[Path]) -> TokenStream {
+    let (handler, key, assert_unique) = (kind.handler(paths), kind.key(), paths.assert_unique());
+    let earlier = earlier.iter().map(|e| {
+        let msg = duplicate_message(kind, later, e);
+        quote!((<#e as #handler>::#key, #msg))
+    });
+    let check = quote! {
+        const _: () = #assert_unique(<#later as #handler>::#key, &[#(#earlier),*]);
+    };
+    respan(check, later.span())
 }
 
 /// The message when `later` has the name (or URI) of `earlier`, both as written in the list.

@@ -2,21 +2,17 @@
 //! are the prompt's arguments, strings on the wire; the listing's `arguments` (names, required,
 //! descriptions) come from the same generated schema the arguments parse with.
 
-use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, out_ident, parse_args,
-    parsed_ident,
-};
+mod expand;
+
 use crate::common::signature::{self, Place, Signature};
-use crate::common::{check_name, crate_path, docs, unraw};
+use crate::common::{crate_path, docs, resolve_name};
 use crate::diag::{err_on, known_keys};
-use crate::paths::{self, Paths};
 use crate::symbols::{PROMPT, PROMPT_KEYS};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::{Span, TokenStream};
-use quote::{quote, quote_spanned};
-use syn::spanned::Spanned;
+use quote::quote;
 
 /// The arguments of `#[prompt(..)]`.
 #[derive(FromMeta, Default)]
@@ -34,15 +30,18 @@ struct PromptArgs {
 
 /// A validated prompt.
 struct Prompt {
-    /// Where the runtime is.
+    /// Where the runtime is (`crate = ..`, checked absolute), so the expansion works with the
+    /// runtime renamed or re-exported.
     krate: syn::Path,
-    /// The prompt's name.
+    /// The name `prompts/get` is called with: `name = ..` or the function's name, checked
+    /// against the name rules.
     name: String,
-    /// Display name.
+    /// `title` in the listing: a display name for people; `None` leaves it out.
     title: Option<String>,
-    /// Description.
+    /// `description` in the listing: `description = ..` or the doc comment; never empty, so a
+    /// client can tell prompts apart.
     description: String,
-    /// The function's shape.
+    /// The function's shape: context, arguments and return type to splice.
     sig: Signature,
 }
 
@@ -63,7 +62,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let parsed = parse(args, &mut acc);
     let prompt = model(parsed, &func.attrs, &mut func.sig, &mut acc);
     let out = match acc.finish() {
-        Ok(()) => expand_model(&prompt, &func),
+        Ok(()) => expand::expand(&prompt, &func),
         Err(e) => {
             let errors = e.write_errors();
             // In an `impl` block (a receiver), a stub struct would be a second error.
@@ -71,7 +70,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .sig
                 .receiver()
                 .is_none()
-                .then(|| stub(&prompt.krate, &func.sig.ident, &func.vis));
+                .then(|| expand::stub(&prompt.krate, &func.sig.ident, &func.vis));
             quote!(#func #stub #errors)
         }
     };
@@ -79,6 +78,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     out
 }
 
+/// Parses `#[prompt(..)]`, reporting unknown keys with suggestions.
 fn parse(args: TokenStream, acc: &mut Accumulator) -> PromptArgs {
     let Some(metas) = acc.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))
     else {
@@ -89,6 +89,7 @@ fn parse(args: TokenStream, acc: &mut Accumulator) -> PromptArgs {
         .unwrap_or_default()
 }
 
+/// Validates the prompt function (its signature's `#[arg]`s are stripped in place).
 fn model(
     args: PromptArgs,
     attrs: &[syn::Attribute],
@@ -98,17 +99,7 @@ fn model(
     let krate = crate_path(args.krate, acc);
     let sig = signature::analyze(PROMPT, sig, Place::Free, acc);
     signature::check_duplicate_args(PROMPT, &sig.args, acc);
-    let name = match &args.name {
-        Some(l) => {
-            check_name("prompt", &l.value(), l.span(), acc);
-            l.value()
-        }
-        None => {
-            let n = unraw(&sig.ident);
-            check_name("prompt", &n, sig.ident.span(), acc);
-            n
-        }
-    };
+    let name = resolve_name(PROMPT, args.name.as_ref(), &sig.ident, acc);
     let description = args
         .description
         .map(|d| d.value())
@@ -127,91 +118,4 @@ fn model(
         description,
         sig,
     }
-}
-
-fn expand_model(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
-    let paths = Paths::new(&prompt.krate);
-    let p = paths.private();
-    let ident = &prompt.sig.ident;
-    let vis = &func.vis;
-    let s = args_struct_ident(ident);
-    let has_args = !prompt.sig.args.is_empty();
-    let items = if has_args {
-        args_struct(&paths, &s, &prompt.sig)
-    } else {
-        TokenStream::new()
-    };
-    let arg_checks = prompt.sig.args.iter().filter(|a| !a.flatten).map(|a| {
-        let ty = &a.ty;
-        quote_spanned!(ty.span()=> #p::assert_prompt_argument::<#ty>();)
-    });
-    let arguments_list = if has_args {
-        quote!(#p::prompt_arguments::<#s>())
-    } else {
-        quote!(::std::vec::Vec::new())
-    };
-    let (name, description) = (&prompt.name, &prompt.description);
-    let title = match &prompt.title {
-        Some(t) => {
-            let some = paths::some();
-            quote!(#some(#t))
-        }
-        None => paths::none(),
-    };
-    let (cx, arguments, parsed) = (cx_ident(), arguments_ident(), parsed_ident());
-    let parse = if has_args {
-        let parser = parse_args(&paths, &prompt.sig);
-        quote!(let #parsed = #p::prompt_args(#name, &#arguments, #parser)?;)
-    } else {
-        quote!(let _ = #arguments;)
-    };
-    let call = call_user(&paths, &prompt.sig, quote!(#ident));
-    let out = out_ident();
-    let output = &prompt.sig.output;
-    let convert = quote_spanned!(output.span()=>
-        <#output as #p::IntoPromptResult>::into_prompt_result(#out));
-    let pin = paths::box_pin();
-    quote! {
-        #func
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
-        const _: () = {
-            #items
-            #[automatically_derived]
-            impl #p::PromptHandler for #ident {
-                const NAME: &'static ::core::primitive::str = #name;
-                fn definition() -> #p::Prompt {
-                    #(#arg_checks)*
-                    #p::prompt_definition(#name, #title, #description, #arguments_list)
-                }
-                fn get<'__rondo>(
-                    #cx: &'__rondo #p::Cx,
-                    #arguments: #p::JsonObject,
-                ) -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::GetPromptResult, #p::Error>> {
-                    #pin(async move {
-                        #parse
-                        let #out: #output = #call;
-                        #convert
-                    })
-                }
-            }
-        };
-    }
-}
-
-/// When the model has errors: a stub, so `prompts![..]` naming this prompt adds no second error.
-fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
-    let paths = Paths::new(krate);
-    let p = paths.private();
-    let name = unraw(ident);
-    let items = quote! {
-        const NAME: &'static ::core::primitive::str = #name;
-        fn definition() -> #p::Prompt { ::core::panic!("a `#[prompt]` with errors") }
-        fn get<'__rondo>(_: &'__rondo #p::Cx, _: #p::JsonObject)
-            -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::GetPromptResult, #p::Error>> {
-            ::core::panic!("a `#[prompt]` with errors")
-        }
-    };
-    crate::common::expand::stub(vis, ident, quote!(#p::PromptHandler), items)
 }

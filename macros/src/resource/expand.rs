@@ -1,9 +1,9 @@
 //! `#[resource]` expansion. Cannot fail: the model has checked everything.
 
 use super::Resource;
-use crate::common::expand::{call_user, cx_ident, out_ident, parse_args, parsed_ident};
+use crate::common::expand::{call_user, cx_ident, optional, out_ident, parse_args, parsed_ident};
 use crate::common::unraw;
-use crate::paths::{self, Paths};
+use crate::paths::{BOX_PIN, PANIC, Paths, STR, STRING};
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -11,35 +11,10 @@ use syn::spanned::Spanned;
 /// The function, a hidden type of the same name and its `ResourceHandler` impl.
 pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     let paths = Paths::new(&r.krate);
-    let p = paths.private();
     let ident = &r.sig.ident;
     let vis = &func.vis;
-    let has_args = !r.sig.args.is_empty();
-    let opt = |v: &Option<String>| match v {
-        Some(s) => {
-            let some = paths::some();
-            quote!(#some(#s))
-        }
-        None => paths::none(),
-    };
-    let (uri, name) = (&r.uri, &r.name);
-    let (title, description, mime) = (opt(&r.title), opt(&r.description), opt(&r.mime_type));
-    let templated = !r.vars.is_empty();
-    let (cx, parsed) = (cx_ident(), parsed_ident());
-    let vars = syn::Ident::new("__rondo_vars", Span::mixed_site());
-    let uri_arg = syn::Ident::new("__rondo_uri", Span::mixed_site());
-    let parse = if has_args {
-        let parser = parse_args(&paths, &r.sig);
-        quote!(let #parsed = #p::template_args(#uri_arg, #vars, #parser)?;)
-    } else {
-        quote!(let _ = (#uri_arg, #vars);)
-    };
-    let call = call_user(&paths, &r.sig, quote!(#ident));
-    let out = out_ident();
-    let output = &r.sig.output;
-    let convert = quote_spanned!(output.span()=>
-        <#output as #p::IntoResourceResult>::into_resource_result(#out));
-    let pin = paths::box_pin();
+    let (handler, uri) = (paths.resource_handler(), &r.uri);
+    let (definition, read) = (definition(r, &paths), read(r, &paths));
     quote! {
         #func
         #[doc(hidden)]
@@ -47,24 +22,58 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
         #vis struct #ident {}
         const _: () = {
             #[automatically_derived]
-            impl #p::ResourceHandler for #ident {
-                const URI: &'static ::core::primitive::str = #uri;
-                fn definition() -> #p::ResourceDef {
-                    #p::resource_definition(#templated, #uri, #name, #title, #description, #mime)
-                }
-                fn read<'__rondo>(
-                    #cx: &'__rondo #p::Cx,
-                    #uri_arg: &'__rondo ::core::primitive::str,
-                    #vars: #p::BTreeMap<::std::string::String, ::std::string::String>,
-                ) -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::ReadResourceResult, #p::Error>> {
-                    #pin(async move {
-                        #parse
-                        let #out: #output = #call;
-                        #convert
-                    })
-                }
+            impl #handler for #ident {
+                const URI: &'static #STR = #uri;
+                #definition
+                #read
             }
         };
+    }
+}
+
+/// `fn definition()`: the listing, as a resource or (with variables) a resource template.
+fn definition(r: &Resource, paths: &Paths) -> TokenStream {
+    let (def, resource_definition) = (paths.resource_def(), paths.resource_definition());
+    let (uri, name, templated) = (&r.uri, &r.name, !r.vars.is_empty());
+    let (title, description) = (optional(r.title.as_ref()), optional(r.description.as_ref()));
+    let mime = optional(r.mime_type.as_ref());
+    quote! {
+        fn definition() -> #def {
+            #resource_definition(#templated, #uri, #name, #title, #description, #mime)
+        }
+    }
+}
+
+/// `fn read()`: parses the template variables, calls the function and converts what it returns.
+fn read(r: &Resource, paths: &Paths) -> TokenStream {
+    let (cx, parsed, out) = (cx_ident(), parsed_ident(), out_ident());
+    let vars = syn::Ident::new("__rondo_vars", Span::mixed_site());
+    let uri_arg = syn::Ident::new("__rondo_uri", Span::mixed_site());
+    let parse = if r.sig.args.is_empty() {
+        quote!(let _ = (#uri_arg, #vars);)
+    } else {
+        let (template_args, parser) = (paths.template_args(), parse_args(paths, &r.sig));
+        quote!(let #parsed = #template_args(#uri_arg, #vars, #parser)?;)
+    };
+    let ident = &r.sig.ident;
+    let call = call_user(paths, &r.sig, quote!(#ident));
+    let output = &r.sig.output;
+    let into = paths.trait_into_resource_result().at(output.span());
+    let convert = quote_spanned!(output.span()=> <#output as #into>::into_resource_result(#out));
+    let (cx_ty, btree_map) = (paths.cx(), paths.btree_map());
+    let future = paths.handler_future(paths.read_resource_result());
+    quote! {
+        fn read<'__rondo>(
+            #cx: &'__rondo #cx_ty,
+            #uri_arg: &'__rondo #STR,
+            #vars: #btree_map<#STRING, #STRING>,
+        ) -> #future {
+            #BOX_PIN(async move {
+                #parse
+                let #out: #output = #call;
+                #convert
+            })
+        }
     }
 }
 
@@ -72,18 +81,19 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
 /// error. Its `URI` is the function's name, distinct from other stubs'.
 pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
     let paths = Paths::new(krate);
-    let p = paths.private();
+    let (cx_ty, btree_map, def) = (paths.cx(), paths.btree_map(), paths.resource_def());
+    let future = paths.handler_future(paths.read_resource_result());
     let name = unraw(ident);
     let items = quote! {
-        const URI: &'static ::core::primitive::str = #name;
-        fn definition() -> #p::ResourceDef { ::core::panic!("a `#[resource]` with errors") }
+        const URI: &'static #STR = #name;
+        fn definition() -> #def { #PANIC!("a `#[resource]` with errors") }
         fn read<'__rondo>(
-            _: &'__rondo #p::Cx,
-            _: &'__rondo ::core::primitive::str,
-            _: #p::BTreeMap<::std::string::String, ::std::string::String>,
-        ) -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::ReadResourceResult, #p::Error>> {
-            ::core::panic!("a `#[resource]` with errors")
+            _: &'__rondo #cx_ty,
+            _: &'__rondo #STR,
+            _: #btree_map<#STRING, #STRING>,
+        ) -> #future {
+            #PANIC!("a `#[resource]` with errors")
         }
     };
-    crate::common::expand::stub(vis, ident, quote!(#p::ResourceHandler), items)
+    crate::common::expand::stub(vis, ident, paths.resource_handler(), items)
 }

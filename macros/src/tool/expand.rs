@@ -2,10 +2,10 @@
 
 use super::model::Tool;
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, out_ident, parse_args,
-    parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, optional, out_ident,
+    parse_args, parsed_ident,
 };
-use crate::paths::{self, Paths};
+use crate::paths::{BOX_PIN, ERR, OK, PANIC, Paths, STR};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -24,7 +24,6 @@ pub struct Parts {
 /// Builds the parts; `callee` is the function to call (`search` or `self.search`).
 pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
     let paths = Paths::new(&tool.krate);
-    let p = paths.private();
     let s = args_struct_ident(&tool.sig.ident);
     let has_args = !tool.sig.args.is_empty();
     let generated_schema = tool.input_schema.is_none();
@@ -33,63 +32,83 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
     } else {
         TokenStream::new()
     };
-    let schema = match (&tool.input_schema, has_args) {
-        (Some(expr), _) => quote_spanned!(expr.span()=> #p::schema_object(#expr)),
-        (None, true) => quote!(#p::input_schema::<#s>()),
-        (None, false) => quote!(#p::no_arguments()),
-    };
-    let out = out_ident();
-    let output = &tool.sig.output;
-    let (name, description) = (&tool.name, &tool.description);
-    let title = opt_str(&tool.title);
-    let h = &tool.hints;
-    let (ro, de, id, ow) = (
-        opt_bool(h.read_only),
-        opt_bool(h.destructive),
-        opt_bool(h.idempotent),
-        opt_bool(h.open_world),
-    );
-    let definition = quote! {
-        #p::tool_definition(
-            #name, #title, #description, #schema,
-            <#output as #p::IntoToolResult>::output_schema(),
-            [#ro, #de, #id, #ow],
-        )
-    };
-    let parse = parse_stmt(tool, &paths);
-    let call = call_user(&paths, &tool.sig, callee);
-    let ok = paths::ok();
-    // The same `<T as Trait>` form as in `definition`, so a non-returnable type is one error
-    // (rustc merges the two identical diagnostics at the user's return type).
-    let convert =
-        quote_spanned!(output.span()=> <#output as #p::IntoToolResult>::into_tool_result(#out));
-    let body = quote! {{
-        #parse
-        let #out: #output = #call;
-        #ok(#convert)
-    }};
     Parts {
         items,
-        definition,
-        body,
+        definition: definition(tool, &paths),
+        body: body(tool, &paths, callee),
     }
+}
+
+/// The `Tool` definition: names, schemas and hints.
+fn definition(tool: &Tool, paths: &Paths) -> TokenStream {
+    let s = args_struct_ident(&tool.sig.ident);
+    let schema = match (&tool.input_schema, tool.sig.args.is_empty()) {
+        (Some(expr), _) => {
+            let schema_object = paths.schema_object().at(expr.span());
+            quote_spanned!(expr.span()=> #schema_object(#expr))
+        }
+        (None, false) => {
+            let input_schema = paths.input_schema();
+            quote!(#input_schema::<#s>())
+        }
+        (None, true) => {
+            let no_arguments = paths.no_arguments();
+            quote!(#no_arguments())
+        }
+    };
+    let (tool_definition, into_tool_result) =
+        (paths.tool_definition(), paths.trait_into_tool_result());
+    let output = &tool.sig.output;
+    let (name, description) = (&tool.name, &tool.description);
+    let title = optional(tool.title.as_ref());
+    let h = &tool.hints;
+    let (ro, de, id, ow) = (
+        optional(h.read_only),
+        optional(h.destructive),
+        optional(h.idempotent),
+        optional(h.open_world),
+    );
+    quote! {
+        #tool_definition(
+            #name, #title, #description, #schema,
+            <#output as #into_tool_result>::output_schema(),
+            [#ro, #de, #id, #ow],
+        )
+    }
+}
+
+/// The call: parse the arguments, call `callee`, convert what it returns.
+fn body(tool: &Tool, paths: &Paths, callee: TokenStream) -> TokenStream {
+    let out = out_ident();
+    let output = &tool.sig.output;
+    let parse = parse_stmt(tool, paths);
+    let call = call_user(paths, &tool.sig, callee);
+    // The same `<T as Trait>` form as in `definition`, so a non-returnable type is one error
+    // (rustc merges the two identical diagnostics at the user's return type).
+    let into_tool_result = paths.trait_into_tool_result().at(output.span());
+    let convert =
+        quote_spanned!(output.span()=> <#output as #into_tool_result>::into_tool_result(#out));
+    quote! {{
+        #parse
+        let #out: #output = #call;
+        #OK(#convert)
+    }}
 }
 
 /// `let __rondo_parsed = ..;`: the arguments, or an early `Ok` with the tool error result that
 /// tells the model what was wrong with them.
 fn parse_stmt(tool: &Tool, paths: &Paths) -> TokenStream {
-    let (p, name) = (paths.private(), &tool.name);
+    let (tool_args, name) = (paths.tool_args(), &tool.name);
     let (arguments, parsed) = (arguments_ident(), parsed_ident());
     if tool.sig.args.is_empty() {
         return quote!(let _ = #arguments;);
     }
-    let (ok, err) = (paths::ok(), paths::err());
     let invalid = syn::Ident::new("__rondo_invalid", proc_macro2::Span::mixed_site());
     let parser = parse_args(paths, &tool.sig);
     quote! {
-        let #parsed = match #p::tool_args(#name, &#arguments, #parser) {
-            #ok(#parsed) => #parsed,
-            #err(#invalid) => return #ok(#invalid),
+        let #parsed = match #tool_args(#name, &#arguments, #parser) {
+            #OK(#parsed) => #parsed,
+            #ERR(#invalid) => return #OK(#invalid),
         };
     }
 }
@@ -113,8 +132,10 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     }
 }
 
+/// `impl ToolHandler for #ident`, with the arguments struct before it.
 fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
-    let p = paths.private();
+    let (handler, cx_ty, json_object) = (paths.tool_handler(), paths.cx(), paths.json_object());
+    let (tool_ty, future) = (paths.tool(), paths.handler_future(paths.call_tool_result()));
     let ident = &tool.sig.ident;
     let name = &tool.name;
     let (cx, arguments) = (cx_ident(), arguments_ident());
@@ -123,20 +144,19 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
         definition,
         body,
     } = parts;
-    let pin = paths::box_pin();
     quote! {
         #items
         #[automatically_derived]
-        impl #p::ToolHandler for #ident {
-            const NAME: &'static ::core::primitive::str = #name;
-            fn definition() -> #p::Tool {
+        impl #handler for #ident {
+            const NAME: &'static #STR = #name;
+            fn definition() -> #tool_ty {
                 #definition
             }
             fn call<'__rondo>(
-                #cx: &'__rondo #p::Cx,
-                #arguments: #p::JsonObject,
-            ) -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>> {
-                #pin(async move #body)
+                #cx: &'__rondo #cx_ty,
+                #arguments: #json_object,
+            ) -> #future {
+                #BOX_PIN(async move #body)
             }
         }
     }
@@ -146,36 +166,17 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
 /// not add a second error. Its `NAME` is the function's, so two failing tools in one list do not
 /// trip the list's duplicate check.
 pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
-    let p = Paths::new(krate);
-    let p = p.private();
+    let paths = Paths::new(krate);
+    let (cx_ty, json_object, tool_ty) = (paths.cx(), paths.json_object(), paths.tool());
+    let future = paths.handler_future(paths.call_tool_result());
     let name = crate::common::unraw(ident);
     let items = quote! {
-        const NAME: &'static ::core::primitive::str = #name;
-        fn definition() -> #p::Tool { ::core::panic!("a `#[tool]` with errors") }
-        fn call<'__rondo>(_: &'__rondo #p::Cx, _: #p::JsonObject)
-            -> #p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>> {
-            ::core::panic!("a `#[tool]` with errors")
+        const NAME: &'static #STR = #name;
+        fn definition() -> #tool_ty { #PANIC!("a `#[tool]` with errors") }
+        fn call<'__rondo>(_: &'__rondo #cx_ty, _: #json_object)
+            -> #future {
+            #PANIC!("a `#[tool]` with errors")
         }
     };
-    crate::common::expand::stub(vis, ident, quote!(#p::ToolHandler), items)
-}
-
-fn opt_str(s: &Option<String>) -> TokenStream {
-    match s {
-        Some(s) => {
-            let some = paths::some();
-            quote!(#some(#s))
-        }
-        None => paths::none(),
-    }
-}
-
-fn opt_bool(b: Option<bool>) -> TokenStream {
-    match b {
-        Some(b) => {
-            let some = paths::some();
-            quote!(#some(#b))
-        }
-        None => paths::none(),
-    }
+    crate::common::expand::stub(vis, ident, paths.tool_handler(), items)
 }

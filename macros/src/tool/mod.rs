@@ -24,7 +24,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     let krate = parsed
         .krate
         .clone()
-        .unwrap_or_else(|| syn::parse_quote!(::rondo_mcp));
+        .unwrap_or_else(crate::paths::default_crate);
     let model = model::model(parsed, &func.attrs, &mut func.sig, Place::Free, &mut acc);
     let out = match acc.finish() {
         Ok(()) => expand::expand_free(&model, &func),

@@ -2,7 +2,7 @@
 
 use super::parse::ToolArgs;
 use crate::common::signature::{self, Place, Signature};
-use crate::common::{check_name, crate_path, docs, unraw};
+use crate::common::{crate_path, docs, resolve_name};
 use crate::diag::err_on;
 use crate::symbols::TOOL;
 use darling::error::Accumulator;
@@ -49,39 +49,10 @@ pub fn model(
     let krate = crate_path(args.krate, acc);
     let analyzed = signature::analyze(TOOL, sig, place, acc);
     signature::check_duplicate_args(TOOL, &analyzed.args, acc);
-    let name = match &args.name {
-        Some(lit) => {
-            check_name("tool", &lit.value(), lit.span(), acc);
-            lit.value()
-        }
-        None => {
-            let n = unraw(&analyzed.ident);
-            check_name("tool", &n, analyzed.ident.span(), acc);
-            n
-        }
-    };
-    let description = match args
-        .description
-        .as_ref()
-        .map(|d| d.value())
-        .or_else(|| docs(attrs))
-    {
-        Some(d) if !d.trim().is_empty() => d,
-        _ => {
-            acc.push(err_on(
-                &analyzed.ident,
-                "`#[tool]` functions need a description for the model; add a `///` doc comment or `description = \"...\"`",
-            ));
-            String::new()
-        }
-    };
-    if args.input_schema.is_some()
-        && let Some(a) = analyzed.args.iter().find(|a| !a.flatten)
-    {
-        acc.push(crate::diag::err_at(
-            a.span,
-            "with `input_schema = ..` the arguments are not generated from parameters; take them as one `#[args]` value",
-        ));
+    let name = resolve_name(TOOL, args.name.as_ref(), &analyzed.ident, acc);
+    let description = description(args.description.as_ref(), attrs, &analyzed.ident, acc);
+    if args.input_schema.is_some() {
+        check_no_named_args(&analyzed, acc);
     }
     Tool {
         krate,
@@ -96,5 +67,36 @@ pub fn model(
         },
         input_schema: args.input_schema,
         sig: analyzed,
+    }
+}
+
+/// `description = ..` or the doc comment; an error at the function when both are missing or
+/// blank, because the model chooses tools by their descriptions.
+fn description(
+    given: Option<&syn::LitStr>,
+    attrs: &[syn::Attribute],
+    ident: &syn::Ident,
+    acc: &mut Accumulator,
+) -> String {
+    match given.map(|d| d.value()).or_else(|| docs(attrs)) {
+        Some(d) if !d.trim().is_empty() => d,
+        _ => {
+            acc.push(err_on(
+                ident,
+                "`#[tool]` functions need a description for the model; add a `///` doc comment or `description = \"...\"`",
+            ));
+            String::new()
+        }
+    }
+}
+
+/// With `input_schema = ..` nothing generates a schema from the parameters, so a named argument
+/// would go unlisted; an error at the first one.
+fn check_no_named_args(sig: &Signature, acc: &mut Accumulator) {
+    if let Some(a) = sig.args.iter().find(|a| !a.flatten) {
+        acc.push(crate::diag::err_at(
+            a.span,
+            "with `input_schema = ..` the arguments are not generated from parameters; take them as one `#[args]` value",
+        ));
     }
 }

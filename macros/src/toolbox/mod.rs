@@ -7,13 +7,14 @@ use crate::common::expand::{arguments_ident, cx_ident};
 use crate::common::signature::Place;
 use crate::common::verbatim_fn;
 use crate::diag::{err_on, known_keys};
-use crate::paths::{self, Paths};
+use crate::paths::{BOX_PIN, NONE, OPTION, PANIC, Paths, SOME, STR, VEC, VEC_MACRO};
 use crate::symbols::{TOOL, TOOLBOX, TOOLBOX_KEYS};
 use crate::tool::expand::parts;
 use crate::tool::model::{Tool, model};
 use crate::tool::parse::parse_list;
 use darling::FromMeta;
 use darling::ast::NestedMeta;
+use darling::error::Accumulator;
 use proc_macro2::{Delimiter, Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::parse::discouraged::Speculative;
@@ -120,38 +121,15 @@ fn impl_items(input: ParseStream) -> syn::Result<Vec<syn::ImplItem>> {
 }
 
 /// Models every `#[tool]` method, stripping the attributes; reports duplicate names.
-fn collect(
-    block: &mut syn::ItemImpl,
-    krate: &syn::Path,
-    acc: &mut darling::error::Accumulator,
-) -> Vec<Tool> {
+fn collect(block: &mut syn::ItemImpl, krate: &syn::Path, acc: &mut Accumulator) -> Vec<Tool> {
     let mut tools: Vec<Tool> = Vec::new();
     for item in &mut block.items {
         let syn::ImplItem::Fn(method) = item else {
             continue;
         };
-        let Some(pos) = method.attrs.iter().position(is_tool_attr) else {
+        let Some(tool) = tool_method(method, krate, acc) else {
             continue;
         };
-        let attr = method.attrs.remove(pos);
-        let tokens = match &attr.meta {
-            syn::Meta::Path(_) => TokenStream::new(),
-            syn::Meta::List(l) => l.tokens.clone(),
-            syn::Meta::NameValue(nv) => {
-                acc.push(err_on(
-                    &nv.eq_token,
-                    "`#[tool]` takes its arguments in parentheses; write `#[tool]` or `#[tool(name = \"...\")]`",
-                ));
-                continue;
-            }
-        };
-        let Some(mut args) = parse_list(&tokens, acc) else {
-            continue;
-        };
-        if args.krate.is_none() {
-            args.krate = Some(krate.clone());
-        }
-        let tool = model(args, &method.attrs, &mut method.sig, Place::Method, acc);
         if let Some(first) = tools.iter().find(|t| t.name == tool.name) {
             acc.push(err_on(
                 &method.sig.ident,
@@ -173,19 +151,51 @@ fn collect(
     tools
 }
 
+/// Removes the `#[tool(..)]` of a method and models the tool; `None` for a method without one,
+/// or when the attribute itself does not parse (the error is reported).
+fn tool_method(
+    method: &mut syn::ImplItemFn,
+    krate: &syn::Path,
+    acc: &mut Accumulator,
+) -> Option<Tool> {
+    let pos = method.attrs.iter().position(is_tool_attr)?;
+    let attr = method.attrs.remove(pos);
+    let tokens = match &attr.meta {
+        syn::Meta::Path(_) => TokenStream::new(),
+        syn::Meta::List(l) => l.tokens.clone(),
+        syn::Meta::NameValue(nv) => {
+            acc.push(err_on(
+                &nv.eq_token,
+                "`#[tool]` takes its arguments in parentheses; write `#[tool]` or `#[tool(name = \"...\")]`",
+            ));
+            return None;
+        }
+    };
+    let mut args = parse_list(&tokens, acc)?;
+    if args.krate.is_none() {
+        args.krate = Some(krate.clone());
+    }
+    Some(model(
+        args,
+        &method.attrs,
+        &mut method.sig,
+        Place::Method,
+        acc,
+    ))
+}
+
+/// Whether `a` is `#[tool]` under any path (`#[rondo_mcp::tool]` too): the container owns it.
 fn is_tool_attr(a: &syn::Attribute) -> bool {
     a.path().segments.last().is_some_and(|s| s.ident == TOOL)
 }
 
+/// `impl ToolBox for #self_ty`: lists every tool and dispatches a call by name.
 fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> TokenStream {
     let paths = Paths::new(krate);
-    let p = paths.private();
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
     let (cx, arguments) = (cx_ident(), arguments_ident());
     let name_ident = syn::Ident::new("__rondo_name", Span::mixed_site());
-    let pin = paths::box_pin();
-    let (some, none) = (paths::some(), paths::none());
     let mut items = Vec::new();
     let mut defs = Vec::new();
     let mut arms = Vec::new();
@@ -195,24 +205,27 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
         items.push(parts.items);
         defs.push(parts.definition);
         let (name, body) = (&tool.name, &parts.body);
-        arms.push(quote!(#name => #some(#pin(async move #body)),));
+        arms.push(quote!(#name => #SOME(#BOX_PIN(async move #body)),));
     }
+    let (tool_box, tool_ty) = (paths.tool_box(), paths.tool());
+    let (cx_ty, json_object) = (paths.cx(), paths.json_object());
+    let future = paths.handler_future(paths.call_tool_result());
     quote! {
         #(#items)*
         #[automatically_derived]
-        impl #impl_generics #p::ToolBox for #self_ty #where_clause {
-            fn tools(&self) -> ::std::vec::Vec<#p::Tool> {
-                ::std::vec![#(#defs),*]
+        impl #impl_generics #tool_box for #self_ty #where_clause {
+            fn tools(&self) -> #VEC<#tool_ty> {
+                #VEC_MACRO![#(#defs),*]
             }
             fn call<'__rondo>(
                 &'__rondo self,
-                #cx: &'__rondo #p::Cx,
-                #name_ident: &'__rondo ::core::primitive::str,
-                #arguments: #p::JsonObject,
-            ) -> ::core::option::Option<#p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>>> {
+                #cx: &'__rondo #cx_ty,
+                #name_ident: &'__rondo #STR,
+                #arguments: #json_object,
+            ) -> #OPTION<#future> {
                 match #name_ident {
                     #(#arms)*
-                    _ => #none,
+                    _ => #NONE,
                 }
             }
         }
@@ -223,23 +236,25 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
 /// does not add a second error.
 fn stub(block: &syn::ItemImpl, krate: &syn::Path) -> TokenStream {
     let paths = Paths::new(krate);
-    let p = paths.private();
     let (impl_generics, _, where_clause) = block.generics.split_for_impl();
     let self_ty = &block.self_ty;
+    let (tool_box, tool_ty) = (paths.tool_box(), paths.tool());
+    let (cx_ty, json_object) = (paths.cx(), paths.json_object());
+    let future = paths.handler_future(paths.call_tool_result());
     quote! {
         const _: () = {
             #[automatically_derived]
-            impl #impl_generics #p::ToolBox for #self_ty #where_clause {
-                fn tools(&self) -> ::std::vec::Vec<#p::Tool> {
-                    ::core::panic!("a `#[toolbox]` with errors")
+            impl #impl_generics #tool_box for #self_ty #where_clause {
+                fn tools(&self) -> #VEC<#tool_ty> {
+                    #PANIC!("a `#[toolbox]` with errors")
                 }
                 fn call<'__rondo>(
                     &'__rondo self,
-                    _: &'__rondo #p::Cx,
-                    _: &'__rondo ::core::primitive::str,
-                    _: #p::JsonObject,
-                ) -> ::core::option::Option<#p::BoxFuture<'__rondo, ::core::result::Result<#p::CallToolResult, #p::Error>>> {
-                    ::core::panic!("a `#[toolbox]` with errors")
+                    _: &'__rondo #cx_ty,
+                    _: &'__rondo #STR,
+                    _: #json_object,
+                ) -> #OPTION<#future> {
+                    #PANIC!("a `#[toolbox]` with errors")
                 }
             }
         };

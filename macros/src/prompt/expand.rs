@@ -1,0 +1,117 @@
+//! `#[prompt]` expansion. Cannot fail: the model has checked everything.
+
+use super::Prompt;
+use crate::common::expand::{
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, optional, out_ident,
+    parse_args, parsed_ident,
+};
+use crate::common::unraw;
+use crate::paths::{BOX_PIN, PANIC, Paths, STR, VEC};
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// The function, a hidden type of the same name and its `PromptHandler` impl.
+pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
+    let paths = Paths::new(&prompt.krate);
+    let ident = &prompt.sig.ident;
+    let vis = &func.vis;
+    let items = if prompt.sig.args.is_empty() {
+        TokenStream::new()
+    } else {
+        args_struct(&paths, &args_struct_ident(ident), &prompt.sig)
+    };
+    let handler = paths.prompt_handler();
+    let (name, definition) = (&prompt.name, definition(prompt, &paths));
+    let get = get(prompt, &paths);
+    quote! {
+        #func
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+        const _: () = {
+            #items
+            #[automatically_derived]
+            impl #handler for #ident {
+                const NAME: &'static #STR = #name;
+                #definition
+                #get
+            }
+        };
+    }
+}
+
+/// `fn definition()`: checks each argument's type, then lists the prompt with its arguments.
+fn definition(prompt: &Prompt, paths: &Paths) -> TokenStream {
+    let arg_checks = prompt.sig.args.iter().filter(|a| !a.flatten).map(|a| {
+        let ty = &a.ty;
+        let assert = paths.assert_prompt_argument().at(ty.span());
+        quote_spanned!(ty.span()=> #assert::<#ty>();)
+    });
+    let arguments_list = if prompt.sig.args.is_empty() {
+        quote!(#VEC::new())
+    } else {
+        let (prompt_arguments, s) = (
+            paths.prompt_arguments(),
+            args_struct_ident(&prompt.sig.ident),
+        );
+        quote!(#prompt_arguments::<#s>())
+    };
+    let (name, description) = (&prompt.name, &prompt.description);
+    let title = optional(prompt.title.as_ref());
+    let (prompt_ty, prompt_definition) = (paths.prompt(), paths.prompt_definition());
+    quote! {
+        fn definition() -> #prompt_ty {
+            #(#arg_checks)*
+            #prompt_definition(#name, #title, #description, #arguments_list)
+        }
+    }
+}
+
+/// `fn get()`: parses the arguments, calls the function and converts what it returns.
+fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
+    let (cx, arguments, parsed, out) = (cx_ident(), arguments_ident(), parsed_ident(), out_ident());
+    let parse = if prompt.sig.args.is_empty() {
+        quote!(let _ = #arguments;)
+    } else {
+        let (prompt_args, name) = (paths.prompt_args(), &prompt.name);
+        let parser = parse_args(paths, &prompt.sig);
+        quote!(let #parsed = #prompt_args(#name, &#arguments, #parser)?;)
+    };
+    let ident = &prompt.sig.ident;
+    let call = call_user(paths, &prompt.sig, quote!(#ident));
+    let output = &prompt.sig.output;
+    let into = paths.trait_into_prompt_result().at(output.span());
+    let convert = quote_spanned!(output.span()=> <#output as #into>::into_prompt_result(#out));
+    let (cx_ty, json_object) = (paths.cx(), paths.json_object());
+    let future = paths.handler_future(paths.get_prompt_result());
+    quote! {
+        fn get<'__rondo>(
+            #cx: &'__rondo #cx_ty,
+            #arguments: #json_object,
+        ) -> #future {
+            #BOX_PIN(async move {
+                #parse
+                let #out: #output = #call;
+                #convert
+            })
+        }
+    }
+}
+
+/// When the model has errors: a stub, so `prompts![..]` naming this prompt adds no second error.
+pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
+    let paths = Paths::new(krate);
+    let (cx_ty, json_object, prompt_ty) = (paths.cx(), paths.json_object(), paths.prompt());
+    let future = paths.handler_future(paths.get_prompt_result());
+    let name = unraw(ident);
+    let items = quote! {
+        const NAME: &'static #STR = #name;
+        fn definition() -> #prompt_ty { #PANIC!("a `#[prompt]` with errors") }
+        fn get<'__rondo>(_: &'__rondo #cx_ty, _: #json_object)
+            -> #future {
+            #PANIC!("a `#[prompt]` with errors")
+        }
+    };
+    crate::common::expand::stub(vis, ident, paths.prompt_handler(), items)
+}
