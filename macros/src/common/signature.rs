@@ -14,37 +14,42 @@ use syn::{FnArg, Pat, Type};
 
 /// The analysed signature.
 pub struct Signature {
-    /// The function's name.
+    /// The function's name: the default tool or prompt name, and the name of the hidden type.
     pub ident: syn::Ident,
-    /// `async fn`.
+    /// `async fn`: the generated call adds `.await`.
     pub is_async: bool,
-    /// The referent type of the context parameter (`Cx` in `cx: &Cx`), if there is one.
+    /// The referent type of the context parameter (`Cx` in `cx: &Cx`), if there is one; passed
+    /// through `__private::context::<T>` so a wrong type is one error at it.
     pub context: Option<Type>,
-    /// The named arguments, in order.
+    /// The named arguments, in parameter order, which is the order of the call.
     pub args: Vec<Arg>,
-    /// The return type (`()` when omitted).
+    /// The return type (`()` when omitted), converted through the macro's `Into*Result` trait.
     pub output: Type,
 }
 
 /// One named argument.
 pub struct Arg {
-    /// The parameter's identifier.
+    /// The parameter's identifier: the field of the arguments struct.
     pub ident: syn::Ident,
-    /// Its type.
+    /// Its type, spliced at the user's span so trait errors point at it.
     pub ty: Type,
-    /// Its name on the wire (`rename = ..`, or the identifier).
+    /// Its name on the wire (`rename = ..`, or the identifier without `r#`).
     pub wire: String,
-    /// `#[arg(description = ..)]`.
+    /// `#[arg(description = ..)]`: the argument's description in the schema.
     pub description: Option<String>,
-    /// `#[args]`: the struct's fields are the arguments.
+    /// `#[args]`: the struct's fields are the arguments, so it has no wire name of its own.
     pub flatten: bool,
-    /// The parameter's span, for errors.
+    /// The parameter's span, for errors about it found after analysis (duplicates, URI
+    /// variables).
     pub span: Span,
 }
 
+/// The keys of `#[arg(..)]` on a parameter, as written.
 #[derive(FromMeta, Default)]
 struct ArgArgs {
+    /// `description = ".."`: the argument's description in the schema.
     description: Option<String>,
+    /// `rename = ".."`: the name on the wire, when the Rust name cannot be it.
     rename: Option<String>,
 }
 
@@ -65,51 +70,98 @@ pub fn analyze(
     acc: &mut Accumulator,
 ) -> Signature {
     check_qualifiers(attr, sig, acc);
-    let mut has_self = false;
-    let mut context = None;
-    let mut args = Vec::new();
-    let mut first_typed = true;
-    for input in sig.inputs.iter_mut() {
-        match input {
-            FnArg::Receiver(r) => {
-                has_self = true;
-                check_receiver(attr, r, place, acc);
-            }
-            FnArg::Typed(pt) => {
-                let (flatten, arg_meta) = take_param_attrs(&mut pt.attrs, acc);
-                let is_first = std::mem::replace(&mut first_typed, false);
-                if let Type::Reference(r) = peel(&pt.ty) {
-                    context_param(attr, r, is_first, flatten, &mut context, acc);
-                    continue;
-                }
-                let Some(ident) = simple_ident(&pt.pat) else {
-                    acc.push(err_on(
-                        &pt.pat,
-                        format!(
-                            "`#[{attr}]` arguments must be plain names such as `city`, not patterns; bind the value to a name and destructure it in the body"
-                        ),
-                    ));
-                    continue;
-                };
-                let wire = arg_meta.rename.clone().unwrap_or_else(|| unraw(&ident));
-                args.push(Arg {
-                    ident,
-                    ty: (*pt.ty).clone(),
-                    wire,
-                    description: arg_meta.description,
-                    flatten: flatten.is_some(),
-                    span: pt.span(),
-                });
-            }
-        }
-    }
+    let Params {
+        has_self,
+        context,
+        args,
+    } = params(attr, sig, place, acc);
     if place == Place::Method && !has_self {
         acc.push(err_on(
             &sig.ident,
             format!("`#[{attr}]` methods in a `#[toolbox]` impl take `&self`; add it as the first parameter"),
         ));
     }
-    let output = match &sig.output {
+    Signature {
+        ident: sig.ident.clone(),
+        is_async: sig.asyncness.is_some(),
+        context,
+        args,
+        output: output(attr, &sig.output, acc),
+    }
+}
+
+/// The parameters of a function, sorted out.
+struct Params {
+    /// Whether there is a receiver: a `#[toolbox]` method needs `&self`.
+    has_self: bool,
+    /// The context's referent type, when the first typed parameter is a reference.
+    context: Option<Type>,
+    /// Every other typed parameter, in order.
+    args: Vec<Arg>,
+}
+
+/// Sorts the parameters into receiver, context and arguments; each misplaced or malformed one is
+/// an error at it, and the rest are still analysed.
+fn params(attr: &str, sig: &mut syn::Signature, place: Place, acc: &mut Accumulator) -> Params {
+    let mut params = Params {
+        has_self: false,
+        context: None,
+        args: Vec::new(),
+    };
+    let mut first_typed = true;
+    for input in sig.inputs.iter_mut() {
+        match input {
+            FnArg::Receiver(r) => {
+                params.has_self = true;
+                check_receiver(attr, r, place, acc);
+            }
+            FnArg::Typed(pt) => {
+                let is_first = std::mem::replace(&mut first_typed, false);
+                let arg = typed_param(attr, pt, is_first, &mut params.context, acc);
+                params.args.extend(arg);
+            }
+        }
+    }
+    params
+}
+
+/// One typed parameter: the context (a reference, recorded in `context`) or a named argument.
+fn typed_param(
+    attr: &str,
+    pt: &mut syn::PatType,
+    is_first: bool,
+    context: &mut Option<Type>,
+    acc: &mut Accumulator,
+) -> Option<Arg> {
+    let (flatten, arg_meta) = take_param_attrs(&mut pt.attrs, acc);
+    if let Type::Reference(r) = peel(&pt.ty) {
+        context_param(attr, r, is_first, flatten, context, acc);
+        return None;
+    }
+    let Some(ident) = simple_ident(&pt.pat) else {
+        acc.push(err_on(
+            &pt.pat,
+            format!(
+                "`#[{attr}]` arguments must be plain names such as `city`, not patterns; bind the value to a name and destructure it in the body"
+            ),
+        ));
+        return None;
+    };
+    let wire = arg_meta.rename.clone().unwrap_or_else(|| unraw(&ident));
+    Some(Arg {
+        ident,
+        ty: (*pt.ty).clone(),
+        wire,
+        description: arg_meta.description,
+        flatten: flatten.is_some(),
+        span: pt.span(),
+    })
+}
+
+/// The return type, `()` when omitted. `impl Trait` is an error at `impl`: the result is
+/// converted through a trait on its type, which must be nameable in the generated code.
+fn output(attr: &str, output: &syn::ReturnType, acc: &mut Accumulator) -> Type {
+    let output = match output {
         syn::ReturnType::Default => syn::parse_quote!(()),
         syn::ReturnType::Type(_, t) => (**t).clone(),
     };
@@ -121,13 +173,7 @@ pub fn analyze(
             ),
         ));
     }
-    Signature {
-        ident: sig.ident.clone(),
-        is_async: sig.asyncness.is_some(),
-        context,
-        args,
-        output,
-    }
+    output
 }
 
 /// The qualifiers a handler cannot have: type or const generics (one handler per function; a
@@ -176,6 +222,7 @@ fn peel(ty: &Type) -> &Type {
     }
 }
 
+/// The receiver: only a `#[toolbox]` method has one, and it is `&self`.
 fn check_receiver(attr: &str, r: &syn::Receiver, place: Place, acc: &mut Accumulator) {
     if place == Place::Free {
         let msg = if attr == TOOL {
@@ -202,6 +249,7 @@ fn check_receiver(attr: &str, r: &syn::Receiver, place: Place, acc: &mut Accumul
     ));
 }
 
+/// The context parameter: first, borrowed shared, not `#[args]`; recorded in `context`.
 fn context_param(
     attr: &str,
     r: &syn::TypeReference,
@@ -281,6 +329,7 @@ fn args_extra(meta: &syn::Meta) -> Option<Span> {
     }
 }
 
+/// The name of a plain `name` pattern; arguments are looked up by it.
 fn simple_ident(pat: &Pat) -> Option<syn::Ident> {
     match pat {
         Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),

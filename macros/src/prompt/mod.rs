@@ -23,7 +23,7 @@ struct PromptArgs {
     title: Option<syn::LitStr>,
     /// `description = ".."` (default: the doc comment).
     description: Option<syn::LitStr>,
-    /// `crate = ::path`.
+    /// `crate = ::path`: where the runtime is.
     #[darling(rename = "crate")]
     krate: Option<syn::Path>,
 }

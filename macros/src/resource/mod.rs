@@ -25,28 +25,31 @@ struct ResourceArgs {
     description: Option<syn::LitStr>,
     /// `mime_type = ".."`.
     mime_type: Option<syn::LitStr>,
-    /// `crate = ::path`.
+    /// `crate = ::path`: where the runtime is.
     #[darling(rename = "crate")]
     krate: Option<syn::Path>,
 }
 
 /// A validated resource.
 struct Resource {
-    /// Where the runtime is.
+    /// Where the runtime is (`crate = ..`, checked absolute), so the expansion works with the
+    /// runtime renamed or re-exported.
     krate: syn::Path,
-    /// The URI or URI template.
+    /// The URI, or the URI template when it has `{variables}`; also the set's duplicate key.
     uri: String,
-    /// The template's variables (empty for a fixed URI).
+    /// The template's variables, each matched by a parameter; empty for a fixed URI, which
+    /// is then listed as a plain resource rather than a template.
     vars: Vec<String>,
-    /// The resource's name in listings.
+    /// `name` in the listing (required there): `name = ..` or the function's name.
     name: String,
-    /// Display name.
+    /// `title` in the listing: a display name for people; `None` leaves it out.
     title: Option<String>,
-    /// Description.
+    /// `description` in the listing: `description = ..` or the doc comment; optional for
+    /// resources, unlike tools and prompts.
     description: Option<String>,
-    /// `mimeType`.
+    /// `mimeType` in the listing, when known up front.
     mime_type: Option<String>,
-    /// The function's shape.
+    /// The function's shape: context, parameters and return type to splice.
     sig: Signature,
 }
 

@@ -9,32 +9,37 @@ use darling::error::Accumulator;
 
 /// A tool, ready to expand.
 pub struct Tool {
-    /// Where the runtime is.
+    /// Where the runtime is (`crate = ..`, checked absolute), so the expansion works with the
+    /// runtime renamed or re-exported.
     pub krate: syn::Path,
-    /// The tool's name on the wire.
+    /// The name `tools/call` uses: `name = ..` or the function's name, checked against the
+    /// name rules so a client never sees a name the spec rejects.
     pub name: String,
-    /// Display name.
+    /// `title` in the listing: a display name for people; `None` leaves it out.
     pub title: Option<String>,
-    /// Description for the model.
+    /// `description` in the listing: `description = ..` or the doc comment. Never empty: the
+    /// model chooses tools by it.
     pub description: String,
-    /// `ToolAnnotations` hints.
+    /// The `ToolAnnotations` hints; each one left out stays out of the listing.
     pub hints: Hints,
-    /// A verbatim input schema expression, replacing the generated one.
+    /// `input_schema = ..`: a schema expression used verbatim instead of the generated one, for
+    /// arguments the parameter types cannot describe (then they arrive as one `#[args]` value).
     pub input_schema: Option<syn::Expr>,
-    /// The function's shape.
+    /// The function's shape: context, arguments and return type to splice.
     pub sig: Signature,
 }
 
-/// The four boolean hints of `ToolAnnotations`.
+/// The four boolean hints of `ToolAnnotations`. `None` when not written: the spec gives each
+/// hint a default that clients apply, so the macro does not restate it.
 #[derive(Default)]
 pub struct Hints {
-    /// `readOnlyHint`.
+    /// `readOnlyHint`: the tool does not modify its environment.
     pub read_only: Option<bool>,
-    /// `destructiveHint`.
+    /// `destructiveHint`: an update may be destructive (meaningful when not read-only).
     pub destructive: Option<bool>,
-    /// `idempotentHint`.
+    /// `idempotentHint`: repeating a call with the same arguments has no further effect.
     pub idempotent: Option<bool>,
-    /// `openWorldHint`.
+    /// `openWorldHint`: the tool reaches entities outside a closed domain (e.g. the web).
     pub open_world: Option<bool>,
 }
 

@@ -23,7 +23,7 @@ use syn::parse::{ParseStream, Parser};
 /// The arguments of `#[toolbox(..)]`.
 #[derive(FromMeta, Default)]
 struct ToolboxArgs {
-    /// `crate = ::path`.
+    /// `crate = ::path`: where the runtime is; the methods' `#[tool]`s inherit it.
     #[darling(rename = "crate")]
     krate: Option<syn::Path>,
 }
