@@ -34,6 +34,16 @@ async fn first_round(c: &TestClient, name: &str, args: Value) -> Value {
     r["requestState"].clone()
 }
 
+/// Retries `greet` (no arguments) with the answer "Ada" and `state`.
+async fn greet_as_ada(c: &TestClient, state: Value) -> Result<Value, Error> {
+    let answers = json!({"user_name": named("Ada")});
+    c.request(
+        "tools/call",
+        retry_params("greet", json!({}), answers, state),
+    )
+    .await
+}
+
 fn assert_rejected(outcome: Result<Value, Error>, what: &str) {
     let e = outcome.expect_err(what);
     assert_eq!(e.code, code::INVALID_PARAMS, "{what}: {e:?}");
@@ -99,18 +109,7 @@ async fn tampered_state_is_one_frozen_invalid_params_error() {
         assert_rejected(r, &what);
     }
     // The genuine state still completes: rejections have no side effect on it.
-    let ok = c
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                state,
-            ),
-        )
-        .await
-        .unwrap();
+    let ok = greet_as_ada(&c, state).await.unwrap();
     assert_eq!(ok["resultType"], "complete");
     assert_eq!(ok["content"][0]["text"], "Hello, Ada!");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
@@ -216,17 +215,7 @@ async fn state_of_another_audience_is_rejected_even_under_the_same_key() {
     let a = client(Server::new(Hand).state_keys(ring.clone())).await;
     let b = client(Server::new(Hand).state_keys(ring).audience("billing")).await;
     let state = first_round(&a, "greet", json!({})).await;
-    let r = b
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                state,
-            ),
-        )
-        .await;
+    let r = greet_as_ada(&b, state).await;
     assert_rejected(r, "another audience");
     validate_transcript(Revision::V2026_07_28, &b.transcript());
 }
@@ -241,33 +230,12 @@ async fn expired_state_is_rejected() {
 
     let state = first_round(&c, "greet", json!({})).await;
     clock.advance(Duration::from_secs(59));
-    let ok = c
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                state,
-            ),
-        )
-        .await
-        .expect("still within the TTL");
+    let ok = greet_as_ada(&c, state).await.expect("still within the TTL");
     assert_eq!(ok["resultType"], "complete");
 
     let state = first_round(&c, "greet", json!({})).await;
     clock.advance(Duration::from_secs(61));
-    let r = c
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                state,
-            ),
-        )
-        .await;
+    let r = greet_as_ada(&c, state).await;
     assert_rejected(r, "expired");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
@@ -280,31 +248,12 @@ async fn a_fleet_sharing_a_key_ring_serves_any_retry() {
     let stranger = client(Server::new(Hand).state_keys(KeyRing::new(1, NEW))).await;
     let state = first_round(&a, "greet", json!({})).await;
 
-    let done = b
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                state.clone(),
-            ),
-        )
+    let done = greet_as_ada(&b, state.clone())
         .await
         .expect("another instance with the same ring opens the state");
     assert_eq!(done["content"][0]["text"], "Hello, Ada!");
 
-    let r = stranger
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                state,
-            ),
-        )
-        .await;
+    let r = greet_as_ada(&stranger, state).await;
     assert_rejected(r, "an instance with a different key (same key id)");
     validate_transcript(Revision::V2026_07_28, &b.transcript());
     validate_transcript(Revision::V2026_07_28, &stranger.transcript());
@@ -319,47 +268,18 @@ async fn key_rotation_keeps_old_state_valid() {
     let retired = client(Server::new(Hand).state_keys(KeyRing::new(2, NEW))).await;
 
     let old_state = first_round(&before, "greet", json!({})).await;
-    let done = after
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                old_state.clone(),
-            ),
-        )
+    let done = greet_as_ada(&after, old_state.clone())
         .await
         .expect("state sealed under the previous key still opens");
     assert_eq!(done["content"][0]["text"], "Hello, Ada!");
 
     // Once the old key is dropped, its state is refused.
-    let r = retired
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                old_state,
-            ),
-        )
-        .await;
+    let r = greet_as_ada(&retired, old_state).await;
     assert_rejected(r, "state under a retired key");
 
     // The rotated ring seals under the new key: an instance that only knows the old key refuses.
     let new_state = first_round(&after, "greet", json!({})).await;
-    let r = old_only
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                new_state,
-            ),
-        )
-        .await;
+    let r = greet_as_ada(&old_only, new_state).await;
     assert_rejected(r, "state under a key the instance does not have");
     for c in [&before, &after, &old_only, &retired] {
         validate_transcript(Revision::V2026_07_28, &c.transcript());
