@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 mod probe;
+#[allow(unused_imports)] // not every test file uses the probe server
 pub use probe::Probe;
 
 use bytes::Bytes;
