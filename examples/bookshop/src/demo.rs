@@ -96,10 +96,22 @@ fn answer(method: &Value, params: &Value) -> Value {
     }
 }
 
+/// One line per message for the reader: the `_meta` every modern message carries is elided,
+/// and long messages are cut.
 fn short(v: &Value) -> String {
+    let mut v = v.clone();
+    for part in ["params", "result"] {
+        if let Some(meta) = v
+            .get_mut(part)
+            .and_then(Value::as_object_mut)
+            .and_then(|o| o.get_mut("_meta"))
+        {
+            *meta = json!("…");
+        }
+    }
     let s = v.to_string();
-    if s.chars().count() > 220 {
-        format!("{}…", s.chars().take(220).collect::<String>())
+    if s.chars().count() > 240 {
+        format!("{}…", s.chars().take(240).collect::<String>())
     } else {
         s
     }
