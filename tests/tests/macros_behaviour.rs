@@ -45,6 +45,22 @@ async fn quote(
     }))
 }
 
+/// Points at the welcome note, and embeds it.
+#[tool]
+async fn links() -> Vec<Content> {
+    let mut link = rondo_mcp::protocol::Resource::new("note://welcome", "welcome");
+    link.mime_type = Some("text/plain".into());
+    vec![
+        Content::resource_link(link),
+        Content::resource(ResourceContents::text(
+            "note://welcome",
+            "text/plain",
+            "Welcome!",
+        )),
+        Content::audio("UklGRg==", "audio/wav"),
+    ]
+}
+
 /// Lists numbers (a non-object structured output).
 #[tool]
 fn numbers() -> Json<Vec<u8>> {
@@ -115,7 +131,7 @@ async fn item(cx: &Cx, id: String) -> Result<ResourceContents, Error> {
 
 fn server() -> Server<Router> {
     let router = Router::new(ServerInfo::new("macro-test", "1.0.0"))
-        .tools(tools![add, quote, numbers])
+        .tools(tools![add, quote, numbers, links])
         .tools(Shop { stock: 3 })
         .prompts(prompts![greeting])
         .resources(resources![welcome, item]);
@@ -127,7 +143,10 @@ async fn tools_are_listed_with_schemas_descriptions_and_hints() {
     let client = TestClient::modern(server()).connect().await.unwrap();
     let tools = client.list_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["add", "quote.trip", "numbers", "stock", "order"]);
+    assert_eq!(
+        names,
+        ["add", "quote.trip", "numbers", "links", "stock", "order"]
+    );
     let add = &tools[0];
     assert_eq!(add.description.as_deref(), Some("Adds two integers."));
     assert_eq!(
@@ -155,7 +174,7 @@ async fn tools_are_listed_with_schemas_descriptions_and_hints() {
         quote.output_schema.as_ref().unwrap()["properties"]["price"]["type"],
         "integer"
     );
-    assert_eq!(tools[3].input_schema, Tool::no_arguments());
+    assert_eq!(tools[4].input_schema, Tool::no_arguments());
     validate_transcript(Revision::V2026_07_28, &client.transcript());
 }
 
@@ -304,4 +323,21 @@ async fn prompts_and_resources() {
         "note://items/{id}"
     );
     validate_transcript(Revision::V2026_07_28, &client.transcript());
+}
+
+#[tokio::test]
+async fn every_content_type_validates_at_both_revisions() {
+    for rev in [Revision::V2026_07_28, Revision::V2025_11_25] {
+        let client = TestClient::builder(server(), rev).connect().await.unwrap();
+        let call = client.call_tool("links", json!({})).await.unwrap();
+        let types: Vec<&str> = call.result["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["type"].as_str().unwrap())
+            .collect();
+        assert_eq!(types, ["resource_link", "resource", "audio"]);
+        assert_eq!(call.result["content"][0]["uri"], "note://welcome");
+        validate_transcript(rev, &client.transcript());
+    }
 }
