@@ -1,34 +1,12 @@
-//! What `#[tool]`, `#[prompt]` and `#[resource]` share: crate path, docs, names, signatures.
+//! What the attribute macros share: argument reading (`args`), docs, function parsing, signatures.
 
+pub mod args;
 pub mod expand;
 pub mod signature;
 
-use crate::diag::err_on;
-use darling::error::Accumulator;
-use proc_macro2::{Span, TokenStream};
+use proc_macro2::TokenStream;
 use syn::parse::{ParseStream, Parser};
 use syn::{Attribute, Expr, Lit, Meta};
-
-/// Resolves `crate = path`: `::rondo_mcp` by default; a relative path is an error with a fix-it.
-pub fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path {
-    match given {
-        None => crate::paths::default_crate(),
-        Some(p)
-            if p.leading_colon.is_some()
-                || p.segments.first().is_some_and(|s| s.ident == "crate") =>
-        {
-            p
-        }
-        Some(p) => {
-            let shown = quote::quote!(#p).to_string().replace(' ', "");
-            acc.push(err_on(
-                &p,
-                format!("`crate` must be an absolute path; write `crate = ::{shown}`"),
-            ));
-            crate::paths::default_crate()
-        }
-    }
-}
 
 /// Parses the function an attribute is on. A function whose body does not parse keeps its
 /// signature and its body verbatim: rustc reports the syntax error itself, and the expansion goes
@@ -81,51 +59,6 @@ pub fn docs(attrs: &[Attribute]) -> Option<String> {
         .collect();
     let text = lines.join("\n").trim().to_owned();
     (!text.is_empty()).then_some(text)
-}
-
-/// The longest tool or prompt name the macros accept: the spec's 1-128 intersected with what the
-/// conformance suite checks (SEP-986: 1-64 of `[A-Za-z0-9_.-]`).
-pub const MAX_NAME: usize = 64;
-
-/// Checks a tool or prompt name; the error is spanned at `span` (the name literal, or the
-/// function's identifier when the name was derived from it).
-pub fn check_name(what: &str, name: &str, span: Span, acc: &mut Accumulator) {
-    let bad = name
-        .chars()
-        .find(|c| !(c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')));
-    let len = name.chars().count();
-    let problem = if len == 0 {
-        Some(format!("the {what} name is empty"))
-    } else if len > MAX_NAME {
-        Some(format!("{what} name `{name}` is {len} characters long"))
-    } else {
-        bad.map(|c| format!("{what} name `{name}` contains {c:?}"))
-    };
-    if let Some(problem) = problem {
-        acc.push(crate::diag::err_at(
-            span,
-            format!(
-                "{problem}; {what} names are 1 to {MAX_NAME} characters of `A-Z a-z 0-9 _ . -`; \
-                 choose another with `name = \"...\"`"
-            ),
-        ));
-    }
-}
-
-/// The name of a tool or prompt: `name = ".."` when given, else the function's name; checked
-/// with [`check_name`] at the literal, or at the function's identifier.
-pub fn resolve_name(
-    what: &str,
-    given: Option<&syn::LitStr>,
-    ident: &syn::Ident,
-    acc: &mut Accumulator,
-) -> String {
-    let (name, span) = match given {
-        Some(lit) => (lit.value(), lit.span()),
-        None => (unraw(ident), ident.span()),
-    };
-    check_name(what, &name, span, acc);
-    name
 }
 
 /// An identifier without its `r#` prefix.

@@ -2,7 +2,7 @@
 //! Names live in each item's own expansion, so duplicates are found by a `const` assertion per
 //! entry, spanned at the later entry; the same path listed twice is caught here directly.
 
-use crate::common::crate_path;
+use crate::common::args::crate_path;
 use crate::diag::{err_at, err_on};
 use crate::paths::{Paths, PrivatePath};
 use crate::symbols::{PROMPT, RESOURCE, TOOL};

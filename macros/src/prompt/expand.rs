@@ -1,6 +1,6 @@
 //! `#[prompt]` expansion. Cannot fail: the model has checked everything.
 
-use super::Prompt;
+use super::model::Prompt;
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, optional, out_ident,
     parse_args, parsed_ident,

@@ -1,6 +1,6 @@
 //! `#[resource]` expansion. Cannot fail: the model has checked everything.
 
-use super::Resource;
+use super::model::Resource;
 use crate::common::expand::{call_user, cx_ident, optional, out_ident, parse_args, parsed_ident};
 use crate::common::unraw;
 use crate::paths::{BOX_PIN, PANIC, Paths, STR, STRING};

@@ -1,45 +1,9 @@
-//! The URI of `#[resource("uri")]`: where it is among the arguments, its RFC 6570 level-1
-//! `{variables}`, and the parameters that must match them.
+//! The URI template of `#[resource("uri")]`: its RFC 6570 level-1 `{variables}`, and the
+//! parameters that must match them.
 
 use crate::common::signature::Signature;
 use crate::diag::{err_at, err_on};
-use darling::ast::NestedMeta;
 use darling::error::Accumulator;
-use proc_macro2::Span;
-use syn::spanned::Spanned;
-
-/// Takes the URI literal off the front of the arguments. A URI written later is an error at it
-/// and is still used; no URI at all is an error at the first argument (or at the attribute, when
-/// it has none).
-pub fn split_uri(
-    mut metas: Vec<NestedMeta>,
-    acc: &mut Accumulator,
-) -> (Option<syn::LitStr>, Vec<NestedMeta>) {
-    let position = metas
-        .iter()
-        .position(|m| matches!(m, NestedMeta::Lit(syn::Lit::Str(_))));
-    let Some(position) = position else {
-        let span = metas.first().map_or_else(Span::call_site, |m| m.span());
-        acc.push(err_at(
-            span,
-            "`#[resource]` needs the URI first: `#[resource(\"scheme://path/{id}\")]`",
-        ));
-        return (None, metas);
-    };
-    let NestedMeta::Lit(syn::Lit::Str(lit)) = metas.remove(position) else {
-        return (None, metas);
-    };
-    if position > 0 {
-        acc.push(err_on(
-            &lit,
-            format!(
-                "the URI goes first in `#[resource]`: `#[resource({}, ..)]`",
-                lit.token()
-            ),
-        ));
-    }
-    (Some(lit), metas)
-}
 
 /// The `{variables}` of the template in `lit`, checked for balance and plain names; `None` when
 /// the template is malformed (each problem is reported at `lit`).

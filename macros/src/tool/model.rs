@@ -1,8 +1,8 @@
 //! The validated `#[tool]`: every user error is raised here.
 
 use super::parse::ToolArgs;
+use crate::common::args::{crate_path, description_or_docs, resolve_name};
 use crate::common::signature::{self, Place, Signature};
-use crate::common::{crate_path, docs, resolve_name};
 use crate::diag::err_on;
 use crate::symbols::TOOL;
 use darling::error::Accumulator;
@@ -83,7 +83,7 @@ fn description(
     ident: &syn::Ident,
     acc: &mut Accumulator,
 ) -> String {
-    match given.map(|d| d.value()).or_else(|| docs(attrs)) {
+    match description_or_docs(given, attrs) {
         Some(d) if !d.trim().is_empty() => d,
         _ => {
             acc.push(err_on(

@@ -1,9 +1,8 @@
 //! `#[tool(..)]` arguments, as written.
 
-use crate::diag::known_keys;
+use crate::common::args::{from_metas, meta_list};
 use crate::symbols::{TOOL, TOOL_KEYS};
 use darling::FromMeta;
-use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
 
@@ -38,8 +37,6 @@ pub fn parse(args: TokenStream, acc: &mut Accumulator) -> ToolArgs {
 
 /// Parses an already-split argument list (the `#[toolbox]` container reads each method's attribute).
 pub fn parse_list(args: &TokenStream, acc: &mut Accumulator) -> Option<ToolArgs> {
-    let metas =
-        acc.handle(NestedMeta::parse_meta_list(args.clone()).map_err(darling::Error::from))?;
-    let metas = known_keys(TOOL, TOOL_KEYS, metas, acc);
-    acc.handle(ToolArgs::from_list(&metas))
+    let metas = meta_list(args.clone(), acc)?;
+    from_metas(TOOL, TOOL_KEYS, metas, acc)
 }
