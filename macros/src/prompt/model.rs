@@ -54,7 +54,7 @@ fn description(
     acc: &mut Accumulator,
 ) -> String {
     let description = description_or_docs(given, attrs).unwrap_or_default();
-    if description.is_empty() {
+    if description.trim().is_empty() {
         acc.push(err_on(
             ident,
             "`#[prompt]` functions need a description; add a `///` doc comment or `description = \"...\"`",

@@ -21,10 +21,6 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
     };
     let mut acc = darling::Error::accumulator();
     let parsed = parse::parse(args, &mut acc);
-    let krate = parsed
-        .krate
-        .clone()
-        .unwrap_or_else(crate::paths::default_crate);
     let model = model::model(parsed, &func.attrs, &mut func.sig, Place::Free, &mut acc);
     let out = match acc.finish() {
         Ok(()) => expand::expand_free(&model, &func),
@@ -35,7 +31,7 @@ pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
                 .sig
                 .receiver()
                 .is_none()
-                .then(|| expand::stub(&krate, &func.sig.ident, &func.vis));
+                .then(|| expand::stub(&model.krate, &func.sig.ident, &func.vis));
             quote!(#func #stub #errors)
         }
     };

@@ -1,0 +1,8 @@
+#[rondo_mcp::prompt(description = "   ")]
+fn greeting(name: String) -> String {
+    format!("hello {name}")
+}
+
+fn main() {
+    let _ = rondo_mcp::prompts![greeting];
+}
