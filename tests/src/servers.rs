@@ -460,6 +460,28 @@ pub fn retry_params(
     })
 }
 
+/// Calls the argument-less tool `name` (first round).
+pub async fn call(
+    c: &rondo_mcp::testing::TestClient,
+    name: &str,
+) -> Result<serde_json::Value, rondo_mcp::Error> {
+    c.request("tools/call", call_params(name, json!({}))).await
+}
+
+/// Retries the argument-less tool `name` with `responses` and `state`.
+pub async fn retry(
+    c: &rondo_mcp::testing::TestClient,
+    name: &str,
+    responses: serde_json::Value,
+    state: serde_json::Value,
+) -> Result<serde_json::Value, rondo_mcp::Error> {
+    c.request(
+        "tools/call",
+        retry_params(name, json!({}), responses, state),
+    )
+    .await
+}
+
 /// An accepted one-field form ([`text_form`]) answer.
 pub fn accepted(value: &str) -> serde_json::Value {
     json!({ "action": "accept", "content": { "value": value } })

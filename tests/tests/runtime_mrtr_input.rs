@@ -6,7 +6,7 @@
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Revision, code};
 use rondo_mcp::testing::{Reply, Script, TestClient};
-use rondo_tests::servers::{Hand, Lab, accepted, call_params, named, retry_params};
+use rondo_tests::servers::{Hand, Lab, accepted, call, call_params, named, retry, retry_params};
 use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
@@ -42,22 +42,15 @@ fn keys(irr: &Value) -> Vec<String> {
 #[tokio::test]
 async fn a_missing_answer_is_asked_again_not_an_error() {
     let c = client(Server::new(Hand), Script::new()).await;
-    let first = c
-        .request("tools/call", call_params("greet", json!({})))
-        .await
-        .unwrap();
-    let again = c
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"username": named("Ada")}),
-                first["requestState"].clone(),
-            ),
-        )
-        .await
-        .expect("a fresh InputRequiredResult, not an error");
+    let first = call(&c, "greet").await.unwrap();
+    let again = retry(
+        &c,
+        "greet",
+        json!({"username": named("Ada")}),
+        first["requestState"].clone(),
+    )
+    .await
+    .expect("a fresh InputRequiredResult, not an error");
     assert_eq!(again["resultType"], "input_required");
     assert_eq!(
         again["inputRequests"], first["inputRequests"],
@@ -66,27 +59,19 @@ async fn a_missing_answer_is_asked_again_not_an_error() {
     assert!(again["requestState"].is_string());
     assert_ne!(again["requestState"], first["requestState"]);
     // Nothing in inputResponses at all: asked again as well.
-    let empty = c
-        .request(
-            "tools/call",
-            retry_params("greet", json!({}), json!({}), again["requestState"].clone()),
-        )
+    let empty = retry(&c, "greet", json!({}), again["requestState"].clone())
         .await
         .unwrap();
     assert_eq!(empty["inputRequests"], first["inputRequests"]);
     // The re-issued state works.
-    let done = c
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({"user_name": named("Ada")}),
-                empty["requestState"].clone(),
-            ),
-        )
-        .await
-        .unwrap();
+    let done = retry(
+        &c,
+        "greet",
+        json!({"user_name": named("Ada")}),
+        empty["requestState"].clone(),
+    )
+    .await
+    .unwrap();
     assert_eq!(done["content"][0]["text"], "Hello, Ada!");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
@@ -94,26 +79,19 @@ async fn a_missing_answer_is_asked_again_not_an_error() {
 #[tokio::test]
 async fn unknown_extra_answers_are_ignored() {
     let c = client(Server::new(Hand), Script::new()).await;
-    let first = c
-        .request("tools/call", call_params("greet", json!({})))
-        .await
-        .unwrap();
-    let done = c
-        .request(
-            "tools/call",
-            retry_params(
-                "greet",
-                json!({}),
-                json!({
-                    "user_name": named("Ada"),
-                    "not_asked": {"action": "accept", "content": {"x": 1}},
-                    "roots": {"roots": []},
-                }),
-                first["requestState"].clone(),
-            ),
-        )
-        .await
-        .unwrap();
+    let first = call(&c, "greet").await.unwrap();
+    let done = retry(
+        &c,
+        "greet",
+        json!({
+            "user_name": named("Ada"),
+            "not_asked": {"action": "accept", "content": {"x": 1}},
+            "roots": {"roots": []},
+        }),
+        first["requestState"].clone(),
+    )
+    .await
+    .unwrap();
     assert_eq!(done["resultType"], "complete");
     assert_eq!(done["content"][0]["text"], "Hello, Ada!");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
@@ -122,10 +100,7 @@ async fn unknown_extra_answers_are_ignored() {
 #[tokio::test]
 async fn structurally_invalid_input_responses_are_invalid_params() {
     let c = client(Server::new(Hand), Script::new()).await;
-    let first = c
-        .request("tools/call", call_params("greet", json!({})))
-        .await
-        .unwrap();
+    let first = call(&c, "greet").await.unwrap();
     let state = first["requestState"].clone();
     for bad in [
         Value::Null,
@@ -137,11 +112,7 @@ async fn structurally_invalid_input_responses_are_invalid_params() {
         json!({"user_name": "Ada"}),
         json!({"user_name": named("Ada"), "other": [1]}),
     ] {
-        let e = c
-            .request(
-                "tools/call",
-                retry_params("greet", json!({}), bad.clone(), state.clone()),
-            )
+        let e = retry(&c, "greet", bad.clone(), state.clone())
             .await
             .expect_err("a JSON-RPC error, never a complete result");
         assert_eq!(e.code, code::INVALID_PARAMS, "inputResponses = {bad}");
@@ -152,27 +123,20 @@ async fn structurally_invalid_input_responses_are_invalid_params() {
 #[tokio::test]
 async fn an_answer_that_does_not_parse_is_asked_again() {
     let c = client(Server::new(Hand), Script::new()).await;
-    let first = c
-        .request("tools/call", call_params("greet", json!({})))
-        .await
-        .unwrap();
+    let first = call(&c, "greet").await.unwrap();
     for unparseable in [
         json!({"action": "bogus"}),
         json!({"content": {"name": "Ada"}}),
         json!({"action": "accept", "content": "Ada"}),
     ] {
-        let again = c
-            .request(
-                "tools/call",
-                retry_params(
-                    "greet",
-                    json!({}),
-                    json!({ "user_name": unparseable }),
-                    first["requestState"].clone(),
-                ),
-            )
-            .await
-            .expect("asked again, not an error");
+        let again = retry(
+            &c,
+            "greet",
+            json!({ "user_name": unparseable }),
+            first["requestState"].clone(),
+        )
+        .await
+        .expect("asked again, not an error");
         assert_eq!(again["resultType"], "input_required", "{unparseable}");
         assert_eq!(again["inputRequests"], first["inputRequests"]);
     }
@@ -237,39 +201,28 @@ async fn joined_questions_come_in_one_input_required_result() {
 #[tokio::test]
 async fn a_partly_answered_batch_reasks_the_rest_rendered_identically() {
     let c = client(Server::new(Lab::new()), Script::new()).await;
-    let first = c
-        .request("tools/call", call_params("pair", json!({})))
-        .await
-        .unwrap();
-    let second = c
-        .request(
-            "tools/call",
-            retry_params(
-                "pair",
-                json!({}),
-                json!({"left": accepted("L")}),
-                first["requestState"].clone(),
-            ),
-        )
-        .await
-        .unwrap();
+    let first = call(&c, "pair").await.unwrap();
+    let second = retry(
+        &c,
+        "pair",
+        json!({"left": accepted("L")}),
+        first["requestState"].clone(),
+    )
+    .await
+    .unwrap();
     assert_eq!(keys(&second), ["right"]);
     assert_eq!(
         second["inputRequests"]["right"], first["inputRequests"]["right"],
         "deterministic rendering across rounds"
     );
-    let done = c
-        .request(
-            "tools/call",
-            retry_params(
-                "pair",
-                json!({}),
-                json!({"right": accepted("R")}),
-                second["requestState"].clone(),
-            ),
-        )
-        .await
-        .unwrap();
+    let done = retry(
+        &c,
+        "pair",
+        json!({"right": accepted("R")}),
+        second["requestState"].clone(),
+    )
+    .await
+    .unwrap();
     assert_eq!(done["content"][0]["text"], "left=L right=R");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
@@ -277,14 +230,8 @@ async fn a_partly_answered_batch_reasks_the_rest_rendered_identically() {
 #[tokio::test]
 async fn the_same_round_renders_the_same_requests_every_time() {
     let c = client(Server::new(Lab::new()), Script::new()).await;
-    let a = c
-        .request("tools/call", call_params("pair", json!({})))
-        .await
-        .unwrap();
-    let b = c
-        .request("tools/call", call_params("pair", json!({})))
-        .await
-        .unwrap();
+    let a = call(&c, "pair").await.unwrap();
+    let b = call(&c, "pair").await.unwrap();
     assert_eq!(a["inputRequests"], b["inputRequests"]);
     assert_ne!(a["requestState"], b["requestState"], "fresh nonce per seal");
 }
@@ -308,10 +255,7 @@ async fn the_round_cap_ends_an_endless_asker_with_an_error() {
     assert_eq!(irrs, 3, "max_rounds(3) allows three InputRequiredResults");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
     // The server keeps serving.
-    let next = c
-        .request("tools/call", call_params("steps", json!({})))
-        .await
-        .unwrap();
+    let next = call(&c, "steps").await.unwrap();
     assert_eq!(next["resultType"], "input_required");
 }
 
@@ -349,10 +293,7 @@ async fn state_over_the_size_cap_is_an_error_not_a_panic() {
         .expect_err("too much state");
     assert_eq!(e.code, code::INTERNAL_ERROR);
     // Still serving.
-    let first = c
-        .request("tools/call", call_params("steps", json!({})))
-        .await
-        .unwrap();
+    let first = call(&c, "steps").await.unwrap();
     assert_eq!(first["resultType"], "input_required");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
@@ -383,10 +324,7 @@ async fn prompts_and_resources_are_multi_round_too() {
 #[tokio::test]
 async fn one_key_for_two_different_questions_gets_distinct_wire_keys() {
     let c = client(Server::new(Lab::new()), Script::new()).await;
-    let first = c
-        .request("tools/call", call_params("collide", json!({})))
-        .await
-        .unwrap();
+    let first = call(&c, "collide").await.unwrap();
     let asked = first["inputRequests"].as_object().unwrap();
     assert_eq!(asked.len(), 2, "{first:#}");
     let mut responses = serde_json::Map::new();
@@ -417,23 +355,16 @@ async fn one_key_for_two_different_questions_gets_distinct_wire_keys() {
     assert_eq!(done["content"][0]["text"], "colour=red size=L");
 
     // The same question asked twice in one pass goes out once and answers both.
-    let first = c
-        .request("tools/call", call_params("twice", json!({})))
-        .await
-        .unwrap();
+    let first = call(&c, "twice").await.unwrap();
     assert_eq!(keys(&first), ["same"]);
-    let done = c
-        .request(
-            "tools/call",
-            retry_params(
-                "twice",
-                json!({}),
-                json!({"same": accepted("yes")}),
-                first["requestState"].clone(),
-            ),
-        )
-        .await
-        .unwrap();
+    let done = retry(
+        &c,
+        "twice",
+        json!({"same": accepted("yes")}),
+        first["requestState"].clone(),
+    )
+    .await
+    .unwrap();
     assert_eq!(done["content"][0]["text"], "a=yes b=yes");
     validate_transcript(Revision::V2026_07_28, &c.transcript());
 }

@@ -7,7 +7,7 @@ use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Revision, code};
 use rondo_mcp::state::{KeyRing, ManualClock, STATE_REJECTED};
 use rondo_mcp::testing::TestClient;
-use rondo_tests::servers::{Hand, Lab, accepted, call_params, named, retry_params};
+use rondo_tests::servers::{Hand, Lab, accepted, call_params, named, retry, retry_params};
 use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 use std::time::Duration;
@@ -37,11 +37,7 @@ async fn first_round(c: &TestClient, name: &str, args: Value) -> Value {
 /// Retries `greet` (no arguments) with the answer "Ada" and `state`.
 async fn greet_as_ada(c: &TestClient, state: Value) -> Result<Value, Error> {
     let answers = json!({"user_name": named("Ada")});
-    c.request(
-        "tools/call",
-        retry_params("greet", json!({}), answers, state),
-    )
-    .await
+    retry(c, "greet", answers, state).await
 }
 
 fn assert_rejected(outcome: Result<Value, Error>, what: &str) {
@@ -100,12 +96,7 @@ async fn tampered_state_is_one_frozen_invalid_params_error() {
         tampered.push((format!("non-canonical base64 #{i}"), json!(v)));
     }
     for (what, bad) in tampered {
-        let r = c
-            .request(
-                "tools/call",
-                retry_params("greet", json!({}), json!({"user_name": named("Eve")}), bad),
-            )
-            .await;
+        let r = retry(&c, "greet", json!({"user_name": named("Eve")}), bad).await;
         assert_rejected(r, &what);
     }
     // The genuine state still completes: rejections have no side effect on it.
@@ -119,17 +110,13 @@ async fn tampered_state_is_one_frozen_invalid_params_error() {
 async fn state_of_another_tool_is_rejected() {
     let c = client(Server::new(Lab::new())).await;
     let steps_state = first_round(&c, "steps", json!({})).await;
-    let r = c
-        .request(
-            "tools/call",
-            retry_params(
-                "pair",
-                json!({}),
-                json!({"left": accepted("l"), "right": accepted("r")}),
-                steps_state,
-            ),
-        )
-        .await;
+    let r = retry(
+        &c,
+        "pair",
+        json!({"left": accepted("l"), "right": accepted("r")}),
+        steps_state,
+    )
+    .await;
     assert_rejected(r, "state of `steps` on `pair`");
     // Nor on another method that may answer input_required, with a target of the same name.
     let prompt = c
