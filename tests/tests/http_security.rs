@@ -172,22 +172,42 @@ async fn authenticate(mut req: axum::extract::Request) -> axum::extract::Request
     req
 }
 
+/// The probe server mounted at `/mcp` in an axum app behind [`authenticate`].
+struct AxumApp {
+    addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl AxumApp {
+    async fn start() -> AxumApp {
+        let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
+        let app = axum::Router::new()
+            .route_service("/mcp", svc)
+            .layer(axum::middleware::map_request(authenticate));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await
+        });
+        AxumApp { addr, stop, server }
+    }
+
+    async fn stop(self) {
+        let _ = self.stop.send(());
+        bounded("axum stops", self.server).await.unwrap().unwrap();
+    }
+}
+
 #[tokio::test]
 async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
-    let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
-    let app = axum::Router::new()
-        .route_service("/mcp", svc)
-        .layer(axum::middleware::map_request(authenticate));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let axum_app = AxumApp::start().await;
+    let addr = axum_app.addr;
     let body = modern(2, "tools/call", json!({"name": "whoami"}));
     let r = post_modern(addr, &body, |_| {}).await;
     assert_eq!(r.status, StatusCode::OK);
@@ -208,26 +228,13 @@ async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
         send(addr, request(Method::DELETE, &h, None)).await.status,
         StatusCode::NOT_FOUND
     );
-    let _ = stop.send(());
-    bounded("axum stops", server).await.unwrap().unwrap();
+    axum_app.stop().await;
 }
 
 #[tokio::test]
 async fn request_state_is_bound_to_the_principal_it_was_issued_to() {
-    let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
-    let app = axum::Router::new()
-        .route_service("/mcp", svc)
-        .layer(axum::middleware::map_request(authenticate));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let addr = listener.local_addr().unwrap();
-    let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let server = tokio::spawn(async move {
-        axum::serve(listener, app)
-            .with_graceful_shutdown(async {
-                let _ = stopped.await;
-            })
-            .await
-    });
+    let axum_app = AxumApp::start().await;
+    let addr = axum_app.addr;
     let first = modern(1, "tools/call", json!({"name": "greet"}));
     let r = post_modern(addr, &first, |_| {}).await;
     let irr = r.json().await;
@@ -252,6 +259,5 @@ async fn request_state_is_bound_to_the_principal_it_was_issued_to() {
     // Alice herself completes.
     let r = post_modern(addr, &retry, |_| {}).await;
     assert_eq!(text(&r.json().await), "Hello, Alice!");
-    let _ = stop.send(());
-    bounded("axum stops", server).await.unwrap().unwrap();
+    axum_app.stop().await;
 }
