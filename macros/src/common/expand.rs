@@ -111,6 +111,22 @@ pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenSt
     }
 }
 
+/// The body every handler method shares: parse, call the user's function into a local of its
+/// declared return type, convert. `convert` reads that local ([`out_ident`]).
+pub fn handler_block(
+    parse: TokenStream,
+    sig: &Signature,
+    call: TokenStream,
+    convert: TokenStream,
+) -> TokenStream {
+    let (out, output) = (out_ident(), &sig.output);
+    quote! {{
+        #parse
+        let #out: #output = #call;
+        #convert
+    }}
+}
+
 /// `Some(value)`, or `None` for an optional key the user left out.
 pub fn optional(value: Option<impl ToTokens>) -> TokenStream {
     match value {

@@ -2,8 +2,8 @@
 
 use super::model::Prompt;
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, optional, out_ident,
-    parse_args, parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
+    out_ident, parse_args, parsed_ident,
 };
 use crate::common::unraw;
 use crate::paths::{BOX_PIN, PANIC, Paths, STR, VEC};
@@ -83,6 +83,7 @@ fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
     let output = &prompt.sig.output;
     let into = paths.trait_into_prompt_result().at(output.span());
     let convert = quote_spanned!(output.span()=> <#output as #into>::into_prompt_result(#out));
+    let body = handler_block(parse, &prompt.sig, call, convert);
     let (cx_ty, json_object) = (paths.cx(), paths.json_object());
     let future = paths.handler_future(paths.get_prompt_result());
     quote! {
@@ -90,11 +91,7 @@ fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
             #cx: &'__rondo #cx_ty,
             #arguments: #json_object,
         ) -> #future {
-            #BOX_PIN(async move {
-                #parse
-                let #out: #output = #call;
-                #convert
-            })
+            #BOX_PIN(async move #body)
         }
     }
 }

@@ -1,7 +1,9 @@
 //! `#[resource]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Resource;
-use crate::common::expand::{call_user, cx_ident, optional, out_ident, parse_args, parsed_ident};
+use crate::common::expand::{
+    call_user, cx_ident, handler_block, optional, out_ident, parse_args, parsed_ident,
+};
 use crate::common::unraw;
 use crate::paths::{BOX_PIN, PANIC, Paths, STR, STRING};
 use proc_macro2::{Span, TokenStream};
@@ -60,6 +62,7 @@ fn read(r: &Resource, paths: &Paths) -> TokenStream {
     let output = &r.sig.output;
     let into = paths.trait_into_resource_result().at(output.span());
     let convert = quote_spanned!(output.span()=> <#output as #into>::into_resource_result(#out));
+    let body = handler_block(parse, &r.sig, call, convert);
     let (cx_ty, btree_map) = (paths.cx(), paths.btree_map());
     let future = paths.handler_future(paths.read_resource_result());
     quote! {
@@ -68,11 +71,7 @@ fn read(r: &Resource, paths: &Paths) -> TokenStream {
             #uri_arg: &'__rondo #STR,
             #vars: #btree_map<#STRING, #STRING>,
         ) -> #future {
-            #BOX_PIN(async move {
-                #parse
-                let #out: #output = #call;
-                #convert
-            })
+            #BOX_PIN(async move #body)
         }
     }
 }

@@ -2,8 +2,8 @@
 
 use super::model::Tool;
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, optional, out_ident,
-    parse_args, parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
+    out_ident, parse_args, parsed_ident,
 };
 use crate::paths::{BOX_PIN, ERR, OK, PANIC, Paths, STR};
 use proc_macro2::TokenStream;
@@ -88,11 +88,7 @@ fn body(tool: &Tool, paths: &Paths, callee: TokenStream) -> TokenStream {
     let into_tool_result = paths.trait_into_tool_result().at(output.span());
     let convert =
         quote_spanned!(output.span()=> <#output as #into_tool_result>::into_tool_result(#out));
-    quote! {{
-        #parse
-        let #out: #output = #call;
-        #OK(#convert)
-    }}
+    handler_block(parse, &tool.sig, call, quote!(#OK(#convert)))
 }
 
 /// `let __rondo_parsed = ..;`: the arguments, or an early `Ok` with the tool error result that
