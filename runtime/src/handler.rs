@@ -109,7 +109,7 @@ impl ServerInfo {
 ///
 /// Every method gets the request's [`Cx`]. From `call_tool`, `get_prompt` and `read_resource`
 /// a handler may ask the client for input ([`Cx::elicit`], [`Cx::sample`], [`Cx::list_roots`],
-/// [`Cx::ask`]): on 2026-07-28 that answers `InputRequiredResult` and the client calls again
+/// [`Cx::ask_raw`]): on 2026-07-28 that answers `InputRequiredResult` and the client calls again
 /// with the answers, on 2025-11-25 it sends a real request and awaits the response. The same
 /// code serves both.
 ///

@@ -258,7 +258,7 @@ impl Handler for Lab {
             }
             "endless" => {
                 let r = cx
-                    .ask(
+                    .ask_raw(
                         "again",
                         rondo_mcp::protocol::InputRequest::Elicit(text_form("Again?")),
                         |_| Err::<(), _>("never good enough".to_owned()),

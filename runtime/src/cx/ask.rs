@@ -86,7 +86,7 @@ impl Cx {
     /// pass (so `join!` batches them) and the client calls again. An answer that `parse`
     /// rejects is asked again. 2025-11-25: a real request is sent on the request's stream and
     /// awaited with the configured timeout.
-    pub async fn ask<T>(
+    pub async fn ask_raw<T>(
         &self,
         key: &str,
         request: InputRequest,
@@ -204,7 +204,7 @@ impl Cx {
         key: &str,
         request: ElicitRequest,
     ) -> Result<ElicitResult, AskError> {
-        self.ask(key, InputRequest::Elicit(request), parse_as).await
+        self.ask_raw(key, InputRequest::Elicit(request), parse_as).await
     }
 
     /// Asks the client's model for a completion (deprecated feature in 2026-07-28).
@@ -213,12 +213,12 @@ impl Cx {
         key: &str,
         request: CreateMessageRequest,
     ) -> Result<CreateMessageResult, AskError> {
-        self.ask(key, InputRequest::Sample(request), parse_as).await
+        self.ask_raw(key, InputRequest::Sample(request), parse_as).await
     }
 
     /// Asks for the client's roots (deprecated feature in 2026-07-28).
     pub async fn list_roots(&self, key: &str) -> Result<ListRootsResult, AskError> {
-        self.ask(key, InputRequest::ListRoots, parse_as).await
+        self.ask_raw(key, InputRequest::ListRoots, parse_as).await
     }
 }
 
