@@ -139,10 +139,3 @@ pub fn prompts(input: TokenStream) -> TokenStream {
 pub fn resources(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Resources, input.into()).into()
 }
-
-/// Prints an expansion to stderr when `RONDO_MACROS_DEBUG` is set.
-fn debug(what: &str, tokens: &proc_macro2::TokenStream) {
-    if std::env::var_os("RONDO_MACROS_DEBUG").is_some() {
-        eprintln!("// rondo-mcp-macros: {what}\n{tokens}");
-    }
-}

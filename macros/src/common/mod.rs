@@ -1,6 +1,8 @@
-//! What the attribute macros share: argument reading (`args`), docs, function parsing, signatures.
+//! What the attribute macros share: the entry driver (`entry`), argument reading (`args`), docs,
+//! function parsing, signatures.
 
 pub mod args;
+pub mod entry;
 pub mod expand;
 pub mod signature;
 

@@ -119,7 +119,7 @@ pub fn expand(kind: Kind, input: TokenStream) -> TokenStream {
             .map(darling::Error::write_errors)
             .unwrap_or_default(),
     };
-    crate::debug(kind.mac(), &out);
+    crate::common::entry::debug(kind.mac(), &out);
     out
 }
 

@@ -1,0 +1,71 @@
+//! The one driver every attribute macro runs through (STYLE.md §2, §3): parse the item or say
+//! where the attribute goes, parse and model the arguments into one accumulator, then either
+//! expand the model or emit the item, a stub and the errors; print the result when asked to.
+//! A macro supplies only its pieces, as an [`Attribute`].
+
+use crate::diag::err_at;
+use darling::error::Accumulator;
+use proc_macro2::{Span, TokenStream};
+use quote::{ToTokens, quote};
+
+/// The pieces of one attribute macro. The driver, [`expand`], calls them in order.
+pub trait Attribute {
+    /// The attribute's name, for the debug print: `tool`.
+    const NAME: &'static str;
+    /// The error when the attribute is on the wrong kind of item, at the attribute; it says what
+    /// the attribute goes on: ``"`#[tool]` goes on a function: `async fn name(..)`"``.
+    const MISPLACED: &'static str;
+    /// The item the attribute goes on (`syn::ItemFn`, `syn::ItemImpl`), re-emitted as modelled.
+    type Item: ToTokens;
+    /// The validated model: what [`Attribute::expand`] reads, and [`Attribute::stub`] too.
+    type Model;
+
+    /// Parses the item; `None` when it is not the kind of item the attribute goes on.
+    fn item(tokens: TokenStream) -> Option<Self::Item>;
+
+    /// Parses the attribute's arguments and validates them with the item into the model. Every
+    /// user error goes to `acc`; helper attributes the macro owns are stripped from `item`.
+    fn model(args: TokenStream, item: &mut Self::Item, acc: &mut Accumulator) -> Self::Model;
+
+    /// The expansion of a model without errors; cannot fail.
+    fn expand(model: &Self::Model, item: &Self::Item) -> TokenStream;
+
+    /// What goes next to the item and the errors when the model has errors, so that nothing
+    /// naming the item adds a second error (STYLE.md §3): the hidden type with a stub impl.
+    fn stub(model: &Self::Model, item: &Self::Item) -> TokenStream;
+}
+
+/// Expands `#[A(args)] item`.
+pub fn expand<A: Attribute>(args: TokenStream, item: TokenStream) -> TokenStream {
+    let Some(mut parsed) = A::item(item.clone()) else {
+        let error = err_at(Span::call_site(), A::MISPLACED).write_errors();
+        return quote!(#item #error);
+    };
+    let mut acc = darling::Error::accumulator();
+    let model = A::model(args, &mut parsed, &mut acc);
+    let out = match acc.finish() {
+        Ok(()) => A::expand(&model, &parsed),
+        Err(errors) => {
+            let (stub, errors) = (A::stub(&model, &parsed), errors.write_errors());
+            quote!(#parsed #stub #errors)
+        }
+    };
+    debug(A::NAME, &out);
+    out
+}
+
+/// The stub of an attribute on a function: `stub()` for a free function, nothing for a method,
+/// where a stub struct inside the `impl` block would be a second error.
+pub fn fn_stub(func: &syn::ItemFn, stub: impl FnOnce() -> TokenStream) -> TokenStream {
+    match func.sig.receiver() {
+        Some(_) => TokenStream::new(),
+        None => stub(),
+    }
+}
+
+/// Prints an expansion to stderr when `RONDO_MACROS_DEBUG` is set.
+pub fn debug(what: &str, tokens: &TokenStream) {
+    if std::env::var_os("RONDO_MACROS_DEBUG").is_some() {
+        eprintln!("// rondo-mcp-macros: {what}\n{tokens}");
+    }
+}
