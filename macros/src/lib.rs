@@ -4,6 +4,7 @@
 
 mod common;
 mod diag;
+mod keys;
 mod list;
 mod paths;
 mod prompt;

@@ -2,7 +2,8 @@
 //! (given or the function's) and the description (given or the doc comment).
 
 use super::{docs, unraw};
-use crate::diag::{err_on, known_keys};
+use crate::diag::err_on;
+use crate::keys::known_keys;
 use crate::symbols::Key;
 use darling::FromMeta;
 use darling::ast::NestedMeta;

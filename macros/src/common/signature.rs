@@ -3,7 +3,8 @@
 //! parameter is the context and must come first; every other parameter is an argument.
 
 use crate::common::unraw;
-use crate::diag::{err_at, err_on, known_keys};
+use crate::diag::{err_at, err_on};
+use crate::keys::known_keys;
 use crate::symbols::{ARG, ARG_KEYS, ARGS, TOOL};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
