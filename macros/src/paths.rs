@@ -49,6 +49,8 @@ pub const VEC_MACRO: StdPath = StdPath("::std::vec");
 pub const STRING: StdPath = StdPath("::std::string::String");
 /// `::core::primitive::str`: a user's `type str = ..;` cannot capture it.
 pub const STR: StdPath = StdPath("::core::primitive::str");
+/// `::core::primitive::bool`.
+pub const BOOL: StdPath = StdPath("::core::primitive::bool");
 /// `::core::panic`, the macro: the bodies of the stubs emitted next to errors, never run.
 pub const PANIC: StdPath = StdPath("::core::panic");
 
