@@ -112,7 +112,7 @@ fn fallback(entries: &[Entry]) -> TokenStream {
         .iter()
         .map(|name| respan(quote!(pub struct #name {}), name.span()));
     quote! {
-        #[allow(non_camel_case_types, dead_code, unused_imports)]
+        #[allow(non_camel_case_types, dead_code, unused_imports, unreachable_pub)]
         mod __rondo_fallback {
             pub mod functions {
                 #(#structs)*

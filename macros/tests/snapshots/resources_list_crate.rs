@@ -1,6 +1,6 @@
 fn expansion() {
     let _ = {
-        #[allow(non_camel_case_types, dead_code, unused_imports)]
+        #[allow(non_camel_case_types, dead_code, unused_imports, unreachable_pub)]
         mod __rondo_fallback {
             pub mod functions {
                 pub struct welcome {}
