@@ -54,12 +54,51 @@ pub fn expand<A: Attribute>(args: TokenStream, item: TokenStream) -> TokenStream
     out
 }
 
-/// The stub of an attribute on a function: `stub()` for a free function, nothing for a method,
-/// where a stub struct inside the `impl` block would be a second error.
-pub fn fn_stub(func: &syn::ItemFn, stub: impl FnOnce() -> TokenStream) -> TokenStream {
-    match func.sig.receiver() {
-        Some(_) => TokenStream::new(),
-        None => stub(),
+/// An attribute on a function: `#[tool]`, `#[prompt]`, `#[resource]`, and the question macros to
+/// come. The item is parsed by [`crate::common::parse_fn`] (a body that does not parse is kept
+/// verbatim), and the stub is emitted for a free function only: inside an `impl` block, where
+/// the attribute is already an error, a stub struct would be a second one.
+pub trait FnAttribute {
+    /// See [`Attribute::NAME`].
+    const NAME: &'static str;
+    /// See [`Attribute::MISPLACED`].
+    const MISPLACED: &'static str;
+    /// See [`Attribute::Model`].
+    type Model;
+
+    /// See [`Attribute::model`].
+    fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Self::Model;
+
+    /// See [`Attribute::expand`].
+    fn expand(model: &Self::Model, func: &syn::ItemFn) -> TokenStream;
+
+    /// The hidden type named after the free function `func`, with a stub impl.
+    fn stub(model: &Self::Model, func: &syn::ItemFn) -> TokenStream;
+}
+
+impl<F: FnAttribute> Attribute for F {
+    const NAME: &'static str = F::NAME;
+    const MISPLACED: &'static str = F::MISPLACED;
+    type Item = syn::ItemFn;
+    type Model = F::Model;
+
+    fn item(tokens: TokenStream) -> Option<syn::ItemFn> {
+        crate::common::parse_fn(tokens)
+    }
+
+    fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> F::Model {
+        F::model(args, func, acc)
+    }
+
+    fn expand(model: &F::Model, func: &syn::ItemFn) -> TokenStream {
+        F::expand(model, func)
+    }
+
+    fn stub(model: &F::Model, func: &syn::ItemFn) -> TokenStream {
+        match func.sig.receiver() {
+            Some(_) => TokenStream::new(),
+            None => F::stub(model, func),
+        }
     }
 }
 

@@ -6,22 +6,17 @@ mod expand;
 mod model;
 mod parse;
 
-use crate::common::entry::{self, Attribute, fn_stub};
+use crate::common::entry::{self, FnAttribute};
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
 
 /// `#[prompt]`, for the entry driver.
 struct PromptAttr;
 
-impl Attribute for PromptAttr {
+impl FnAttribute for PromptAttr {
     const NAME: &'static str = crate::symbols::PROMPT;
     const MISPLACED: &'static str = "`#[prompt]` goes on a function: `async fn name(..) -> String`";
-    type Item = syn::ItemFn;
     type Model = model::Prompt;
-
-    fn item(tokens: TokenStream) -> Option<syn::ItemFn> {
-        crate::common::parse_fn(tokens)
-    }
 
     fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> model::Prompt {
         let args = parse::parse(args, acc);
@@ -33,9 +28,7 @@ impl Attribute for PromptAttr {
     }
 
     fn stub(prompt: &model::Prompt, func: &syn::ItemFn) -> TokenStream {
-        fn_stub(func, || {
-            expand::stub(&prompt.krate, &func.sig.ident, &func.vis)
-        })
+        expand::stub(&prompt.krate, &func.sig.ident, &func.vis)
     }
 }
 

@@ -6,23 +6,18 @@ mod model;
 mod parse;
 mod template;
 
-use crate::common::entry::{self, Attribute, fn_stub};
+use crate::common::entry::{self, FnAttribute};
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
 
 /// `#[resource]`, for the entry driver.
 struct ResourceAttr;
 
-impl Attribute for ResourceAttr {
+impl FnAttribute for ResourceAttr {
     const NAME: &'static str = crate::symbols::RESOURCE;
     const MISPLACED: &'static str =
         "`#[resource(\"uri\")]` goes on a function: `async fn name(..) -> ResourceContents`";
-    type Item = syn::ItemFn;
     type Model = model::Resource;
-
-    fn item(tokens: TokenStream) -> Option<syn::ItemFn> {
-        crate::common::parse_fn(tokens)
-    }
 
     fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> model::Resource {
         let args = parse::parse(args, acc);
@@ -34,9 +29,7 @@ impl Attribute for ResourceAttr {
     }
 
     fn stub(resource: &model::Resource, func: &syn::ItemFn) -> TokenStream {
-        fn_stub(func, || {
-            expand::stub(&resource.krate, &func.sig.ident, &func.vis)
-        })
+        expand::stub(&resource.krate, &func.sig.ident, &func.vis)
     }
 }
 

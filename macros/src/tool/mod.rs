@@ -4,7 +4,7 @@ pub mod expand;
 pub mod model;
 pub mod parse;
 
-use crate::common::entry::{self, Attribute, fn_stub};
+use crate::common::entry::{self, FnAttribute};
 use crate::common::signature::Place;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
@@ -12,15 +12,10 @@ use proc_macro2::TokenStream;
 /// `#[tool]` on a free function, for the entry driver.
 struct ToolAttr;
 
-impl Attribute for ToolAttr {
+impl FnAttribute for ToolAttr {
     const NAME: &'static str = crate::symbols::TOOL;
     const MISPLACED: &'static str = "`#[tool]` goes on a function: `async fn name(..)`";
-    type Item = syn::ItemFn;
     type Model = model::Tool;
-
-    fn item(tokens: TokenStream) -> Option<syn::ItemFn> {
-        crate::common::parse_fn(tokens)
-    }
 
     fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> model::Tool {
         let args = parse::parse(args, acc);
@@ -32,9 +27,7 @@ impl Attribute for ToolAttr {
     }
 
     fn stub(tool: &model::Tool, func: &syn::ItemFn) -> TokenStream {
-        fn_stub(func, || {
-            expand::stub(&tool.krate, &func.sig.ident, &func.vis)
-        })
+        expand::stub(&tool.krate, &func.sig.ident, &func.vis)
     }
 }
 
