@@ -4,6 +4,7 @@
 
 mod common;
 mod diag;
+mod elicit;
 mod keys;
 mod list;
 mod paths;
@@ -121,6 +122,53 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
     resource::expand(args.into(), item.into()).into()
+}
+
+/// Turns a function into a question for the user: a form (`#[elicit(form, ..)]`, returning
+/// `Form<T>` of a `#[derive(Elicit)]` struct) or a page to open (`#[elicit(url, ..)]`, returning
+/// `Url`). Calling the function builds the question with its inputs; a tool that lists it in
+/// `asks = [..]` asks it with `cx.ask(q).await`.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::{Answer, Elicit, Form, elicit, tool};
+///
+/// #[derive(Elicit)]
+/// struct Approval {
+///     /// Place the order?
+///     approve: bool,
+/// }
+///
+/// /// Asks the user to confirm an order. Consent never comes from the model.
+/// #[elicit(form, fallback = refuse)]
+/// fn confirm(item: &str, cents: u32) -> Form<Approval> {
+///     Form::new(format!("Buy {item} for ${}.{:02}?", cents / 100, cents % 100))
+/// }
+///
+/// /// Buys an item after the user confirms.
+/// #[tool(asks = [confirm])]
+/// async fn buy(cx: &Cx, item: String) -> String {
+///     match cx.ask(confirm(&item, 1999)).await {
+///         Answer::Accept(a) if a.approve => format!("Bought {item}."),
+///         _ => "Nothing was bought.".into(),
+///     }
+/// }
+/// # let _ = rondo_mcp::tools![buy];
+/// ```
+///
+/// Keys: `form` or `url` (one of them), `fallback = ..` (required: a function called with the
+/// same inputs that returns the answer, `args` for forms of plain data, or `refuse`),
+/// `crate = ::path`. A question without a fallback does not compile:
+///
+/// ```compile_fail
+/// # use rondo_mcp::{Elicit, Form, elicit};
+/// # #[derive(Elicit)] struct Name { name: String }
+/// #[elicit(form)]
+/// fn name() -> Form<Name> { Form::new("Your name?") }
+/// ```
+#[proc_macro_attribute]
+pub fn elicit(args: TokenStream, item: TokenStream) -> TokenStream {
+    elicit::expand(args.into(), item.into()).into()
 }
 
 /// Collects `#[tool]` functions into a `rondo_mcp::ToolSet`: `tools![add, math::mul]`.

@@ -233,4 +233,45 @@ private_items! {
 
     /// `assert_unique()`: the list macros' `const` check for a repeated name or URI.
     assert_unique => "assert_unique";
+
+    /// `Asked`: what a question function returns, its inputs kept for rendering or fallback.
+    asked => "Asked";
+    /// `Ask`: a question's rendering and fallback, per input types.
+    ask => "Ask";
+    /// `QuestionDecl`: a question's key and, for `fallback = args`, its tool arguments.
+    question_decl => "QuestionDecl";
+    /// `AnswerOf<Q, I>`: the answer type of question `Q` asked with inputs `I`.
+    answer_of => "AnswerOf";
+    /// `Fallback`: what a fallback gives, the answer or the end of the tool.
+    fallback => "Fallback";
+    /// `FormQuestion`: the rendering of an `#[elicit(form)]` function (`Form<T>`).
+    form_question => "FormQuestion";
+    /// `UrlQuestion`: the rendering of an `#[elicit(url)]` function (`Url`).
+    url_question => "UrlQuestion";
+    /// `input()`: a clone of one input for rendering, checked at the input's type.
+    input => "input";
+    /// `refuse()`: `fallback = refuse`.
+    refuse => "refuse";
+    /// `args_fallback::<R>()`: `fallback = args`, the answer built from the tool's arguments.
+    args_fallback => "args_fallback";
+    /// `form_fields::<R>()`: the field names of the form `R` renders.
+    form_fields => "form_fields";
+    /// `argument_schema::<R>()`: the form's fields as optional tool-argument properties.
+    argument_schema => "argument_schema";
+    /// `assert_no_consent::<R>()`: `fallback = args` refused for a form that carries consent.
+    assert_no_consent => "assert_no_consent";
+    /// `FallbackCall`: a fallback function's result, sync or async (autoref dispatch).
+    fallback_call => "FallbackCall";
+    /// `ViaFuture`: the `FallbackCall` method for an `async` fallback.
+    via_future => "ViaFuture";
+    /// `ViaValue`: the `FallbackCall` method for a sync fallback.
+    via_value => "ViaValue";
+    /// `Declared`: implemented by a question for the hidden set of a function that asks it.
+    declared => "Declared";
+    /// `Asking`: the context of a function with its declared questions.
+    asking => "Asking";
+    /// `with_question_arguments()`: a tool's input schema plus its `fallback = args` questions.
+    with_question_arguments => "with_question_arguments";
+    /// `argument_collision()`: the index of a tool argument that is also a question's field.
+    argument_collision => "argument_collision";
 }

@@ -41,6 +41,7 @@ pub const TOOL_KEYS: &[Key] = &[
     ("idempotent_hint", Value::Bool),
     ("open_world_hint", Value::Bool),
     ("input_schema", Value::Expr),
+    ("asks", Value::PathList),
     ("crate", Value::Path),
 ];
 /// The keys `#[prompt(..)]` accepts.
@@ -48,6 +49,7 @@ pub const PROMPT_KEYS: &[Key] = &[
     ("name", Value::Str),
     ("title", Value::Str),
     ("description", Value::Str),
+    ("asks", Value::PathList),
     ("crate", Value::Path),
 ];
 /// The keys `#[resource(..)]` accepts after the URI.
@@ -56,9 +58,23 @@ pub const RESOURCE_KEYS: &[Key] = &[
     ("title", Value::Str),
     ("description", Value::Str),
     ("mime_type", Value::Str),
+    ("asks", Value::PathList),
     ("crate", Value::Path),
 ];
 /// The keys `#[toolbox(..)]` accepts.
 pub const TOOLBOX_KEYS: &[Key] = &[("crate", Value::Path)];
 /// The keys `#[arg(..)]` accepts.
 pub const ARG_KEYS: &[Key] = &[("description", Value::Str), ("rename", Value::Str)];
+/// `#[elicit(..)]` on a question function.
+pub const ELICIT: &str = "elicit";
+/// The keys `#[elicit(..)]` accepts on a question function.
+pub const ELICIT_KEYS: &[Key] = &[
+    ("form", Value::Bool),
+    ("url", Value::Bool),
+    ("fallback", Value::Path),
+    ("crate", Value::Path),
+];
+/// `fallback = refuse`: the request ends with `-32021`, naming what the client did not declare.
+pub const REFUSE: &str = "refuse";
+/// `fallback = args`: the form's fields become optional arguments of the tools that ask it.
+pub const FALLBACK_ARGS: &str = "args";

@@ -2,10 +2,6 @@
 //! implement traits over the inputs (`impl<'__rondo_0> Trait<(&'__rondo_0 Package,)> for approve`),
 //! and an impl header states every lifetime it uses, so each elided one gets a name, fresh per
 //! elision as in the function's own signature.
-#![cfg_attr(
-    not(test),
-    expect(dead_code, reason = "used by the question macros, which come next")
-)]
 
 use proc_macro2::Span;
 use syn::visit_mut::{self, VisitMut};

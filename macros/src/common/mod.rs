@@ -2,6 +2,7 @@
 //! function parsing, signatures, and naming the elided lifetimes of question inputs (`lifetimes`).
 
 pub mod args;
+pub mod asks;
 pub mod entry;
 pub mod expand;
 pub mod lifetimes;

@@ -9,13 +9,6 @@ use syn::{Expr, ExprArray, Path};
 
 /// A list of paths as darling reads it, after [`prune`]: `asks = [approve, travel::confirm]`.
 #[derive(Clone, Debug, Default)]
-#[cfg_attr(
-    not(test),
-    expect(
-        dead_code,
-        reason = "read by the first list key, `asks = [..]`, with the question macros"
-    )
-)]
 pub struct PathList {
     /// The paths, in the order written, distinct; each keeps its own spans, so an error about
     /// one element (an unknown path, a collision) points at it.

@@ -1,6 +1,8 @@
 //! `#[prompt]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Prompt;
+use crate::common::asks;
+use crate::symbols::PROMPT;
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
     out_ident, parse_args, parsed_ident,
@@ -24,6 +26,9 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let handler = paths.prompt_handler();
     let (name, definition) = (&prompt.name, definition(prompt, &paths));
     let get = get(prompt, &paths);
+    let checks = asks::no_argument_fallbacks(&paths, &prompt.asks, PROMPT);
+    let mut func = func.clone();
+    *func.block = asks::rebind(&prompt.krate, &prompt.asks, &prompt.sig, &func.block);
     quote! {
         #func
         #[doc(hidden)]
@@ -31,6 +36,7 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
         #vis struct #ident {}
         const _: () = {
             #items
+            #checks
             #[automatically_derived]
             impl #handler for #ident {
                 const NAME: &'static #STR = #name;

@@ -2,6 +2,7 @@
 
 use super::parse::PromptArgs;
 use crate::common::args::{crate_path, description_or_docs, resolve_name};
+use crate::common::asks::{self, Asks};
 use crate::common::signature::{self, Place, Signature};
 use crate::diag::err_on;
 use crate::symbols::PROMPT;
@@ -22,6 +23,8 @@ pub struct Prompt {
     pub description: String,
     /// The function's shape: context, arguments and return type to splice.
     pub sig: Signature,
+    /// `asks = [..]`: the questions the prompt may ask.
+    pub asks: Asks,
 }
 
 /// Validates the prompt function (its signature's `#[arg]`s are stripped in place).
@@ -33,6 +36,7 @@ pub fn model(
 ) -> Prompt {
     let krate = crate_path(args.krate, acc);
     let sig = signature::analyze(PROMPT, sig, Place::Free, acc);
+    let asks = asks::model(PROMPT, args.asks, &sig, acc);
     signature::check_duplicate_args(PROMPT, &sig.args, acc);
     let name = resolve_name(PROMPT, args.name.as_ref(), &sig.ident, acc);
     let description = description(args.description.as_ref(), attrs, &sig.ident, acc);
@@ -42,6 +46,7 @@ pub fn model(
         title: args.title.map(|t| t.value()),
         description,
         sig,
+        asks,
     }
 }
 

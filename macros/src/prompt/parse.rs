@@ -18,6 +18,8 @@ pub struct PromptArgs {
     /// `crate = ::path`: where the runtime is.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `asks = [..]`: the questions the function may ask.
+    pub asks: Option<crate::keys::list::PathList>,
 }
 
 /// Parses `#[prompt(..)]`, reporting unknown keys with suggestions.

@@ -1,6 +1,8 @@
 //! `#[resource]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Resource;
+use crate::common::asks;
+use crate::symbols::RESOURCE;
 use crate::common::expand::{
     call_user, cx_ident, handler_block, optional, out_ident, parse_args, parsed_ident,
 };
@@ -17,12 +19,16 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     let vis = &func.vis;
     let (handler, uri) = (paths.resource_handler(), &r.uri);
     let (definition, read) = (definition(r, &paths), read(r, &paths));
+    let checks = asks::no_argument_fallbacks(&paths, &r.asks, RESOURCE);
+    let mut func = func.clone();
+    *func.block = asks::rebind(&r.krate, &r.asks, &r.sig, &func.block);
     quote! {
         #func
         #[doc(hidden)]
         #[allow(non_camel_case_types)]
         #vis struct #ident {}
         const _: () = {
+            #checks
             #[automatically_derived]
             impl #handler for #ident {
                 const URI: &'static #STR = #uri;

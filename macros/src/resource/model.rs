@@ -3,6 +3,7 @@
 use super::parse::ResourceArgs;
 use super::template;
 use crate::common::args::{crate_path, description_or_docs, name_or_ident};
+use crate::common::asks::{self, Asks};
 use crate::common::signature::{self, Place, Signature};
 use crate::symbols::RESOURCE;
 use darling::error::Accumulator;
@@ -29,6 +30,8 @@ pub struct Resource {
     pub mime_type: Option<String>,
     /// The function's shape: context, parameters and return type to splice.
     pub sig: Signature,
+    /// `asks = [..]`: the questions the resource may ask.
+    pub asks: Asks,
 }
 
 /// Validates the resource. A missing URI (parsing reported it) leaves `uri` empty, and nothing
@@ -45,6 +48,7 @@ pub fn model(
         .as_ref()
         .and_then(|lit| template::template_vars(lit, acc));
     let sig = signature::analyze(RESOURCE, sig, Place::Free, acc);
+    let asks = asks::model(RESOURCE, args.asks, &sig, acc);
     let uri = args.uri.as_ref().map(syn::LitStr::value);
     // A malformed template (`vars` is `None`) has no reliable variables; its error is enough.
     if let (Some(uri), Some(vars)) = (&uri, &vars) {
@@ -59,5 +63,6 @@ pub fn model(
         description: description_or_docs(args.description.as_ref(), attrs),
         mime_type: args.mime_type.map(|m| m.value()),
         sig,
+        asks,
     }
 }

@@ -26,6 +26,8 @@ pub struct ResourceArgs {
     /// `crate = ::path`: where the runtime is.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `asks = [..]`: the questions the function may ask.
+    pub asks: Option<crate::keys::list::PathList>,
 }
 
 /// Parses `#[resource(..)]`: the URI, then the keys, reporting unknown ones with suggestions.

@@ -1,6 +1,7 @@
 //! `#[tool]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Tool;
+use crate::common::asks;
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
     out_ident, parse_args, parsed_ident,
@@ -27,11 +28,12 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
     let s = args_struct_ident(&tool.sig.ident);
     let has_args = !tool.sig.args.is_empty();
     let generated_schema = tool.input_schema.is_none();
-    let items = if has_args && generated_schema {
+    let mut items = if has_args && generated_schema {
         args_struct(&paths, &s, &tool.sig)
     } else {
         TokenStream::new()
     };
+    items.extend(asks::collisions(&paths, &tool.asks, &tool.name, &tool.sig.args));
     Parts {
         items,
         definition: definition(tool, &paths),
@@ -56,6 +58,7 @@ fn definition(tool: &Tool, paths: &Paths) -> TokenStream {
             quote!(#no_arguments())
         }
     };
+    let schema = asks::schema(paths, &tool.asks, schema);
     let (tool_definition, into_tool_result) =
         (paths.tool_definition(), paths.trait_into_tool_result());
     let output = &tool.sig.output;
@@ -117,6 +120,7 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     let vis = &item.vis;
     let parts = parts(tool, quote!(#ident));
     let handler = handler_impl(tool, &paths, &parts);
+    let item = with_asks(tool, item);
     quote! {
         #item
         #[doc(hidden)]
@@ -126,6 +130,13 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
             #handler
         };
     }
+}
+
+/// The function with its context rebound to its declared questions (`common::asks`).
+pub fn with_asks(tool: &Tool, item: &syn::ItemFn) -> syn::ItemFn {
+    let mut item = item.clone();
+    *item.block = asks::rebind(&tool.krate, &tool.asks, &tool.sig, &item.block);
+    item
 }
 
 /// `impl ToolHandler for #ident`, with the arguments struct before it.

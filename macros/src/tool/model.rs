@@ -2,6 +2,7 @@
 
 use super::parse::ToolArgs;
 use crate::common::args::{crate_path, description_or_docs, resolve_name};
+use crate::common::asks::{self, Asks};
 use crate::common::signature::{self, Place, Signature};
 use crate::diag::err_on;
 use crate::symbols::TOOL;
@@ -27,6 +28,8 @@ pub struct Tool {
     pub input_schema: Option<syn::Expr>,
     /// The function's shape: context, arguments and return type to splice.
     pub sig: Signature,
+    /// `asks = [..]`: the questions the tool may ask.
+    pub asks: Asks,
 }
 
 /// The four boolean hints of `ToolAnnotations`. `None` when not written: the spec gives each
@@ -53,6 +56,7 @@ pub fn model(
 ) -> Tool {
     let krate = crate_path(args.krate, acc);
     let analyzed = signature::analyze(TOOL, sig, place, acc);
+    let asks = asks::model(TOOL, args.asks, &analyzed, acc);
     signature::check_duplicate_args(TOOL, &analyzed.args, acc);
     let name = resolve_name(TOOL, args.name.as_ref(), &analyzed.ident, acc);
     let description = description(args.description.as_ref(), attrs, &analyzed.ident, acc);
@@ -72,6 +76,7 @@ pub fn model(
         },
         input_schema: args.input_schema,
         sig: analyzed,
+        asks,
     }
 }
 

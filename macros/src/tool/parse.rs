@@ -28,6 +28,8 @@ pub struct ToolArgs {
     /// `crate = ::path`: where the runtime is.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `asks = [..]`: the questions the function may ask.
+    pub asks: Option<crate::keys::list::PathList>,
 }
 
 /// Parses the attribute's tokens, reporting unknown keys with suggestions.

@@ -1,6 +1,7 @@
 //! `#[toolbox]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Toolbox;
+use crate::common::asks;
 use crate::common::expand::{arguments_ident, cx_ident};
 use crate::paths::{BOX_PIN, NONE, OPTION, PANIC, Paths, SOME, STR, VEC, VEC_MACRO};
 use crate::tool::expand::parts;
@@ -11,7 +12,22 @@ use quote::quote;
 /// The block, then its `ToolBox` impl in a `const _` block.
 pub fn expand(toolbox: &Toolbox, block: &syn::ItemImpl) -> TokenStream {
     let impl_ = toolbox_impl(block, &toolbox.krate, &toolbox.tools);
+    let block = with_asks(toolbox, block);
     quote!(#block const _: () = { #impl_ };)
+}
+
+/// The block with each tool method's context rebound to its declared questions.
+fn with_asks(toolbox: &Toolbox, block: &syn::ItemImpl) -> syn::ItemImpl {
+    let mut block = block.clone();
+    for item in &mut block.items {
+        let syn::ImplItem::Fn(method) = item else {
+            continue;
+        };
+        if let Some(tool) = toolbox.tools.iter().find(|t| t.sig.ident == method.sig.ident) {
+            method.block = asks::rebind(&tool.krate, &tool.asks, &tool.sig, &method.block);
+        }
+    }
+    block
 }
 
 /// `impl ToolBox for #self_ty`: lists every tool and dispatches a call by name.

@@ -20,6 +20,8 @@ pub struct Signature {
     /// through `__private::context::<T>` so a wrong type is one error at it. Never set for a
     /// question function, which has no context.
     pub context: Option<Type>,
+    /// The name the context parameter binds, when it is a plain name (`cx`).
+    pub context_binding: Option<syn::Ident>,
     /// The named arguments (a question function's inputs), in parameter order, which is the
     /// order of the call.
     pub args: Vec<Arg>,
@@ -79,6 +81,7 @@ pub fn analyze(
     let params::Params {
         has_self,
         context,
+        context_binding,
         args,
     } = params::params(attr, sig, place, acc);
     if place == Place::Method && !has_self {
@@ -91,6 +94,7 @@ pub fn analyze(
         ident: sig.ident.clone(),
         is_async: sig.asyncness.is_some(),
         context,
+        context_binding,
         args,
         output: rules::output(attr, &sig.output, acc),
     }

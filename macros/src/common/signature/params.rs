@@ -21,6 +21,9 @@ pub struct Params {
     /// The context's referent type, when the first typed parameter is a reference (never for a
     /// question function).
     pub context: Option<Type>,
+    /// The name the context parameter binds (`cx` in `cx: &Cx`), when it binds a plain name: a
+    /// function with `asks = [..]` rebinds it to the context of its declared questions.
+    pub context_binding: Option<syn::Ident>,
     /// Every other typed parameter (every one, for a question function), in order.
     pub args: Vec<Arg>,
 }
@@ -39,6 +42,7 @@ pub fn params(attr: &str, sig: &mut syn::Signature, place: Place, acc: &mut Accu
     let mut params = Params {
         has_self: false,
         context: None,
+        context_binding: None,
         args: Vec::new(),
     };
     let mut first_typed = true;
@@ -54,6 +58,9 @@ pub fn params(attr: &str, sig: &mut syn::Signature, place: Place, acc: &mut Accu
             FnArg::Typed(pt) => {
                 let is_first = std::mem::replace(&mut first_typed, false);
                 let arg = typed_param(attr, pt, is_first, &mut params.context, acc);
+                if arg.is_none() && params.context.is_some() && params.context_binding.is_none() {
+                    params.context_binding = binding(&pt.pat);
+                }
                 params.args.extend(arg);
             }
         }
@@ -84,6 +91,14 @@ fn typed_param(
         flatten: flatten.is_some(),
         span: pt.span(),
     })
+}
+
+/// The plain name a parameter pattern binds (`cx`, `mut cx`), if it is one.
+fn binding(pat: &Pat) -> Option<syn::Ident> {
+    match pat {
+        Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
+        _ => None,
+    }
 }
 
 /// One input of a question function: any type the caller can pass, references included, except

@@ -1,0 +1,243 @@
+//! `#[elicit]` expansion. Cannot fail: the model has checked everything.
+//!
+//! `#[elicit(form, fallback = f)] fn approve(pkg: &Package) -> Form<Approval> { .. }` becomes:
+//! - `fn approve(pkg: &'__rondo_0 Package) -> Asked<approve, (&'__rondo_0 Package,)>`, which
+//!   only keeps its inputs (nothing is rendered before the client's capabilities are checked);
+//! - a hidden type `approve` (type namespace) implementing `QuestionDecl` (the key, and for
+//!   `fallback = args` the form's fields as tool arguments) and `Ask<(&Package,)>`: `render`
+//!   runs the user's body on clones of the inputs, `fallback` runs the declared fallback.
+
+use super::model::{Fallback, Mode, Question};
+use crate::paths::{BOOL, OPTION, Paths, SOME, STR};
+use proc_macro2::{Span, TokenStream};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+/// The question function, its hidden type and the type's impls.
+pub fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {
+    let paths = Paths::new(&q.krate);
+    let constructor = constructor(q, func, &paths);
+    let marker = marker_for(func);
+    let decl = decl(q, &paths);
+    let ask = ask_impl(q, func, &paths);
+    let checks = checks(q, &paths);
+    let cfgs = cfgs(func);
+    quote! {
+        #constructor
+        #marker
+        #(#cfgs)*
+        const _: () = {
+            #decl
+            #ask
+            #checks
+        };
+    }
+}
+
+/// When the model has errors: the user's function as written and the hidden type, so that an
+/// `asks = [..]` naming it adds no second error about a missing type.
+pub fn stub(func: &syn::ItemFn) -> TokenStream {
+    marker_for(func)
+}
+
+/// `#[cfg(..)]`/`#[cfg_attr(..)]` of the function, repeated on every item generated for it.
+fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
+    func.attrs
+        .iter()
+        .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
+        .collect()
+}
+
+/// `pub struct approve {}`: the question's identity in the type namespace.
+fn marker_for(func: &syn::ItemFn) -> TokenStream {
+    let (vis, ident) = (&func.vis, &func.sig.ident);
+    let cfgs = cfgs(func);
+    quote! {
+        #(#cfgs)*
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #vis struct #ident {}
+    }
+}
+
+/// The tuple type of the inputs, lifetimes named: `(&'__rondo_0 Package,)`.
+fn inputs_ty(q: &Question) -> TokenStream {
+    let types = &q.inputs.types;
+    quote!((#(#types,)*))
+}
+
+/// The function the user calls: same name, attributes and inputs; returns `Asked`.
+fn constructor(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
+    let (attrs, vis, ident) = (&func.attrs, &func.vis, &func.sig.ident);
+    let generics = &q.inputs.generics;
+    let (_, _, where_clause) = generics.split_for_impl();
+    let params = q.sig.args.iter().zip(&q.inputs.types).map(|(a, ty)| {
+        let name = &a.ident;
+        quote!(#name: #ty)
+    });
+    let names = q.sig.args.iter().map(|a| &a.ident);
+    let (asked, inputs) = (paths.asked(), inputs_ty(q));
+    quote! {
+        #(#attrs)*
+        #vis fn #ident #generics (#(#params),*) -> #asked<#ident, #inputs> #where_clause {
+            #asked::new((#(#names,)*))
+        }
+    }
+}
+
+/// `impl QuestionDecl for approve`: the key, and the arguments of `fallback = args`.
+fn decl(q: &Question, paths: &Paths) -> TokenStream {
+    let (decl, ident, key) = (paths.question_decl(), &q.sig.ident, &q.key);
+    let (output, json_object) = (&q.sig.output, paths.json_object());
+    let arguments = match &q.fallback {
+        Fallback::Args(span) => {
+            let (fields, schema) = (paths.form_fields().at(*span), paths.argument_schema());
+            quote_spanned! {*span=>
+                const ARGUMENTS: &'static [&'static #STR] = #fields::<#output>();
+                const ARGS_FALLBACK: #BOOL = true;
+                fn argument_schema() -> #OPTION<#json_object> {
+                    #SOME(#schema::<#output>())
+                }
+            }
+        }
+        _ => quote! {
+            const ARGUMENTS: &'static [&'static #STR] = &[];
+            const ARGS_FALLBACK: #BOOL = false;
+        },
+    };
+    quote! {
+        #[automatically_derived]
+        impl #decl for #ident {
+            const KEY: &'static #STR = #key;
+            #arguments
+        }
+    }
+}
+
+/// `impl<'..> Ask<(inputs)> for approve`: rendering and fallback.
+fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
+    let (ask, ident, inputs) = (paths.ask(), &q.sig.ident, inputs_ty(q));
+    let (impl_generics, _, where_clause) = q.inputs.generics.split_for_impl();
+    let output = &q.sig.output;
+    let span = output.span();
+    let mode = match q.mode {
+        Mode::Form => paths.form_question().at(span),
+        Mode::Url => paths.url_question().at(span),
+    };
+    let rendered = quote_spanned!(span=> <#output as #mode>::Rendered);
+    let render = render(q, func, paths);
+    let fallback = fallback(q, paths);
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #ask<#inputs> for #ident #where_clause {
+            type Rendered = #rendered;
+            #render
+            #fallback
+        }
+    }
+}
+
+/// The local holding the inputs tuple in generated code.
+fn inputs_ident() -> syn::Ident {
+    syn::Ident::new("__rondo_inputs", Span::mixed_site())
+}
+
+/// `fn render(inputs) -> R`: the user's function, nested as written, called on clones of the
+/// inputs (each clone spanned at its type, so an input that is not `Clone` is one error there).
+fn render(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
+    let inputs = inputs_ident();
+    let inputs_ty = inputs_ty(q);
+    let user = user_fn(func);
+    let ident = &func.sig.ident;
+    let clones = q.sig.args.iter().enumerate().map(|(i, a)| {
+        let (index, input) = (syn::Index::from(i), paths.input().at(a.ty.span()));
+        quote_spanned!(a.ty.span()=> #input(&#inputs.#index))
+    });
+    quote! {
+        fn render(#inputs: &#inputs_ty) -> Self::Rendered {
+            #user
+            #ident(#(#clones),*)
+        }
+    }
+}
+
+/// The user's function as written (its doc comments and attributes dropped: they are on the
+/// constructor), nested inside `render`.
+fn user_fn(func: &syn::ItemFn) -> TokenStream {
+    let (sig, block) = (&func.sig, &func.block);
+    quote! {
+        #[allow(clippy::needless_pass_by_value)]
+        #sig #block
+    }
+}
+
+/// `fn fallback(cx, inputs)`: `Refuse`, the tool's arguments, or the user's function.
+fn fallback(q: &Question, paths: &Paths) -> TokenStream {
+    let (cx, inputs) = (
+        syn::Ident::new("__rondo_cx", Span::mixed_site()),
+        inputs_ident(),
+    );
+    let (cx_ty, inputs_ty, output) = (paths.cx(), inputs_ty(q), &q.sig.output);
+    let (future, fallback_ty, answer_of) =
+        (paths.box_future(), paths.fallback(), paths.answer_of());
+    let body = match &q.fallback {
+        Fallback::Refuse => {
+            let refuse = paths.refuse();
+            quote!(let _ = (#cx, #inputs); #refuse())
+        }
+        Fallback::Args(span) => {
+            let args = paths.args_fallback().at(*span);
+            quote_spanned!(*span=> let _ = #inputs; #args::<#output>(#cx))
+        }
+        Fallback::Function(path) => function_fallback(q, path, paths),
+    };
+    quote! {
+        fn fallback<'__rondo>(
+            #cx: &'__rondo #cx_ty,
+            #inputs: #inputs_ty,
+        ) -> #future<'__rondo, #fallback_ty<#answer_of<Self, #inputs_ty>>>
+        where
+            #inputs_ty: '__rondo,
+        {
+            #body
+        }
+    }
+}
+
+/// Calls `some_fn(inputs..)` and turns what it returns (the answer, a `Fallback`, or a future of
+/// either) into the fallback's future. Every token is spanned at `some_fn`, so a mismatch in
+/// parameters or answer type is one error there.
+fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStream {
+    let span = path.span();
+    let (cx, inputs) = (
+        syn::Ident::new("__rondo_cx", Span::mixed_site()),
+        inputs_ident(),
+    );
+    let names: Vec<syn::Ident> = (0..q.sig.args.len())
+        .map(|i| format_ident!("__rondo_input_{}", i, span = Span::mixed_site()))
+        .collect();
+    let (call, via_future, via_value) = (
+        paths.fallback_call().at(span),
+        paths.via_future().at(span),
+        paths.via_value().at(span),
+    );
+    quote_spanned! {span=>
+        let _ = #cx;
+        let (#(#names,)*) = #inputs;
+        #[allow(unused_imports)]
+        use #via_future as _;
+        #[allow(unused_imports)]
+        use #via_value as _;
+        (&#call::new(#path(#(#names),*))).run()
+    }
+}
+
+/// `fallback = args` lets the model fill in the form, so a form that carries consent (a yes/no
+/// field not marked `not_consent`) cannot take it: a `const` assertion spanned at `args`.
+fn checks(q: &Question, paths: &Paths) -> TokenStream {
+    let Fallback::Args(at) = &q.fallback else {
+        return TokenStream::new();
+    };
+    let (output, no_consent) = (&q.sig.output, paths.assert_no_consent().at(*at));
+    quote_spanned!(*at=> const _: () = #no_consent::<#output>();)
+}

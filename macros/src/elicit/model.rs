@@ -1,0 +1,119 @@
+//! The validated question: every user error of `#[elicit]` is raised here.
+
+use super::parse::ElicitArgs;
+use crate::common::args::crate_path;
+use crate::common::lifetimes::{Named, name_elided};
+use crate::common::signature::{self, Place, Signature};
+use crate::common::unraw;
+use crate::diag::{err_at, err_on};
+use crate::symbols::{ELICIT, FALLBACK_ARGS, REFUSE};
+use darling::error::Accumulator;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+
+/// A question function, ready to expand.
+pub struct Question {
+    /// Where the runtime is (`crate = ..`, checked absolute).
+    pub krate: syn::Path,
+    /// Form or URL mode; decides which rendered type the function must return.
+    pub mode: Mode,
+    /// What runs when the client cannot answer.
+    pub fallback: Fallback,
+    /// The key of the question's `inputRequests` entry: the function's name without `r#`.
+    pub key: String,
+    /// The function's shape: its inputs (every parameter) and the rendered type it returns.
+    pub sig: Signature,
+    /// The inputs' types with every elided lifetime named, and the impl generics declaring them:
+    /// the question is implemented for the tuple of these types.
+    pub inputs: Named,
+}
+
+/// How the user answers.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// `#[elicit(form)]`: a form of the fields of `T` (`Form<T>`).
+    Form,
+    /// `#[elicit(url)]`: a page the user opens (`Url`).
+    Url,
+}
+
+/// What a question does when the client did not declare what it needs.
+pub enum Fallback {
+    /// `fallback = some_fn`: called with the same inputs; returns the answer (or ends the tool).
+    Function(syn::Path),
+    /// `fallback = args`: the answer is built from the tool's arguments, which the form's fields
+    /// join as optional arguments. The span is the `args` token, where a form carrying consent
+    /// is reported.
+    Args(Span),
+    /// `fallback = refuse`: the request ends with `-32021` naming what was missing.
+    Refuse,
+}
+
+/// The message when no fallback is named: the three ways out.
+const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clients that cannot answer it; \
+    add one of: `fallback = some_fn` (a function called with the same inputs that returns the answer), \
+    `fallback = args` (forms of plain data: the form's fields become optional tool arguments), \
+    or `fallback = refuse` (the request fails with -32021, naming the capability the client lacks)";
+
+/// Validates `#[elicit(args)]` on `func` (a question function).
+pub fn model(args: ElicitArgs, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
+    let mode = mode(&args, acc);
+    let krate = crate_path(args.krate, acc);
+    let fallback = fallback(args.fallback, mode, acc);
+    let sig = signature::analyze(ELICIT, &mut func.sig, Place::Question, acc);
+    let inputs = name_elided(&func.sig.generics, sig.args.iter().map(|a| &a.ty));
+    Question {
+        krate,
+        mode,
+        fallback,
+        key: unraw(&sig.ident),
+        sig,
+        inputs,
+    }
+}
+
+/// `form` or `url`, exactly one.
+fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
+    match (args.form.is_present(), args.url.is_present()) {
+        (true, false) => Mode::Form,
+        (false, true) => Mode::Url,
+        (true, true) => {
+            acc.push(err_at(
+                args.url.span(),
+                "a question is either `form` or `url`, not both; remove one",
+            ));
+            Mode::Form
+        }
+        (false, false) => {
+            acc.push(err_at(
+                Span::call_site(),
+                "`#[elicit]` needs a mode: `#[elicit(form, fallback = ..)]` for a form the user fills in, \
+                 or `#[elicit(url, fallback = ..)]` for a page the user opens (passwords, keys, payments)",
+            ));
+            Mode::Form
+        }
+    }
+}
+
+/// The fallback: `refuse` and `args` are keywords here (a function named `args` is reached as
+/// `self::args`); anything else is a function path.
+fn fallback(given: Option<syn::Path>, mode: Mode, acc: &mut Accumulator) -> Fallback {
+    let Some(path) = given else {
+        acc.push(err_at(Span::call_site(), NO_FALLBACK));
+        return Fallback::Refuse;
+    };
+    if path.is_ident(REFUSE) {
+        Fallback::Refuse
+    } else if path.is_ident(FALLBACK_ARGS) {
+        if mode == Mode::Url {
+            acc.push(err_on(
+                &path,
+                "`fallback = args` builds a form's answer from tool arguments, and a URL-mode question has no form; \
+                 use `fallback = refuse` or a function",
+            ));
+        }
+        Fallback::Args(path.span())
+    } else {
+        Fallback::Function(path)
+    }
+}
