@@ -1,123 +1,12 @@
-//! The traits behind `#[prompt]` and `#[resource]`, and their sets.
+//! The traits behind `#[resource]`: one resource or template ([`ResourceHandler`]), a set of
+//! them ([`ResourceSet`]), what a resource may return ([`IntoResourceResult`]), and the URI
+//! templates that match them ([`UriTemplate`]).
 
 use crate::cx::Cx;
-use crate::protocol::{
-    Content, Error, GetPromptResult, JsonObject, Prompt, PromptMessage, ReadResourceResult,
-    Resource, ResourceContents, ResourceTemplate,
-};
+use crate::protocol::{Error, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
+use crate::sets::{Entry, ItemSet, Sealed};
 use crate::tools::BoxFuture;
 use std::collections::BTreeMap;
-
-/// One prompt, defined by a type (`#[prompt]` implements it on a hidden type named after the
-/// function).
-pub trait PromptHandler: 'static {
-    /// The prompt's name.
-    const NAME: &'static str;
-    /// The definition listed by `prompts/list`.
-    fn definition() -> Prompt;
-    /// Renders the prompt.
-    fn get<'a>(cx: &'a Cx, arguments: JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
-}
-
-type GetFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
-
-/// Prompts, built by `prompts![a, b]` or [`PromptSet::with`].
-#[derive(Clone, Default)]
-pub struct PromptSet {
-    entries: Vec<PromptEntry>,
-}
-
-/// One prompt of a [`PromptSet`].
-#[derive(Clone, Copy)]
-struct PromptEntry {
-    name: &'static str,
-    definition: fn() -> Prompt,
-    get: GetFn,
-}
-
-impl std::fmt::Debug for PromptSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|e| e.name))
-            .finish()
-    }
-}
-
-impl PromptSet {
-    /// An empty set.
-    pub fn new() -> Self {
-        PromptSet::default()
-    }
-    /// Adds the prompt `P`.
-    pub fn with<P: PromptHandler>(mut self) -> Self {
-        self.entries.push(PromptEntry {
-            name: P::NAME,
-            definition: P::definition,
-            get: P::get,
-        });
-        self
-    }
-    pub(crate) fn list(&self) -> Vec<Prompt> {
-        self.entries.iter().map(|e| (e.definition)()).collect()
-    }
-    pub(crate) fn get<'a>(
-        &self,
-        cx: &'a Cx,
-        name: &str,
-        args: JsonObject,
-    ) -> Option<BoxFuture<'a, Result<GetPromptResult, Error>>> {
-        self.entries
-            .iter()
-            .find(|e| e.name == name)
-            .map(|e| (e.get)(cx, args))
-    }
-    pub(crate) fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.entries.iter().map(|e| e.name)
-    }
-    pub(crate) fn merge(mut self, other: PromptSet) -> Self {
-        self.entries.extend(other.entries);
-        self
-    }
-}
-
-/// What a `#[prompt]` function may return.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a `#[prompt]` function",
-    note = "return `String` (one user message), `PromptMessage`, `Vec<PromptMessage>`, `GetPromptResult`, or a `Result<_, rondo_mcp::Error>` of one of them"
-)]
-pub trait IntoPromptResult {
-    /// Converts into the result sent to the client.
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error>;
-}
-
-impl IntoPromptResult for GetPromptResult {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        Ok(self)
-    }
-}
-impl IntoPromptResult for Vec<PromptMessage> {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        Ok(GetPromptResult {
-            description: None,
-            messages: self,
-        })
-    }
-}
-impl IntoPromptResult for PromptMessage {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        vec![self].into_prompt_result()
-    }
-}
-impl IntoPromptResult for String {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        PromptMessage::user(Content::text(self)).into_prompt_result()
-    }
-}
-impl<T: IntoPromptResult> IntoPromptResult for Result<T, Error> {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        self.and_then(T::into_prompt_result)
-    }
-}
 
 /// A resource's listing: one URI, or an RFC 6570 level-1 template (`test://items/{id}`).
 #[derive(Debug, Clone, PartialEq)]
@@ -128,7 +17,13 @@ pub enum ResourceDef {
     Template(ResourceTemplate),
 }
 
-/// One resource or resource template, defined by a type (`#[resource("uri")]`).
+/// One resource or resource template, defined by a type (`#[resource("uri")]` implements it on
+/// a hidden type named after the function, which `resources![..]` collects).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a resource",
+    label = "not a `#[resource]` function",
+    note = "add `#[rondo_mcp::resource(\"uri\")]` to the function, or implement `rondo_mcp::ResourceHandler` for the type"
+)]
 pub trait ResourceHandler: 'static {
     /// The URI or URI template.
     const URI: &'static str;
@@ -149,54 +44,38 @@ type ReadFn = for<'a> fn(
 ) -> BoxFuture<'a, Result<ReadResourceResult, Error>>;
 
 /// Resources, built by `resources![a, b]` or [`ResourceSet::with`].
-#[derive(Clone, Default)]
-pub struct ResourceSet {
-    entries: Vec<ResourceEntry>,
-}
+pub type ResourceSet = ItemSet<ResourceEntry>;
 
-/// One resource of a [`ResourceSet`].
+/// One resource of a [`ResourceSet`]: what [`ResourceHandler`] provides, as function pointers,
+/// with its parsed URI template.
 #[derive(Clone)]
-struct ResourceEntry {
+pub struct ResourceEntry {
     template: UriTemplate,
     definition: fn() -> ResourceDef,
     read: ReadFn,
 }
 
-impl std::fmt::Debug for ResourceSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|e| &e.template.raw))
-            .finish()
+impl Sealed for ResourceEntry {}
+
+impl Entry for ResourceEntry {
+    const KEY: &'static str = "resource URI";
+    fn key(&self) -> &str {
+        &self.template.raw
     }
 }
 
-impl ResourceSet {
-    /// An empty set.
-    pub fn new() -> Self {
-        ResourceSet::default()
-    }
+impl ItemSet<ResourceEntry> {
     /// Adds the resource `R`.
-    pub fn with<R: ResourceHandler>(mut self) -> Self {
-        self.entries.push(ResourceEntry {
+    pub fn with<R: ResourceHandler>(self) -> Self {
+        self.push(ResourceEntry {
             template: UriTemplate::parse(R::URI),
             definition: R::definition,
             read: R::read,
-        });
-        self
+        })
     }
-    pub(crate) fn merge(mut self, other: ResourceSet) -> Self {
-        for e in other.entries {
-            assert!(
-                !self.entries.iter().any(|o| o.template == e.template),
-                "duplicate resource URI `{}`",
-                e.template.raw
-            );
-            self.entries.push(e);
-        }
-        self
-    }
+    /// The listings, in the order the resources were added.
     pub(crate) fn definitions(&self) -> impl Iterator<Item = ResourceDef> + '_ {
-        self.entries.iter().map(|e| (e.definition)())
+        self.entries().map(|e| (e.definition)())
     }
     /// Reads `uri` from the first entry that matches it (fixed URIs before templates).
     pub(crate) fn read<'a>(
@@ -204,8 +83,8 @@ impl ResourceSet {
         cx: &'a Cx,
         uri: &'a str,
     ) -> Option<BoxFuture<'a, Result<ReadResourceResult, Error>>> {
-        let fixed = self.entries.iter().filter(|e| e.template.is_fixed());
-        let templated = self.entries.iter().filter(|e| !e.template.is_fixed());
+        let fixed = self.entries().filter(|e| e.template.is_fixed());
+        let templated = self.entries().filter(|e| !e.template.is_fixed());
         fixed
             .chain(templated)
             .find_map(|e| e.template.matches(uri).map(|vars| (e.read)(cx, uri, vars)))

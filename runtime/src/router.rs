@@ -2,14 +2,17 @@
 //! function. What the macros produce plugs in here.
 
 use crate::cx::Cx;
-use crate::handler::{Handler, ServerInfo};
+use crate::handler::Handler;
+use crate::prompts::PromptSet;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
     ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
-use crate::resources::{PromptSet, ResourceDef, ResourceSet};
+use crate::resources::{ResourceDef, ResourceSet};
+use crate::server_info::ServerInfo;
+use crate::sets::ensure_unique;
 use crate::tools::{BoxFuture, ToolBox};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 
 type CompleteFn =
@@ -35,7 +38,7 @@ type CompleteFn =
 ///
 /// Adding a tool, prompt or resource whose name (or URI) is already taken panics at startup, as
 /// axum does for overlapping routes: that is a configuration error, caught before serving. Within
-/// one `tools![..]` list or one `#[rondo_mcp::tools]` impl, duplicates are compile errors.
+/// one `tools![..]` list or one `#[rondo_mcp::toolbox]` impl, duplicates are compile errors.
 #[derive(Default)]
 pub struct Router {
     info: Option<ServerInfo>,
@@ -75,12 +78,12 @@ impl Router {
             .get_or_insert_with(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
     }
 
-    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::tools]`.
+    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::toolbox]`.
     pub fn tools(mut self, tools: impl ToolBox) -> Self {
         let index = self.boxes.len();
         for t in tools.tools() {
-            let taken = self.owners.insert(t.name.clone(), index).is_some();
-            assert!(!taken, "duplicate tool name `{}` across tool sets", t.name);
+            ensure_unique("tool name", &t.name, self.owners.keys().map(String::as_str));
+            self.owners.insert(t.name.clone(), index);
             self.tools.push(t);
         }
         self.boxes.push(Box::new(tools));
@@ -93,13 +96,7 @@ impl Router {
 
     /// Adds prompts: `prompts![a, b]`.
     pub fn prompts(mut self, prompts: PromptSet) -> Self {
-        let names: HashSet<&str> = self.prompts.names().collect();
-        for n in prompts.names() {
-            assert!(!names.contains(n), "duplicate prompt name `{n}`");
-        }
-        let mut merged = std::mem::take(&mut self.prompts);
-        merged = merged.merge(prompts);
-        self.prompts = merged;
+        self.prompts = std::mem::take(&mut self.prompts).merge(prompts);
         self.info_mut()
             .capabilities
             .prompts

@@ -3,6 +3,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, Content, Error, JsonObject, Tool};
+use crate::sets::{Entry, ItemSet, Sealed};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
@@ -37,6 +38,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// let tools = rondo_mcp::ToolSet::new().with::<Ping>();
 /// # let _ = tools;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool",
+    label = "not a `#[tool]` function",
+    note = "add `#[rondo_mcp::tool]` to the function, or implement `rondo_mcp::ToolHandler` for the type"
+)]
 pub trait ToolHandler: 'static {
     /// The tool's name, checked at compile time by `#[tool]`.
     const NAME: &'static str;
@@ -47,7 +53,7 @@ pub trait ToolHandler: 'static {
 }
 
 /// A set of tools: a [`ToolSet`] of free functions, or a type whose `impl` block carries
-/// `#[rondo_mcp::tools]` (methods with shared `&self` state).
+/// `#[rondo_mcp::toolbox]` (methods with shared `&self` state).
 pub trait ToolBox: Send + Sync + 'static {
     /// The definitions, in a fixed order.
     fn tools(&self) -> Vec<Tool>;
@@ -64,46 +70,39 @@ type CallFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<CallToolRes
 
 /// Free-function tools, built by `tools![a, b]` (which also rejects duplicate names at
 /// compile time) or by hand with [`ToolSet::with`].
-#[derive(Clone, Default)]
-pub struct ToolSet {
-    entries: Vec<ToolEntry>,
-}
+pub type ToolSet = ItemSet<ToolEntry>;
 
-/// One tool of a [`ToolSet`]: what `ToolHandler` provides, as function pointers.
+/// One tool of a [`ToolSet`]: what [`ToolHandler`] provides, as function pointers.
 #[derive(Clone, Copy)]
-struct ToolEntry {
+pub struct ToolEntry {
     name: &'static str,
     definition: fn() -> Tool,
     call: CallFn,
 }
 
-impl std::fmt::Debug for ToolSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|e| e.name))
-            .finish()
+impl Sealed for ToolEntry {}
+
+impl Entry for ToolEntry {
+    const KEY: &'static str = "tool name";
+    fn key(&self) -> &str {
+        self.name
     }
 }
 
-impl ToolSet {
-    /// An empty set.
-    pub fn new() -> Self {
-        ToolSet::default()
-    }
+impl ItemSet<ToolEntry> {
     /// Adds the tool `T`.
-    pub fn with<T: ToolHandler>(mut self) -> Self {
-        self.entries.push(ToolEntry {
+    pub fn with<T: ToolHandler>(self) -> Self {
+        self.push(ToolEntry {
             name: T::NAME,
             definition: T::definition,
             call: T::call,
-        });
-        self
+        })
     }
 }
 
 impl ToolBox for ToolSet {
     fn tools(&self) -> Vec<Tool> {
-        self.entries.iter().map(|e| (e.definition)()).collect()
+        self.entries().map(|e| (e.definition)()).collect()
     }
     fn call<'a>(
         &'a self,
@@ -111,10 +110,7 @@ impl ToolBox for ToolSet {
         name: &'a str,
         arguments: JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
-        self.entries
-            .iter()
-            .find(|e| e.name == name)
-            .map(|e| (e.call)(cx, arguments))
+        self.find(name).map(|e| (e.call)(cx, arguments))
     }
 }
 
