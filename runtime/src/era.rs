@@ -121,9 +121,10 @@ pub(crate) fn select(s: Signals) -> Era {
 }
 
 /// The `_meta` of a 2026-07-28 request: complete, and naming a version this server serves.
-/// The transport checks it once per request and hands it to the dispatcher.
+/// The transport checks it once per request and hands it to the dispatcher. Boxed: it is
+/// large, and it travels by value from the transport into the request's task.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct ModernMeta(RequestMeta);
+pub(crate) struct ModernMeta(Box<RequestMeta>);
 
 impl ModernMeta {
     /// Parses and checks the `_meta` of `params` (`-32602` incomplete, `-32022` unsupported).
@@ -134,7 +135,7 @@ impl ModernMeta {
     /// Checks that an already parsed `_meta` names a served version (`-32022` otherwise).
     pub(crate) fn served(meta: RequestMeta) -> Result<ModernMeta, Error> {
         if MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
-            Ok(ModernMeta(meta))
+            Ok(ModernMeta(Box::new(meta)))
         } else {
             Err(Error::unsupported_version(
                 MODERN_VERSIONS,
@@ -145,7 +146,7 @@ impl ModernMeta {
 
     /// The checked metadata, by value.
     pub(crate) fn into_inner(self) -> RequestMeta {
-        self.0
+        *self.0
     }
 }
 

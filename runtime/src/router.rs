@@ -87,30 +87,21 @@ impl Router {
             self.tools.push(t);
         }
         self.boxes.push(Box::new(tools));
-        self.info_mut()
-            .capabilities
-            .tools
-            .get_or_insert_with(Default::default);
+        self.info_mut().declare_tools();
         self
     }
 
     /// Adds prompts: `prompts![a, b]`.
     pub fn prompts(mut self, prompts: PromptSet) -> Self {
         self.prompts = std::mem::take(&mut self.prompts).merge(prompts);
-        self.info_mut()
-            .capabilities
-            .prompts
-            .get_or_insert_with(Default::default);
+        self.info_mut().declare_prompts();
         self
     }
 
     /// Adds resources: `resources![a, b]`.
     pub fn resources(mut self, resources: ResourceSet) -> Self {
         self.resources = std::mem::take(&mut self.resources).merge(resources);
-        self.info_mut()
-            .capabilities
-            .resources
-            .get_or_insert_with(Default::default);
+        self.info_mut().declare_resources();
         self
     }
 
@@ -121,10 +112,7 @@ impl Router {
         Fut: Future<Output = Result<Completion, Error>> + Send + 'static,
     {
         self.complete = Some(Box::new(move |r| Box::pin(f(r))));
-        self.info_mut()
-            .capabilities
-            .completions
-            .get_or_insert_with(Default::default);
+        self.info_mut().declare_completions();
         self
     }
 }

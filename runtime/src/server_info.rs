@@ -1,7 +1,9 @@
 //! [`ServerInfo`]: who the server is, what it offers and its cache hints, with the builders
 //! that declare each capability.
 
-use crate::protocol::{CacheHint, Implementation, ServerCapabilities};
+use crate::protocol::{
+    CacheHint, Implementation, ListChanged, ResourcesCapability, ServerCapabilities,
+};
 
 /// Who the server is and what it offers, fixed for the server's lifetime.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,28 +35,22 @@ impl ServerInfo {
     }
     /// Declares tools.
     pub fn with_tools(mut self) -> Self {
-        self.capabilities.tools.get_or_insert_with(Default::default);
+        self.declare_tools();
         self
     }
     /// Declares prompts.
     pub fn with_prompts(mut self) -> Self {
-        self.capabilities
-            .prompts
-            .get_or_insert_with(Default::default);
+        self.declare_prompts();
         self
     }
     /// Declares resources.
     pub fn with_resources(mut self) -> Self {
-        self.capabilities
-            .resources
-            .get_or_insert_with(Default::default);
+        self.declare_resources();
         self
     }
     /// Declares `completion/complete`.
     pub fn with_completions(mut self) -> Self {
-        self.capabilities
-            .completions
-            .get_or_insert_with(Default::default);
+        self.declare_completions();
         self
     }
     /// Declares log notifications ([`Cx::log`](crate::Cx::log)).
@@ -77,38 +73,45 @@ impl ServerInfo {
 impl ServerInfo {
     /// Declares tools with `listChanged: true`.
     pub fn with_tools_list_changed(mut self) -> Self {
-        self.capabilities
-            .tools
-            .get_or_insert_with(Default::default)
-            .list_changed = Some(true);
+        self.declare_tools().list_changed = Some(true);
         self
     }
     /// Declares prompts with `listChanged: true`.
     pub fn with_prompts_list_changed(mut self) -> Self {
-        let p = self
-            .capabilities
-            .prompts
-            .get_or_insert_with(Default::default);
-        p.list_changed = Some(true);
+        self.declare_prompts().list_changed = Some(true);
         self
     }
     /// Declares resources with `listChanged: true`.
     pub fn with_resources_list_changed(mut self) -> Self {
-        let r = self
-            .capabilities
-            .resources
-            .get_or_insert_with(Default::default);
-        r.list_changed = Some(true);
+        self.declare_resources().list_changed = Some(true);
         self
     }
     /// Declares resources with `subscribe: true` (2026-07-28 `resourceSubscriptions`,
     /// 2025-11-25 `resources/subscribe`).
     pub fn with_resource_subscriptions(mut self) -> Self {
-        let r = self
-            .capabilities
-            .resources
-            .get_or_insert_with(Default::default);
-        r.subscribe = Some(true);
+        self.declare_resources().subscribe = Some(true);
         self
+    }
+}
+
+/// Declaring a capability keeps what is already declared (a `listChanged` set earlier stays).
+impl ServerInfo {
+    pub(crate) fn declare_tools(&mut self) -> &mut ListChanged {
+        self.capabilities.tools.get_or_insert_with(Default::default)
+    }
+    pub(crate) fn declare_prompts(&mut self) -> &mut ListChanged {
+        self.capabilities
+            .prompts
+            .get_or_insert_with(Default::default)
+    }
+    pub(crate) fn declare_resources(&mut self) -> &mut ResourcesCapability {
+        self.capabilities
+            .resources
+            .get_or_insert_with(Default::default)
+    }
+    pub(crate) fn declare_completions(&mut self) {
+        self.capabilities
+            .completions
+            .get_or_insert_with(Default::default);
     }
 }

@@ -1,15 +1,15 @@
 //! `requestState` sealing: what a 2026-07-28 tool carries from one round to the next.
 //!
 //! `requestState` is attacker-controlled input (MCP 2026-07-28 § MRTR, Server Requirements 4-5).
-//! Rondo seals it with XChaCha20-Poly1305 under a key ring ([`keys`](KeyRing)), so instances
+//! Rondo seals it with XChaCha20-Poly1305 under a [`KeyRing`], so instances
 //! that share the ring serve any retry, and binds it to the method, the target (tool, prompt or
 //! resource), a digest of the arguments, the principal, the server's audience and an expiry.
 //! Every failure to open it is reported to the client as one frozen `-32602` message; the reason
 //! only goes to the log.
 //!
 //! This module owns the token format: the payload's fields and their compact wire names are
-//! private to it. The dispatcher hands it a [`Binding`] and what the round [`Carried`], and gets
-//! back a token, or the reverse.
+//! private to it. The rest of the crate hands it what a request is bound to and what a round
+//! carries, and gets back a token, or the reverse.
 
 mod clock;
 mod keys;
