@@ -115,17 +115,7 @@ impl<H: Handler> StdioConn<H> {
             ..Signals::of(&msg)
         };
         match msg {
-            Inbound::Request(req) => match (era::select(signals), &self.session) {
-                (Era::Initialize, _) => self.initialize(&req).await,
-                (Era::Session, Some(session)) => {
-                    let route = Route::Legacy(session.clone());
-                    self.spawn(req, route).await
-                }
-                _ => {
-                    let route = Route::Modern(ModernMeta::check(req.params.as_ref()));
-                    self.spawn(req, route).await
-                }
-            },
+            Inbound::Request(req) => self.on_request(req, signals).await,
             Inbound::Notification { method, params } => {
                 self.on_notification(&method, params.as_ref())
             }
@@ -139,6 +129,17 @@ impl<H: Handler> StdioConn<H> {
                 }
             }
         }
+    }
+
+    /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's
+    /// requests are served in it, anything else is a stateless 2026-07-28 request.
+    async fn on_request(&mut self, req: Request, signals: Signals) {
+        let route = match (era::select(signals), &self.session) {
+            (Era::Initialize, _) => return self.initialize(&req).await,
+            (Era::Session, Some(session)) => Route::Legacy(session.clone()),
+            _ => Route::Modern(ModernMeta::check(req.params.as_ref())),
+        };
+        self.spawn(req, route).await
     }
 
     /// Opens (or replaces) the process's 2025-11-25 session.

@@ -73,7 +73,7 @@ impl fmt::Debug for Cx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Cx")
             .field("revision", &self.revision)
-            .field("method", &self.method)
+            .field("method", &self.method.as_str())
             .field("target", &self.target)
             .field("request_id", &self.request_id)
             .field("round", &self.round)

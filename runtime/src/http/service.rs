@@ -12,7 +12,7 @@ use crate::dispatch::Engine;
 use crate::era::{self, Era, Signals, VersionHeader};
 use crate::handler::Handler;
 use crate::protocol::{Error, Inbound};
-use http::{Method, Request, Response, StatusCode};
+use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body::Body;
 use std::convert::Infallible;
 use std::fmt;
@@ -121,16 +121,7 @@ impl<H: Handler> McpService<H> {
         let principal = parts.extensions.get::<Principal>().cloned();
         let accepts_json = guard::accepts_json(headers);
         let session = headers::single(headers, SESSION_ID, "Mcp-Session-Id");
-        let signals = Signals {
-            version_header: VersionHeader::of(headers::single(
-                headers,
-                PROTOCOL_VERSION,
-                "MCP-Protocol-Version",
-            )),
-            session: matches!(session, Ok(Some(_))),
-            ..Signals::of(&msg)
-        };
-        match (era::select(signals), session) {
+        match (era::select(signals(headers, &msg, &session)), session) {
             (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json).await,
             (Era::Initialize, _) => match &msg {
                 Inbound::Request(req) => {
@@ -141,16 +132,30 @@ impl<H: Handler> McpService<H> {
             (Era::Session, Ok(Some(sid))) => {
                 legacy::post(ep, sid, headers, msg, principal, accepts_json).await
             }
-            (Era::Session | Era::NoSession, _) => {
-                let id = match &msg {
-                    Inbound::Request(r) => Some(&r.id),
-                    _ => None,
-                };
-                let e = Error::invalid_request("Mcp-Session-Id header is required");
-                body::error(StatusCode::BAD_REQUEST, id, &e)
-            }
+            (Era::Session | Era::NoSession, _) => no_session(&msg),
         }
     }
+}
+
+/// What era selection needs to know of a POST: the message, the version header, and whether
+/// a session is named.
+fn signals<E>(headers: &HeaderMap, msg: &Inbound, session: &Result<Option<&str>, E>) -> Signals {
+    let version = headers::single(headers, PROTOCOL_VERSION, "MCP-Protocol-Version");
+    Signals {
+        version_header: VersionHeader::of(version),
+        session: matches!(session, Ok(Some(_))),
+        ..Signals::of(msg)
+    }
+}
+
+/// A 2025-era message without the session it needs: 400.
+fn no_session(msg: &Inbound) -> Response<McpBody> {
+    let id = match msg {
+        Inbound::Request(r) => Some(&r.id),
+        _ => None,
+    };
+    let e = Error::invalid_request("Mcp-Session-Id header is required");
+    body::error(StatusCode::BAD_REQUEST, id, &e)
 }
 
 impl<H, B> tower_service::Service<Request<B>> for McpService<H>
