@@ -94,10 +94,7 @@ impl Inbound {
             } else {
                 "a JSON-RPC message must be an object"
             };
-            return Err(Rejected {
-                id: None,
-                error: Error::invalid_request(reason),
-            });
+            return Err(Rejected::invalid(None, reason));
         };
         let raw_id = obj.remove("id");
         let id = match &raw_id {
@@ -106,56 +103,69 @@ impl Inbound {
                 Some(id) => Some(id),
                 None if v.is_null() => None,
                 None => {
-                    return Err(Rejected {
-                        id: None,
-                        error: Error::invalid_request("`id` must be a string or an integer"),
-                    });
+                    let reason = "`id` must be a string or an integer";
+                    return Err(Rejected::invalid(None, reason));
                 }
             },
         };
-        let err_id = id.clone();
-        let reject = |reason: &str| Rejected {
-            id: err_id.clone(),
-            error: Error::invalid_request(reason),
-        };
         if obj.get("jsonrpc") != Some(&Value::String("2.0".into())) {
-            return Err(reject("`jsonrpc` must be \"2.0\""));
+            return Err(Rejected::invalid(id, "`jsonrpc` must be \"2.0\""));
         }
-        if let Some(method) = obj.remove("method") {
-            let Value::String(name) = method else {
-                return Err(reject("`method` must be a string"));
-            };
-            let method = Method::parse(&name);
-            let params = match obj.remove("params") {
-                None => None,
-                Some(Value::Object(p)) => Some(p),
-                Some(_) => return Err(reject("`params` must be an object")),
-            };
-            return Ok(match (id, raw_id) {
-                (Some(id), _) => Inbound::Request(Request { id, method, params }),
-                (None, Some(_)) => return Err(reject("a request `id` must not be null")),
-                (None, None) => Inbound::Notification { method, params },
-            });
+        match obj.remove("method") {
+            Some(method) => Inbound::call(obj, method, id, raw_id.is_some()),
+            None => Inbound::response(obj, id),
         }
-        let Some(id) = id else {
-            return Err(reject("a response needs an `id`"));
+    }
+
+    /// A request (with an id) or a notification (without one).
+    fn call(
+        mut obj: JsonObject,
+        method: Value,
+        id: Option<RequestId>,
+        has_id: bool,
+    ) -> Result<Inbound, Rejected> {
+        let Value::String(name) = method else {
+            return Err(Rejected::invalid(id, "`method` must be a string"));
         };
-        if let Some(err) = obj.remove("error") {
-            let error: Error =
-                serde_json::from_value(err).map_err(|_| reject("malformed `error` object"))?;
-            return Ok(Inbound::Response {
-                id,
-                outcome: Err(error),
-            });
+        let method = Method::parse(&name);
+        let params = match obj.remove("params") {
+            None => None,
+            Some(Value::Object(p)) => Some(p),
+            Some(_) => return Err(Rejected::invalid(id, "`params` must be an object")),
+        };
+        match (id, has_id) {
+            (Some(id), _) => Ok(Inbound::Request(Request { id, method, params })),
+            (None, true) => Err(Rejected::invalid(None, "a request `id` must not be null")),
+            (None, false) => Ok(Inbound::Notification { method, params }),
         }
-        match obj.remove("result") {
-            Some(result) => Ok(Inbound::Response {
-                id,
-                outcome: Ok(result),
-            }),
-            None => Err(reject(
-                "a message needs a `method`, a `result` or an `error`",
-            )),
+    }
+
+    /// A response to a request the server sent: a result or an error.
+    fn response(mut obj: JsonObject, id: Option<RequestId>) -> Result<Inbound, Rejected> {
+        let Some(id) = id else {
+            return Err(Rejected::invalid(None, "a response needs an `id`"));
+        };
+        let outcome = if let Some(err) = obj.remove("error") {
+            match serde_json::from_value::<Error>(err) {
+                Ok(error) => Err(error),
+                Err(_) => return Err(Rejected::invalid(Some(id), "malformed `error` object")),
+            }
+        } else if let Some(result) = obj.remove("result") {
+            Ok(result)
+        } else {
+            let reason = "a message needs a `method`, a `result` or an `error`";
+            return Err(Rejected::invalid(Some(id), reason));
+        };
+        Ok(Inbound::Response { id, outcome })
+    }
+}
+
+impl Rejected {
+    /// A `-32600` for the message with `id` (if it could be read).
+    fn invalid(id: Option<RequestId>, reason: &str) -> Rejected {
+        Rejected {
+            id,
+            error: Error::invalid_request(reason),
         }
     }
 }
