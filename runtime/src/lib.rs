@@ -42,7 +42,7 @@ pub use resources::{
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
-pub use sets::{Entry, ItemSet};
+pub use sets::{ItemSet, SetEntry};
 pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolEntry, ToolHandler, ToolSet};
 
 pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};

@@ -3,7 +3,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{Content, Error, GetPromptResult, JsonObject, Prompt, PromptMessage};
-use crate::sets::{Entry, ItemSet, Sealed};
+use crate::sets::{ItemSet, Sealed, SetEntry};
 use crate::tools::BoxFuture;
 
 /// One prompt, defined by a type (`#[prompt]` implements it on a hidden type named after the
@@ -37,7 +37,7 @@ pub struct PromptEntry {
 
 impl Sealed for PromptEntry {}
 
-impl Entry for PromptEntry {
+impl SetEntry for PromptEntry {
     const KEY: &'static str = "prompt name";
     fn key(&self) -> &str {
         self.name

@@ -4,7 +4,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{Error, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
-use crate::sets::{Entry, ItemSet, Sealed};
+use crate::sets::{ItemSet, Sealed, SetEntry};
 use crate::tools::BoxFuture;
 use std::collections::BTreeMap;
 
@@ -57,7 +57,7 @@ pub struct ResourceEntry {
 
 impl Sealed for ResourceEntry {}
 
-impl Entry for ResourceEntry {
+impl SetEntry for ResourceEntry {
     const KEY: &'static str = "resource URI";
     fn key(&self) -> &str {
         &self.template.raw

@@ -5,7 +5,7 @@
 use std::fmt;
 
 mod sealed {
-    /// Keeps [`Entry`](super::Entry) to the crate's three kinds.
+    /// Keeps [`SetEntry`](super::SetEntry) to the crate's three kinds.
     pub trait Sealed {}
 }
 
@@ -13,7 +13,7 @@ pub(crate) use sealed::Sealed;
 
 /// One item of an [`ItemSet`]: a tool, prompt or resource as the function pointers its handler
 /// trait provides, with the key that must be unique in a server.
-pub trait Entry: Sealed + Clone + Send + Sync + 'static {
+pub trait SetEntry: Sealed + Clone + Send + Sync + 'static {
     /// What the key is, for messages: `tool name`, `prompt name` or `resource URI`.
     const KEY: &'static str;
     /// The name (or URI template) that identifies the item.
@@ -24,11 +24,11 @@ pub trait Entry: Sealed + Clone + Send + Sync + 'static {
 /// `resources![..]`) or by hand with `new()` and `with::<T>()`. Used through its aliases
 /// [`ToolSet`](crate::ToolSet), [`PromptSet`](crate::PromptSet) and
 /// [`ResourceSet`](crate::ResourceSet).
-pub struct ItemSet<E: Entry> {
+pub struct ItemSet<E: SetEntry> {
     entries: Vec<E>,
 }
 
-impl<E: Entry> ItemSet<E> {
+impl<E: SetEntry> ItemSet<E> {
     /// An empty set.
     pub fn new() -> Self {
         ItemSet {
@@ -77,13 +77,13 @@ pub(crate) fn ensure_unique<'a>(what: &str, key: &str, mut taken: impl Iterator<
     );
 }
 
-impl<E: Entry> Default for ItemSet<E> {
+impl<E: SetEntry> Default for ItemSet<E> {
     fn default() -> Self {
         ItemSet::new()
     }
 }
 
-impl<E: Entry> Clone for ItemSet<E> {
+impl<E: SetEntry> Clone for ItemSet<E> {
     fn clone(&self) -> Self {
         ItemSet {
             entries: self.entries.clone(),
@@ -91,7 +91,7 @@ impl<E: Entry> Clone for ItemSet<E> {
     }
 }
 
-impl<E: Entry> fmt::Debug for ItemSet<E> {
+impl<E: SetEntry> fmt::Debug for ItemSet<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
             .entries(self.entries.iter().map(E::key))

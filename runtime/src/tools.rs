@@ -3,7 +3,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, Content, Error, JsonObject, Tool};
-use crate::sets::{Entry, ItemSet, Sealed};
+use crate::sets::{ItemSet, Sealed, SetEntry};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
@@ -82,7 +82,7 @@ pub struct ToolEntry {
 
 impl Sealed for ToolEntry {}
 
-impl Entry for ToolEntry {
+impl SetEntry for ToolEntry {
     const KEY: &'static str = "tool name";
     fn key(&self) -> &str {
         self.name
