@@ -34,16 +34,13 @@ pub mod __private;
 pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
 pub use handler::Handler;
 pub use notify::{Change, Notifier};
-pub use prompts::{IntoPromptResult, PromptEntry, PromptHandler, PromptSet};
+pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
 pub use protocol::{CacheHint, CacheScope, Error};
-pub use resources::{
-    IntoResourceResult, ResourceDef, ResourceEntry, ResourceHandler, ResourceSet, UriTemplate,
-};
+pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
-pub use sets::{ItemSet, SetEntry};
-pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolEntry, ToolHandler, ToolSet};
+pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
 
 pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
 

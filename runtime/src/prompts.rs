@@ -3,7 +3,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{Content, Error, GetPromptResult, JsonObject, Prompt, PromptMessage};
-use crate::sets::{ItemSet, Sealed, SetEntry};
+use crate::sets::{ItemSet, SetEntry};
 use crate::tools::BoxFuture;
 
 /// One prompt, defined by a type (`#[prompt]` implements it on a hidden type named after the
@@ -25,17 +25,18 @@ pub trait PromptHandler: 'static {
 type GetFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
 
 /// Prompts, built by `prompts![a, b]` or [`PromptSet::with`].
-pub type PromptSet = ItemSet<PromptEntry>;
+#[derive(Clone, Default)]
+pub struct PromptSet {
+    items: ItemSet<PromptEntry>,
+}
 
 /// One prompt of a [`PromptSet`]: what [`PromptHandler`] provides, as function pointers.
 #[derive(Clone, Copy)]
-pub struct PromptEntry {
+struct PromptEntry {
     name: &'static str,
     definition: fn() -> Prompt,
     get: GetFn,
 }
-
-impl Sealed for PromptEntry {}
 
 impl SetEntry for PromptEntry {
     const KEY: &'static str = "prompt name";
@@ -44,18 +45,36 @@ impl SetEntry for PromptEntry {
     }
 }
 
-impl ItemSet<PromptEntry> {
+impl std::fmt::Debug for PromptSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl PromptSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        PromptSet::default()
+    }
     /// Adds the prompt `P`.
-    pub fn with<P: PromptHandler>(self) -> Self {
-        self.push(PromptEntry {
+    pub fn with<P: PromptHandler>(mut self) -> Self {
+        self.items.push(PromptEntry {
             name: P::NAME,
             definition: P::definition,
             get: P::get,
-        })
+        });
+        self
+    }
+    /// Adds the prompts of `other`.
+    ///
+    /// # Panics
+    /// When a name is already taken.
+    pub(crate) fn merge(&mut self, other: PromptSet) {
+        self.items.merge(other.items);
     }
     /// The definitions, in the order the prompts were added.
     pub(crate) fn list(&self) -> Vec<Prompt> {
-        self.entries().map(|e| (e.definition)()).collect()
+        self.items.entries().map(|e| (e.definition)()).collect()
     }
     /// Renders the prompt `name`; `None` when the set has no such prompt.
     pub(crate) fn get<'a>(
@@ -64,7 +83,7 @@ impl ItemSet<PromptEntry> {
         name: &str,
         args: JsonObject,
     ) -> Option<BoxFuture<'a, Result<GetPromptResult, Error>>> {
-        self.find(name).map(|e| (e.get)(cx, args))
+        self.items.find(name).map(|e| (e.get)(cx, args))
     }
 }
 

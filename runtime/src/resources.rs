@@ -4,7 +4,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{Error, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
-use crate::sets::{ItemSet, Sealed, SetEntry};
+use crate::sets::{ItemSet, SetEntry};
 use crate::tools::BoxFuture;
 use std::collections::BTreeMap;
 
@@ -44,18 +44,19 @@ type ReadFn = for<'a> fn(
 ) -> BoxFuture<'a, Result<ReadResourceResult, Error>>;
 
 /// Resources, built by `resources![a, b]` or [`ResourceSet::with`].
-pub type ResourceSet = ItemSet<ResourceEntry>;
+#[derive(Clone, Default)]
+pub struct ResourceSet {
+    items: ItemSet<ResourceEntry>,
+}
 
 /// One resource of a [`ResourceSet`]: what [`ResourceHandler`] provides, as function pointers,
 /// with its parsed URI template.
 #[derive(Clone)]
-pub struct ResourceEntry {
+struct ResourceEntry {
     template: UriTemplate,
     definition: fn() -> ResourceDef,
     read: ReadFn,
 }
-
-impl Sealed for ResourceEntry {}
 
 impl SetEntry for ResourceEntry {
     const KEY: &'static str = "resource URI";
@@ -64,18 +65,36 @@ impl SetEntry for ResourceEntry {
     }
 }
 
-impl ItemSet<ResourceEntry> {
+impl std::fmt::Debug for ResourceSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl ResourceSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        ResourceSet::default()
+    }
     /// Adds the resource `R`.
-    pub fn with<R: ResourceHandler>(self) -> Self {
-        self.push(ResourceEntry {
+    pub fn with<R: ResourceHandler>(mut self) -> Self {
+        self.items.push(ResourceEntry {
             template: UriTemplate::parse(R::URI),
             definition: R::definition,
             read: R::read,
-        })
+        });
+        self
+    }
+    /// Adds the resources of `other`.
+    ///
+    /// # Panics
+    /// When a URI (or URI template) is already taken.
+    pub(crate) fn merge(&mut self, other: ResourceSet) {
+        self.items.merge(other.items);
     }
     /// The listings, in the order the resources were added.
     pub(crate) fn definitions(&self) -> impl Iterator<Item = ResourceDef> + '_ {
-        self.entries().map(|e| (e.definition)())
+        self.items.entries().map(|e| (e.definition)())
     }
     /// Reads `uri` from the first entry that matches it (fixed URIs before templates).
     pub(crate) fn read<'a>(
@@ -83,8 +102,8 @@ impl ItemSet<ResourceEntry> {
         cx: &'a Cx,
         uri: &'a str,
     ) -> Option<BoxFuture<'a, Result<ReadResourceResult, Error>>> {
-        let fixed = self.entries().filter(|e| e.template.is_fixed());
-        let templated = self.entries().filter(|e| !e.template.is_fixed());
+        let fixed = self.items.entries().filter(|e| e.template.is_fixed());
+        let templated = self.items.entries().filter(|e| !e.template.is_fixed());
         fixed
             .chain(templated)
             .find_map(|e| e.template.matches(uri).map(|vars| (e.read)(cx, uri, vars)))

@@ -93,14 +93,14 @@ impl Router {
 
     /// Adds prompts: `prompts![a, b]`.
     pub fn prompts(mut self, prompts: PromptSet) -> Self {
-        self.prompts = std::mem::take(&mut self.prompts).merge(prompts);
+        self.prompts.merge(prompts);
         self.info_mut().declare_prompts();
         self
     }
 
     /// Adds resources: `resources![a, b]`.
     pub fn resources(mut self, resources: ResourceSet) -> Self {
-        self.resources = std::mem::take(&mut self.resources).merge(resources);
+        self.resources.merge(resources);
         self.info_mut().declare_resources();
         self
     }

@@ -1,45 +1,31 @@
-//! [`ItemSet`]: the one set type behind [`ToolSet`](crate::ToolSet),
+//! [`ItemSet`]: the one set type inside [`ToolSet`](crate::ToolSet),
 //! [`PromptSet`](crate::PromptSet) and [`ResourceSet`](crate::ResourceSet), and the one
 //! duplicate check for everything a [`Router`](crate::Router) is built from.
+//!
+//! The public sets stay named structs around an `ItemSet`, so documentation and compiler
+//! messages say `ToolSet::with`, not the generic type.
 
 use std::fmt;
 
-mod sealed {
-    /// Keeps [`SetEntry`](super::SetEntry) to the crate's three kinds.
-    pub trait Sealed {}
-}
-
-pub(crate) use sealed::Sealed;
-
 /// One item of an [`ItemSet`]: a tool, prompt or resource as the function pointers its handler
 /// trait provides, with the key that must be unique in a server.
-pub trait SetEntry: Sealed + Clone + Send + Sync + 'static {
+pub(crate) trait SetEntry: Clone {
     /// What the key is, for messages: `tool name`, `prompt name` or `resource URI`.
     const KEY: &'static str;
     /// The name (or URI template) that identifies the item.
     fn key(&self) -> &str;
 }
 
-/// A set of tools, prompts or resources, built by the list macros (`tools![..]`, `prompts![..]`,
-/// `resources![..]`) or by hand with `new()` and `with::<T>()`. Used through its aliases
-/// [`ToolSet`](crate::ToolSet), [`PromptSet`](crate::PromptSet) and
-/// [`ResourceSet`](crate::ResourceSet).
-pub struct ItemSet<E: SetEntry> {
+/// Tools, prompts or resources, in the order they were added.
+#[derive(Clone)]
+pub(crate) struct ItemSet<E> {
     entries: Vec<E>,
 }
 
 impl<E: SetEntry> ItemSet<E> {
-    /// An empty set.
-    pub fn new() -> Self {
-        ItemSet {
-            entries: Vec::new(),
-        }
-    }
-
     /// Adds an entry (the kinds' `with::<T>()` build it from the handler type).
-    pub(crate) fn push(mut self, entry: E) -> Self {
+    pub(crate) fn push(&mut self, entry: E) {
         self.entries.push(entry);
-        self
     }
 
     /// The entries, in the order they were added.
@@ -56,12 +42,11 @@ impl<E: SetEntry> ItemSet<E> {
     ///
     /// # Panics
     /// When a key is already taken (see [`ensure_unique`]).
-    pub(crate) fn merge(mut self, other: ItemSet<E>) -> Self {
+    pub(crate) fn merge(&mut self, other: ItemSet<E>) {
         for entry in other.entries {
             ensure_unique(E::KEY, entry.key(), self.entries.iter().map(E::key));
             self.entries.push(entry);
         }
-        self
     }
 }
 
@@ -77,20 +62,15 @@ pub(crate) fn ensure_unique<'a>(what: &str, key: &str, mut taken: impl Iterator<
     );
 }
 
-impl<E: SetEntry> Default for ItemSet<E> {
+impl<E> Default for ItemSet<E> {
     fn default() -> Self {
-        ItemSet::new()
-    }
-}
-
-impl<E: SetEntry> Clone for ItemSet<E> {
-    fn clone(&self) -> Self {
         ItemSet {
-            entries: self.entries.clone(),
+            entries: Vec::new(),
         }
     }
 }
 
+/// The keys, as a list: what the public sets show as their `Debug`.
 impl<E: SetEntry> fmt::Debug for ItemSet<E> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()

@@ -3,7 +3,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, Content, Error, JsonObject, Tool};
-use crate::sets::{ItemSet, Sealed, SetEntry};
+use crate::sets::{ItemSet, SetEntry};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
@@ -70,17 +70,18 @@ type CallFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<CallToolRes
 
 /// Free-function tools, built by `tools![a, b]` (which also rejects duplicate names at
 /// compile time) or by hand with [`ToolSet::with`].
-pub type ToolSet = ItemSet<ToolEntry>;
+#[derive(Clone, Default)]
+pub struct ToolSet {
+    items: ItemSet<ToolEntry>,
+}
 
 /// One tool of a [`ToolSet`]: what [`ToolHandler`] provides, as function pointers.
 #[derive(Clone, Copy)]
-pub struct ToolEntry {
+struct ToolEntry {
     name: &'static str,
     definition: fn() -> Tool,
     call: CallFn,
 }
-
-impl Sealed for ToolEntry {}
 
 impl SetEntry for ToolEntry {
     const KEY: &'static str = "tool name";
@@ -89,20 +90,31 @@ impl SetEntry for ToolEntry {
     }
 }
 
-impl ItemSet<ToolEntry> {
+impl std::fmt::Debug for ToolSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl ToolSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        ToolSet::default()
+    }
     /// Adds the tool `T`.
-    pub fn with<T: ToolHandler>(self) -> Self {
-        self.push(ToolEntry {
+    pub fn with<T: ToolHandler>(mut self) -> Self {
+        self.items.push(ToolEntry {
             name: T::NAME,
             definition: T::definition,
             call: T::call,
-        })
+        });
+        self
     }
 }
 
 impl ToolBox for ToolSet {
     fn tools(&self) -> Vec<Tool> {
-        self.entries().map(|e| (e.definition)()).collect()
+        self.items.entries().map(|e| (e.definition)()).collect()
     }
     fn call<'a>(
         &'a self,
@@ -110,7 +122,7 @@ impl ToolBox for ToolSet {
         name: &'a str,
         arguments: JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
-        self.find(name).map(|e| (e.call)(cx, arguments))
+        self.items.find(name).map(|e| (e.call)(cx, arguments))
     }
 }
 
