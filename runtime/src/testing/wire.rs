@@ -74,7 +74,7 @@ pub(super) async fn read_loop(
             }
             Ok(Inbound::Request(req)) => {
                 let reply = shared
-                    .take_reply(&req.method, None)
+                    .take_reply(req.method.as_str(), None)
                     .and_then(|r| r.to_value());
                 let shared = shared.clone();
                 tokio::spawn(async move {
