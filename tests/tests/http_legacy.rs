@@ -13,12 +13,11 @@ use rondo_mcp::protocol::Revision;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 
-const REV: Revision = Revision::V2025_11_25;
-
-/// A 2025-11-25 client session over raw HTTP.
+/// A 2025-11-25 client session over raw HTTP: one conversation for the schema checks.
 struct Session {
     addr: SocketAddr,
     id: String,
+    checks: Checks,
 }
 
 impl Session {
@@ -27,7 +26,10 @@ impl Session {
             "protocolVersion": "2025-11-25",
             "capabilities": {"elicitation": {}},
             "clientInfo": {"name": "http-tests", "version": "1.0.0"}}});
-        let r = send(addr, request(Method::POST, &[ACCEPT], Some(&init))).await;
+        let checks = Checks::new(Revision::V2025_11_25);
+        let r = checks
+            .send(addr, request(Method::POST, &[ACCEPT], Some(&init)))
+            .await;
         assert_eq!(r.status, StatusCode::OK);
         let id = r.headers["mcp-session-id"]
             .to_str()
@@ -38,9 +40,8 @@ impl Session {
             "{id}"
         );
         let msg = r.json().await;
-        check(REV, &msg, Some("initialize"));
         assert_eq!(msg["result"]["protocolVersion"], "2025-11-25");
-        let s = Session { addr, id };
+        let s = Session { addr, id, checks };
         let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
         assert_eq!(s.post(&note).await.status, StatusCode::ACCEPTED);
         s
@@ -52,7 +53,7 @@ impl Session {
             ("mcp-session-id", self.id.as_str()),
             ("mcp-protocol-version", "2025-11-25"),
         ];
-        send(self.addr, request(method, &h, body)).await
+        self.checks.send(self.addr, request(method, &h, body)).await
     }
 
     async fn post(&self, body: &Value) -> Reply {
@@ -82,7 +83,6 @@ async fn elicitation_travels_on_the_post_stream_and_the_answer_is_posted_back() 
     assert_eq!(call.status, StatusCode::OK);
     assert_eq!(call.content_type(), "text/event-stream");
     let ask = call.event().await.expect("elicitation request");
-    check(REV, &ask, None);
     assert_eq!(ask["method"], "elicitation/create");
     assert_eq!(ask["params"]["message"], "What is your name?");
     let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
@@ -90,7 +90,6 @@ async fn elicitation_travels_on_the_post_stream_and_the_answer_is_posted_back() 
     let posted = session.post(&answer).await;
     assert_eq!(posted.status, StatusCode::ACCEPTED);
     let done = call.event().await.expect("final response");
-    check(REV, &done, Some("tools/call"));
     assert_eq!((text(&done), &done["id"]), ("Hello, Grace!", &json!(1)));
     assert!(
         done["result"].get("resultType").is_none(),
@@ -105,8 +104,7 @@ async fn plain_results_are_json_and_progress_is_sse() {
     let s = probe().await;
     let session = Session::open(s.addr).await;
     let r = session.post(&req(2, "tools/list", json!({}))).await;
-    let list = r.json().await;
-    check(REV, &list, Some("tools/list"));
+    assert_eq!(r.json().await["result"]["tools"][0]["name"], "add");
     let ping = session.post(&req(3, "ping", json!({}))).await.json().await;
     assert_eq!(ping["result"], json!({}));
     let call = req(
@@ -128,9 +126,6 @@ async fn plain_results_are_json_and_progress_is_sse() {
             "response"
         ]
     );
-    for e in &events {
-        check(REV, e, Some("tools/call"));
-    }
     s.stop().await;
 }
 
@@ -181,7 +176,6 @@ async fn get_stream_carries_list_changes_until_delete() {
     assert_eq!(text(&r.json().await), "announced");
     // Prompts are served without listChanged: only the tool change arrives.
     let changed = stream.event().await.expect("list_changed");
-    check(REV, &changed, None);
     assert_eq!(changed["method"], "notifications/tools/list_changed");
     assert_eq!(
         session.send(Method::DELETE, None).await.status,
@@ -205,7 +199,6 @@ async fn ended_and_missing_sessions() {
     let r = session.post(&req(7, "tools/list", json!({}))).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let e = r.json().await;
-    check(REV, &e, None);
     assert_eq!(e["id"], 7);
     assert_eq!(
         session.send(Method::DELETE, None).await.status,

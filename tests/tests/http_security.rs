@@ -36,7 +36,6 @@ async fn with_host(addr: SocketAddr, host: &str, origin: Option<&str>) -> Reply 
 async fn refused(r: Reply, status: StatusCode) {
     assert_eq!(r.status, status);
     let e = r.json().await;
-    check(Revision::V2026_07_28, &e, None);
     assert!(e.get("id").is_none(), "{e}");
 }
 
@@ -154,7 +153,9 @@ async fn malformed_json_is_a_400_parse_error() {
         .header("accept", ACCEPT.1)
         .body(Full::new(Bytes::from_static(b"{not json")))
         .unwrap();
-    let r = send(s.addr, req).await;
+    let sloppy =
+        Checks::new(Revision::V2026_07_28).skip("JSONRPCMessage", "sends a body that is not JSON");
+    let r = sloppy.send(s.addr, req).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     assert_eq!(r.json().await["error"]["code"], -32700);
     s.stop().await;
@@ -238,7 +239,6 @@ async fn request_state_is_bound_to_the_principal_it_was_issued_to() {
     let first = modern(1, "tools/call", json!({"name": "greet"}));
     let r = post_modern(addr, &first, |_| {}).await;
     let irr = r.json().await;
-    check(Revision::V2026_07_28, &irr, Some("tools/call"));
     let state = irr["result"]["requestState"].clone();
     assert!(state.is_string(), "{irr}");
     let retry = modern(
@@ -250,11 +250,10 @@ async fn request_state_is_bound_to_the_principal_it_was_issued_to() {
     // Bob replays Alice's state: one frozen -32602, nothing about why.
     let r = post_modern(addr, &retry, |h| h.push(("x-user".into(), "bob".into()))).await;
     let refused = r.json().await;
-    check(Revision::V2026_07_28, &refused, Some("tools/call"));
     assert_eq!(refused["error"]["code"], -32602);
     assert_eq!(
         refused["error"]["message"],
-        rondo_mcp::state::STATE_REJECTED
+        "Invalid or expired requestState"
     );
     // Alice herself completes.
     let r = post_modern(addr, &retry, |_| {}).await;

@@ -5,9 +5,8 @@
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Revision, code};
-use rondo_mcp::testing::{Direction, Frame};
+use rondo_mcp::testing::Validator;
 use rondo_tests::servers::{Hand, Lab};
-use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 use std::io;
 use std::sync::atomic::Ordering;
@@ -18,38 +17,49 @@ use tokio::task::JoinHandle;
 /// Bound on every wait in this file.
 const BOUND: Duration = Duration::from_secs(5);
 
-/// A client end of `serve_io`: writes lines, reads lines, records both directions.
+/// A client end of `serve_io`: writes lines, reads lines, and checks every line both ways
+/// against the official schema of `rev` as it passes (a violation fails the test there).
 struct Wire {
     to_server: Option<DuplexStream>,
     from_server: BufReader<DuplexStream>,
-    frames: Vec<Frame>,
+    check: Validator,
+    /// Bytes written since the last newline (a line may be written in pieces).
+    partial: Vec<u8>,
     served: Option<JoinHandle<io::Result<()>>>,
 }
 
 impl Wire {
-    fn start<H: Handler>(server: Server<H>) -> Wire {
+    fn start<H: Handler>(server: Server<H>, rev: Revision) -> Wire {
+        Wire::checked(server, Validator::new(rev))
+    }
+
+    fn checked<H: Handler>(server: Server<H>, check: Validator) -> Wire {
         let (client_w, server_r) = tokio::io::duplex(1 << 20);
         let (server_w, client_r) = tokio::io::duplex(1 << 20);
         let served = tokio::spawn(server.serve_io(server_r, server_w));
         Wire {
             to_server: Some(client_w),
             from_server: BufReader::new(client_r),
-            frames: Vec::new(),
+            check,
+            partial: Vec::new(),
             served: Some(served),
         }
     }
 
     async fn send(&mut self, msg: Value) {
-        self.frames.push(Frame {
-            direction: Direction::Sent,
-            message: msg.clone(),
-        });
         let mut line = msg.to_string().into_bytes();
         line.push(b'\n');
         self.send_raw(&line).await;
     }
 
+    /// Writes bytes as they are; each line they complete is checked.
     async fn send_raw(&mut self, bytes: &[u8]) {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            self.check.sent(&line[..end]);
+        }
+        self.check.assert_valid();
         let w = self.to_server.as_mut().expect("input still open");
         w.write_all(bytes).await.expect("server reads");
         w.flush().await.expect("server reads");
@@ -57,20 +67,22 @@ impl Wire {
 
     /// The next message from the server, `None` at end of output.
     async fn recv(&mut self) -> Option<Value> {
-        let mut line = String::new();
-        let n = tokio::time::timeout(BOUND, self.from_server.read_line(&mut line))
+        let mut line = Vec::new();
+        let n = tokio::time::timeout(BOUND, self.from_server.read_until(b'\n', &mut line))
             .await
             .expect("the server answers in time")
             .expect("readable");
         if n == 0 {
             return None;
         }
-        let msg: Value = serde_json::from_str(&line).expect("every output line is JSON");
-        self.frames.push(Frame {
-            direction: Direction::Received,
-            message: msg.clone(),
-        });
-        Some(msg)
+        assert_eq!(
+            line.pop(),
+            Some(b'\n'),
+            "every output line ends with a newline"
+        );
+        self.check.received(&line);
+        self.check.assert_valid();
+        Some(serde_json::from_slice(&line).expect("checked: JSON"))
     }
 
     /// Closes the server's input and waits (bounded) for `serve_io` to return.
@@ -115,7 +127,7 @@ async fn bounded<F: std::future::Future>(what: &str, f: F) -> F::Output {
 async fn cancellation_drops_the_handler_and_nothing_is_sent_for_it() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
-    let mut w = Wire::start(Server::new(lab));
+    let mut w = Wire::start(Server::new(lab), Revision::V2026_07_28);
     w.send(call(json!(1), "slow")).await;
     bounded("the slow tool to start", probe.slow_started.notified()).await;
     w.send(cancelled(json!(1))).await;
@@ -137,12 +149,11 @@ async fn cancellation_drops_the_handler_and_nothing_is_sent_for_it() {
     assert_eq!(w.recv().await.unwrap()["id"], 3);
     w.close_and_join(BOUND).await.unwrap();
     assert_eq!(w.recv().await, None, "output closes after the input");
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn cancelling_a_legacy_request_waiting_on_the_back_channel_sends_nothing_for_it() {
-    let mut w = Wire::start(Server::new(Hand));
+    let mut w = Wire::start(Server::new(Hand), Revision::V2025_11_25);
     w.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
@@ -171,13 +182,12 @@ async fn cancelling_a_legacy_request_waiting_on_the_back_channel_sends_nothing_f
     assert_eq!(w.recv().await.unwrap()["id"], 4);
     w.close_and_join(BOUND).await.unwrap();
     assert_eq!(w.recv().await, None);
-    validate_transcript(Revision::V2025_11_25, &w.frames);
 }
 
 #[tokio::test]
 async fn two_slow_requests_run_concurrently() {
     // `rendezvous` finishes only when two calls wait on its barrier at the same time.
-    let mut w = Wire::start(Server::new(Lab::new()));
+    let mut w = Wire::start(Server::new(Lab::new()), Revision::V2026_07_28);
     w.send(call(json!("a"), "rendezvous")).await;
     w.send(call(json!("b"), "rendezvous")).await;
     let mut ids = [w.recv().await.unwrap(), w.recv().await.unwrap()];
@@ -189,14 +199,13 @@ async fn two_slow_requests_run_concurrently() {
             .all(|m| m["result"]["content"][0]["text"] == "met")
     );
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
-    let mut w = Wire::start(Server::new(lab));
+    let mut w = Wire::start(Server::new(lab), Revision::V2026_07_28);
     w.send(call(json!(7), "slow")).await;
     bounded("the slow tool to start", probe.slow_started.notified()).await;
     w.send(call(json!(7), "slow")).await;
@@ -217,12 +226,13 @@ async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
     )
     .await;
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn an_oversized_line_is_invalid_request_and_serving_continues() {
-    let mut w = Wire::start(Server::new(Lab::new()).max_message_bytes(1024));
+    let check = Validator::new(Revision::V2026_07_28)
+        .skip_validation_of("JSONRPCMessage", "sends lines of junk on purpose");
+    let mut w = Wire::checked(Server::new(Lab::new()).max_message_bytes(1024), check);
     let mut big = call(json!(1), "echo");
     big["params"]["arguments"]["blob"] = json!("x".repeat(4096));
     w.send(big).await;
@@ -249,12 +259,15 @@ async fn an_oversized_line_is_invalid_request_and_serving_continues() {
     w.send(list(json!(3))).await;
     assert_eq!(w.recv().await.expect("still serving")["id"], 3);
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_continues() {
-    let mut w = Wire::start(Server::new(Lab::new()));
+    let check = Validator::new(Revision::V2026_07_28).skip_validation_of(
+        "JSONRPCMessage",
+        "sends a line that is not UTF-8 on purpose",
+    );
+    let mut w = Wire::checked(Server::new(Lab::new()), check);
     w.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}\n")
         .await;
     let e = w
@@ -265,12 +278,13 @@ async fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_continues() {
     w.send(list(json!(2))).await;
     assert_eq!(w.recv().await.expect("still serving")["id"], 2);
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn a_good_line_buffered_behind_a_bad_one_is_served_without_more_input() {
-    let mut w = Wire::start(Server::new(Lab::new()).max_message_bytes(256));
+    let check = Validator::new(Revision::V2026_07_28)
+        .skip_validation_of("JSONRPCMessage", "sends lines of junk on purpose");
+    let mut w = Wire::checked(Server::new(Lab::new()).max_message_bytes(256), check);
     let good = list(json!(2)).to_string();
     let mut chunk = vec![b'z'; 1000];
     chunk.push(b'\n');
@@ -288,12 +302,11 @@ async fn a_good_line_buffered_behind_a_bad_one_is_served_without_more_input() {
     );
     assert_eq!(w.recv().await.expect("served from the buffer")["id"], 2);
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn end_of_input_returns_promptly_when_idle() {
-    let mut w = Wire::start(Server::new(Lab::new()));
+    let mut w = Wire::start(Server::new(Lab::new()), Revision::V2026_07_28);
     w.send(list(json!(1))).await;
     assert_eq!(w.recv().await.unwrap()["id"], 1);
     w.close_and_join(Duration::from_secs(1)).await.unwrap();
@@ -302,7 +315,7 @@ async fn end_of_input_returns_promptly_when_idle() {
 
 #[tokio::test]
 async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
-    let mut w = Wire::start(Server::new(Hand));
+    let mut w = Wire::start(Server::new(Hand), Revision::V2025_11_25);
     w.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
@@ -320,5 +333,4 @@ async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
     w.close_and_join(Duration::from_secs(2)).await.unwrap();
     // Whatever was still written ends with the end of the output.
     while w.recv().await.is_some() {}
-    validate_transcript(Revision::V2025_11_25, &w.frames);
 }
