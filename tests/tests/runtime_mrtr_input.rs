@@ -1,6 +1,6 @@
 //! `inputResponses` and rounds at 2026-07-28: missing or unparseable answers are asked again,
 //! malformed ones are `-32602`, sequential questions take one round each, `join!` batches,
-//! renderings are deterministic, the round cap and the state size cap end a request cleanly,
+//! renderings are deterministic, the state size cap ends a request cleanly,
 //! and `Cx::memo` runs its future once per multi-round request.
 
 use rondo_mcp::prelude::*;
@@ -235,28 +235,6 @@ async fn the_same_round_renders_the_same_requests_every_time() {
     let b = call(&c, "pair").await.unwrap();
     assert_eq!(a["inputRequests"], b["inputRequests"]);
     assert_ne!(a["requestState"], b["requestState"], "fresh nonce per seal");
-}
-
-#[tokio::test]
-async fn the_round_cap_ends_an_endless_asker_with_an_error() {
-    let mut script = Script::new();
-    for _ in 0..10 {
-        script = script.keyed(ELICIT, "again", Reply::accept(json!({"value": "x"})));
-    }
-    let c = client(Server::new(Lab::new()).max_rounds(3), script).await;
-    let e = c
-        .call_tool("endless", json!({}))
-        .await
-        .expect_err("the cap ends the call");
-    assert_eq!(e.code, code::INVALID_PARAMS);
-    let irrs = results(&c)
-        .into_iter()
-        .filter(|r| r["resultType"] == "input_required")
-        .count();
-    assert_eq!(irrs, 3, "max_rounds(3) allows three InputRequiredResults");
-    // The server keeps serving.
-    let next = call(&c, "steps").await.unwrap();
-    assert_eq!(next["resultType"], "input_required");
 }
 
 #[tokio::test]
