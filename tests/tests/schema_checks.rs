@@ -51,7 +51,7 @@ fn results_are_checked_as_the_type_of_the_request_they_answer() {
     let list = request(1, "tools/list", json!({}));
     let no_cache_hints = result(1, json!({"resultType": "complete", "tools": []}));
     assert_eq!(
-        violated(NEW, &[list.clone()], &[no_cache_hints]),
+        violated(NEW, std::slice::from_ref(&list), &[no_cache_hints]),
         ["ListToolsResult"]
     );
     let good = json!({"resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "public"});
