@@ -55,7 +55,7 @@ fn results_are_checked_as_the_type_of_the_request_they_answer() {
         ["ListToolsResult"]
     );
     let good = json!({"resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "public"});
-    assert!(violated(NEW, &[list.clone()], &[result(1, good)]).is_empty());
+    assert!(violated(NEW, std::slice::from_ref(&list), &[result(1, good)]).is_empty());
     // A CallToolResult needs `content`; the same body answers a tools/list with no complaint
     // about content.
     let call = request(2, "tools/call", json!({"name": "t"}));
