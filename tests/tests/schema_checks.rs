@@ -35,7 +35,7 @@ fn error(id: i64, error: Value) -> String {
 }
 
 /// The definitions violated by the lines after `sent`, in order.
-fn violated(rev: Revision, sent: &[String], received: &[String]) -> Vec<String> {
+fn violated(rev: Revision, sent: &[&str], received: &[&str]) -> Vec<String> {
     let mut v = Validator::new(rev);
     for line in sent {
         v.sent(line);
@@ -51,54 +51,54 @@ fn results_are_checked_as_the_type_of_the_request_they_answer() {
     let list = request(1, "tools/list", json!({}));
     let no_cache_hints = result(1, json!({"resultType": "complete", "tools": []}));
     assert_eq!(
-        violated(NEW, std::slice::from_ref(&list), &[no_cache_hints]),
+        violated(NEW, &[&list], &[&no_cache_hints]),
         ["ListToolsResult"]
     );
     let good = json!({"resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "public"});
-    assert!(violated(NEW, std::slice::from_ref(&list), &[result(1, good)]).is_empty());
+    assert!(violated(NEW, &[&list], &[&result(1, good)]).is_empty());
     // A CallToolResult needs `content`; the same body answers a tools/list with no complaint
     // about content.
     let call = request(2, "tools/call", json!({"name": "t"}));
     let bad = result(2, json!({"resultType": "complete", "content": 5}));
-    assert_eq!(violated(NEW, &[call], &[bad]), ["CallToolResult"]);
+    assert_eq!(violated(NEW, &[&call], &[&bad]), ["CallToolResult"]);
     // input_required only answers requests whose params carry inputResponses.
     let irr = json!({"resultType": "input_required", "requestState": "s"});
     assert_eq!(
-        violated(NEW, &[list], &[result(1, irr.clone())]),
+        violated(NEW, &[&list], &[&result(1, irr.clone())]),
         ["InputRequiredResult"]
     );
     let read = request(3, "resources/read", json!({"uri": "a://b"}));
-    assert!(violated(NEW, &[read], &[result(3, irr)]).is_empty());
+    assert!(violated(NEW, &[&read], &[&result(3, irr)]).is_empty());
     // A response must answer a request in flight.
     let stray = result(9, json!({"resultType": "complete"}));
-    assert_eq!(violated(NEW, &[], &[stray]), ["JSONRPCResponse"]);
+    assert_eq!(violated(NEW, &[], &[&stray]), ["JSONRPCResponse"]);
 }
 
 #[test]
 fn errors_are_checked_by_the_definition_of_their_code() {
-    let call = || vec![request(1, "tools/call", json!({"name": "t"}))];
+    let call = request(1, "tools/call", json!({"name": "t"}));
     // 2026-07-28 defines the data of these codes.
     let no_data = error(1, json!({"code": -32021, "message": "needs sampling"}));
     assert_eq!(
-        violated(NEW, &call(), &[no_data]),
+        violated(NEW, &[&call], &[&no_data]),
         ["MissingRequiredClientCapabilityError"]
     );
     let half = json!({"code": -32022, "message": "v", "data": {"supported": ["2026-07-28"]}});
     assert_eq!(
-        violated(NEW, &call(), &[error(1, half)]),
+        violated(NEW, &[&call], &[&error(1, half)]),
         ["UnsupportedProtocolVersionError"]
     );
     let good = json!({"code": -32022, "message": "v",
         "data": {"supported": ["2026-07-28"], "requested": "v9"}});
-    assert!(violated(NEW, &call(), &[error(1, good)]).is_empty());
+    assert!(violated(NEW, &[&call], &[&error(1, good)]).is_empty());
     // The plain JSON-RPC codes are checked on the error member (ParseError, ...).
     let id_less = json!({"jsonrpc": "2.0", "error": {"code": -32700, "message": 7}}).to_string();
-    let defs = violated(NEW, &[], &[id_less]);
+    let defs = violated(NEW, &[], &[&id_less]);
     assert_eq!(defs, ["JSONRPCErrorResponse", "ParseError"]);
     // `"id": null` is not a request id.
     let null_id = json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32600, "message": "x"}});
     assert_eq!(
-        violated(NEW, &[], &[null_id.to_string()]),
+        violated(NEW, &[], &[&null_id.to_string()]),
         ["JSONRPCErrorResponse"]
     );
 }
@@ -111,21 +111,21 @@ fn notifications_and_requests_are_checked_by_method_and_sender() {
     };
     let good = json!({"notifications": {"toolsListChanged": true},
         "_meta": {"io.modelcontextprotocol/subscriptionId": 4}});
-    assert!(violated(NEW, &[], &[ack(good)]).is_empty());
+    assert!(violated(NEW, &[], &[&ack(good)]).is_empty());
     assert_eq!(
-        violated(NEW, &[], &[ack(json!({}))]),
+        violated(NEW, &[], &[&ack(json!({}))]),
         ["SubscriptionsAcknowledgedNotification"]
     );
     // A server sends no requests at 2026-07-28, and a client no notifications but cancellation.
     let ask = json!({"jsonrpc": "2.0", "id": "s1", "method": "roots/list"}).to_string();
-    assert_eq!(violated(NEW, &[], &[ask.clone()]), ["ServerRequest"]);
+    assert_eq!(violated(NEW, &[], &[&ask]), ["ServerRequest"]);
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
     assert_eq!(
-        violated(NEW, &[initialized.to_string()], &[]),
+        violated(NEW, &[&initialized.to_string()], &[]),
         ["ClientNotification"]
     );
     // At 2025-11-25 the back-channel request and the client's answer are checked by method.
-    assert!(violated(OLD, &[], &[ask]).is_empty());
+    assert!(violated(OLD, &[], &[&ask]).is_empty());
     let mut v = Validator::new(OLD);
     v.received(r#"{"jsonrpc":"2.0","id":"s2","method":"elicitation/create","params":{"message":"Name?","requestedSchema":{"type":"object","properties":{}}}}"#);
     v.sent(r#"{"jsonrpc":"2.0","id":"s2","result":{"action":"bogus"}}"#);
@@ -155,7 +155,7 @@ fn elicitation_answers_may_be_any_number_as_schema_ts_says() {
     let answer = |content: Value| {
         let params =
             json!({"name": "t", "inputResponses": {"k": {"action": "accept", "content": content}}});
-        violated(NEW, &[request(1, "tools/call", params)], &[])
+        violated(NEW, &[&request(1, "tools/call", params)], &[])
     };
     assert!(answer(json!({"price": 2.5, "n": 3, "ok": true, "tags": ["a"]})).is_empty());
     assert_eq!(answer(json!({"nested": {"no": 1}})), ["CallToolRequest"]);
