@@ -85,9 +85,14 @@ impl Wire {
         Some(serde_json::from_slice(&line).expect("checked: JSON"))
     }
 
+    /// Ends the server's input.
+    fn close_input(&mut self) {
+        drop(self.to_server.take());
+    }
+
     /// Closes the server's input and waits (bounded) for `serve_io` to return.
     async fn close_and_join(&mut self, bound: Duration) -> io::Result<()> {
-        drop(self.to_server.take());
+        self.close_input();
         let served = self.served.take().expect("joined once");
         tokio::time::timeout(bound, served)
             .await
@@ -313,24 +318,91 @@ async fn end_of_input_returns_promptly_when_idle() {
     assert_eq!(w.recv().await, None, "output is closed");
 }
 
-#[tokio::test]
-async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
-    let mut w = Wire::start(Server::new(Hand), Revision::V2025_11_25);
+/// Opens a 2025-11-25 session that declares elicitation.
+async fn initialize(w: &mut Wire) {
     w.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "wire", "version": "0"}}}),
     )
     .await;
-    w.recv().await.unwrap();
+    assert_eq!(w.recv().await.unwrap()["id"], 1);
     w.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await;
-    w.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "greet", "arguments": {}}}))
-        .await;
+}
+
+/// A 2025-11-25 `tools/call` of the argument-less tool `name`.
+fn legacy_call(id: i64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": {}}})
+}
+
+#[tokio::test]
+async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
+    let mut w = Wire::start(Server::new(Hand), Revision::V2025_11_25);
+    initialize(&mut w).await;
+    w.send(legacy_call(2, "greet")).await;
     assert_eq!(w.recv().await.unwrap()["method"], "elicitation/create");
-    // Well under the 10 s drain and the 5 min ask timeout: the back-channel fails at EOF.
+    // Well under the 10 s drain and the 5 min ask timeout: the back-channel fails at EOF...
     w.close_and_join(Duration::from_secs(2)).await.unwrap();
-    // Whatever was still written ends with the end of the output.
-    while w.recv().await.is_some() {}
+    // ...and the tool, told so, still answers before the output ends.
+    let answer = w.recv().await.expect("the tool's answer");
+    assert_eq!(answer["id"], 2);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "Cannot ask: the client went away before answering"
+    );
+    assert_eq!(w.recv().await, None);
+}
+
+/// A 2025-11-25 session on a `Lab` with `gate` running (started) and `steps` waiting for an
+/// answer when the input closes. `steps` learns at once that its question will never be
+/// answered: its answer shows that the server has seen the end of input.
+async fn closed_with_gate_running() -> (Wire, std::sync::Arc<rondo_tests::servers::Probe>) {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let mut w = Wire::start(Server::new(lab), Revision::V2025_11_25);
+    initialize(&mut w).await;
+    w.send(legacy_call(2, "steps")).await;
+    assert_eq!(w.recv().await.unwrap()["method"], "elicitation/create");
+    w.send(legacy_call(3, "gate")).await;
+    bounded("`gate` to start", probe.gate_started.notified()).await;
+    w.close_input();
+    let steps = w.recv().await.expect("the answer of `steps`");
+    assert_eq!(steps["id"], 2);
+    let text = steps["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("step1=disconnected"), "{text}");
+    (w, probe)
+}
+
+/// The clock is paused (and moves only when every task waits), so the 10 s drain is measured
+/// exactly and instantly.
+#[tokio::test(start_paused = true)]
+async fn a_request_running_at_end_of_input_still_gets_its_answer() {
+    let (mut w, probe) = closed_with_gate_running().await;
+    tokio::time::sleep(Duration::from_millis(9_900)).await;
+    // `gate` finishes 9.9 s after the input closed, within the drain: its answer is written.
+    probe.gate.notify_one();
+    let gate = w
+        .recv()
+        .await
+        .expect("the answer of `gate`, written after end of input");
+    assert_eq!(gate["id"], 3);
+    assert_eq!(gate["result"]["content"][0]["text"], "opened");
+    assert_eq!(w.recv().await, None, "then the output ends");
+    w.close_and_join(BOUND).await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_still_running_when_the_drain_ends_is_cancelled() {
+    let (mut w, _probe) = closed_with_gate_running().await;
+    tokio::time::sleep(Duration::from_millis(9_900)).await;
+    let served = w.served.as_ref().expect("serving");
+    assert!(
+        !served.is_finished(),
+        "still draining 9.9 s after end of input"
+    );
+    // Past 10 s `gate` is cancelled: nothing is written for it and `serve_io` returns.
+    w.close_and_join(Duration::from_secs(60)).await.unwrap();
+    assert_eq!(w.recv().await, None, "no answer for the cancelled request");
 }
