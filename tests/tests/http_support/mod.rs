@@ -6,8 +6,11 @@
 #![allow(dead_code)]
 
 mod probe;
-#[allow(unused_imports)] // not every test file uses the probe server
+mod session;
+#[allow(unused_imports)] // not every test file uses the probe server or a session
 pub use probe::Probe;
+#[allow(unused_imports)]
+pub use session::Session;
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Request, StatusCode};
