@@ -41,6 +41,7 @@ use crate::protocol::{JsonObject, meta};
 use crate::server::Server;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::panic::Location;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -219,65 +220,39 @@ impl TestClient {
     /// # Panics
     ///
     /// When no answer comes within the [timeout](TestClientBuilder::timeout), or a line sent or
-    /// received so far violates the schema.
+    /// received so far violates the schema (the message names the caller's line).
     #[track_caller]
     pub fn raw_request(
         &self,
         method: &str,
         params: Value,
     ) -> impl Future<Output = Result<Value, Error>> + Send + '_ {
-        let caller = std::panic::Location::caller();
+        let at = Location::caller();
         let method = method.to_owned();
-        async move {
-            let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::SeqCst));
-            let (tx, rx) = oneshot::channel();
-            lock(&self.shared.pending).insert(id.clone(), tx);
-            let request = protocol::request(&id, &method, Some(params));
-            self.shared.send(request).await;
-            let answer = match tokio::time::timeout(self.timeout, rx).await {
-                Ok(answer) => answer.unwrap_or_else(|_| Err(Error::internal("no answer"))),
-                Err(_) => {
-                    lock(&self.shared.pending).remove(&id);
-                    let mut why = format!(
-                        "{caller}: no answer to `{method}` (id {id}) within {:?}",
-                        self.timeout
-                    );
-                    let new = lock(&self.shared.check).take_unreported();
-                    if !new.is_empty() {
-                        why = format!("{why}\n{}", validate::report(self.revision, &new));
-                    }
-                    panic!("{why}");
-                }
-            };
-            let new = lock(&self.shared.check).take_unreported();
-            if !new.is_empty() {
-                panic!("{caller}: {}", validate::report(self.revision, &new));
-            }
-            answer
-        }
+        async move { self.exchange(at, &method, params).await }
     }
 
     /// Sends a raw line, which need not be valid JSON; it is recorded and checked like every
     /// other line, and the server's answer shows up in the [transcript](TestClient::transcript).
     #[track_caller]
     pub fn raw_line(&self, line: &str) -> impl Future<Output = ()> + Send + '_ {
-        let caller = std::panic::Location::caller();
+        let at = Location::caller();
         let line = line.to_owned();
         async move {
             self.shared.send_line(&line).await;
-            let new = lock(&self.shared.check).take_unreported();
-            if !new.is_empty() {
-                panic!("{caller}: {}", validate::report(self.revision, &new));
-            }
+            self.fail_on_violations(at);
         }
     }
 
     /// Sends a notification.
-    pub async fn notify(&self, method: &str, params: Value) {
-        self.shared
-            .send(protocol::notification(method, params))
-            .await;
-        self.assert_valid();
+    #[track_caller]
+    pub fn notify(&self, method: &str, params: Value) -> impl Future<Output = ()> + Send + '_ {
+        let at = Location::caller();
+        let msg = protocol::notification(method, params);
+        async move {
+            self.shared.send(msg).await;
+            self.fail_on_violations(at);
+        }
     }
 
     /// Sends a request, adding this client's `_meta` on 2026-07-28 (keys already present win).
@@ -287,74 +262,162 @@ impl TestClient {
         method: &str,
         params: Value,
     ) -> impl Future<Output = Result<Value, Error>> + Send + '_ {
-        let params = if self.revision.is_modern() {
-            call::with_meta(params, self.request_meta())
-        } else {
-            params
-        };
-        self.raw_request(method, params)
+        let at = Location::caller();
+        let method = method.to_owned();
+        async move { self.exchange(at, &method, self.with_meta(params)).await }
     }
 
     /// `tools/list`.
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, Error> {
-        let r = self.request("tools/list", json!({})).await?;
-        serde_json::from_value(r["tools"].clone()).map_err(|e| Error::internal(e.to_string()))
+    #[track_caller]
+    pub fn list_tools(&self) -> impl Future<Output = Result<Vec<Tool>, Error>> + Send + '_ {
+        let at = Location::caller();
+        async move {
+            let r = self
+                .exchange(at, "tools/list", self.with_meta(json!({})))
+                .await?;
+            serde_json::from_value(r["tools"].clone()).map_err(|e| Error::internal(e.to_string()))
+        }
     }
 
     /// `tools/call`, following 2026-07-28 rounds with scripted answers.
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<Call, Error> {
+    #[track_caller]
+    pub fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
         let params = json!({ "name": name, "arguments": arguments });
-        self.call("tools/call", params).await
+        self.follow(Location::caller(), "tools/call", params)
     }
 
     /// `prompts/get`, following rounds.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Call, Error> {
+    #[track_caller]
+    pub fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
         let params = json!({ "name": name, "arguments": arguments });
-        self.call("prompts/get", params).await
+        self.follow(Location::caller(), "prompts/get", params)
     }
 
     /// `resources/read`, following rounds.
-    pub async fn read_resource(&self, uri: &str) -> Result<Call, Error> {
-        self.call("resources/read", json!({ "uri": uri })).await
+    #[track_caller]
+    pub fn read_resource(
+        &self,
+        uri: &str,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        self.follow(Location::caller(), "resources/read", json!({ "uri": uri }))
     }
 
     /// Sends a multi-round-capable request and follows `InputRequiredResult`s: each round
     /// answers the input requests from the script and retries with the echoed `requestState`.
-    pub async fn call(&self, method: &str, params: Value) -> Result<Call, Error> {
-        let mut rounds = 1;
-        let mut result = self.request(method, params.clone()).await?;
-        while result.get("resultType").and_then(Value::as_str) == Some("input_required")
-            && rounds < self.max_rounds
-        {
-            let asked = result.get("inputRequests").and_then(Value::as_object);
-            let mut responses = JsonObject::new();
-            for (key, req) in asked.into_iter().flatten() {
-                let m = req
-                    .get("method")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                if let Some(Some(Ok(v))) =
-                    self.shared.take_reply(m, Some(key)).map(|r| r.to_value())
-                {
-                    responses.insert(key.clone(), v);
+    #[track_caller]
+    pub fn call(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        self.follow(Location::caller(), method, params)
+    }
+
+    fn follow(
+        &self,
+        at: &'static Location<'static>,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        let method = method.to_owned();
+        async move {
+            let mut rounds = 1;
+            let mut result = self
+                .exchange(at, &method, self.with_meta(params.clone()))
+                .await?;
+            while result.get("resultType").and_then(Value::as_str) == Some("input_required")
+                && rounds < self.max_rounds
+            {
+                let asked = result.get("inputRequests").and_then(Value::as_object);
+                let mut responses = JsonObject::new();
+                for (key, req) in asked.into_iter().flatten() {
+                    let m = req
+                        .get("method")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    if let Some(Some(Ok(v))) =
+                        self.shared.take_reply(m, Some(key)).map(|r| r.to_value())
+                    {
+                        responses.insert(key.clone(), v);
+                    }
                 }
+                let state = result.get("requestState").cloned();
+                // Nothing to answer with (or nothing to echo): a real client would stop here.
+                if responses.is_empty() && (state.is_none() || asked.is_some_and(|m| !m.is_empty()))
+                {
+                    break;
+                }
+                let mut retry = params.clone();
+                if !responses.is_empty() {
+                    retry["inputResponses"] = Value::Object(responses);
+                }
+                if let Some(s) = state {
+                    retry["requestState"] = s;
+                }
+                result = self.exchange(at, &method, self.with_meta(retry)).await?;
+                rounds += 1;
             }
-            let state = result.get("requestState").cloned();
-            // Nothing to answer with (or nothing to echo): a real client would stop here too.
-            if responses.is_empty() && (state.is_none() || asked.is_some_and(|m| !m.is_empty())) {
-                break;
-            }
-            let mut retry = params.clone();
-            if !responses.is_empty() {
-                retry["inputResponses"] = Value::Object(responses);
-            }
-            if let Some(s) = state {
-                retry["requestState"] = s;
-            }
-            result = self.request(method, retry).await?;
-            rounds += 1;
+            Ok(Call { result, rounds })
         }
-        Ok(Call { result, rounds })
+    }
+
+    /// `params` with this client's `_meta` on 2026-07-28.
+    fn with_meta(&self, params: Value) -> Value {
+        if self.revision.is_modern() {
+            call::with_meta(params, self.request_meta())
+        } else {
+            params
+        }
+    }
+
+    /// Sends one request and awaits its answer, failing the test (at `at`) on a timeout or a
+    /// schema violation.
+    async fn exchange(
+        &self,
+        at: &'static Location<'static>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Error> {
+        let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::SeqCst));
+        let (tx, rx) = oneshot::channel();
+        lock(&self.shared.pending).insert(id.clone(), tx);
+        self.shared
+            .send(protocol::request(&id, method, Some(params)))
+            .await;
+        let Ok(answer) = tokio::time::timeout(self.timeout, rx).await else {
+            lock(&self.shared.pending).remove(&id);
+            let mut why = format!(
+                "no answer to `{method}` (id {id}) within {:?}",
+                self.timeout
+            );
+            if let Some(report) = self.unreported() {
+                why = format!("{why}\n{report}");
+            }
+            panic!("{at}: {why}");
+        };
+        self.fail_on_violations(at);
+        answer.unwrap_or_else(|_| Err(Error::internal("no answer")))
+    }
+
+    /// Panics, naming `at`, when a line violated the schema since the last report.
+    fn fail_on_violations(&self, at: &'static Location<'static>) {
+        if let Some(report) = self.unreported() {
+            panic!("{at}: {report}");
+        }
+    }
+
+    /// The report of the violations found since the last one, if any.
+    fn unreported(&self) -> Option<String> {
+        let new = lock(&self.shared.check).take_unreported();
+        (!new.is_empty()).then(|| validate::report(self.revision, &new))
     }
 }
 
@@ -364,9 +427,8 @@ impl Drop for TestClient {
         if std::thread::panicking() {
             return;
         }
-        let new = lock(&self.shared.check).take_unreported();
-        if !new.is_empty() {
-            panic!("{}", validate::report(self.revision, &new));
+        if let Some(report) = self.unreported() {
+            panic!("{report}");
         }
     }
 }
