@@ -118,13 +118,15 @@ impl Checks {
         Checks::new(rev)
     }
 
-    fn sent(&self, bytes: &[u8]) {
+    /// Checks a body the client sends (a violation fails the test here).
+    pub fn sent(&self, bytes: &[u8]) {
         let mut v = self.0.lock().unwrap();
         v.sent(bytes);
         v.assert_valid();
     }
 
-    fn received(&self, bytes: &[u8]) {
+    /// Checks a body or event the client receives (a violation fails the test here).
+    pub fn received(&self, bytes: &[u8]) {
         let mut v = self.0.lock().unwrap();
         v.received(bytes);
         v.assert_valid();
