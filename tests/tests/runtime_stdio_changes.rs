@@ -3,7 +3,8 @@
 //! `subscriptions/listen` at once instead of waiting out the drain period.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::testing::TestClient;
+use rondo_mcp::protocol::Revision;
+use rondo_mcp::testing::{TestClient, Validator};
 use serde_json::{Value, json};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -65,34 +66,45 @@ async fn a_legacy_stdio_session_hears_advertised_list_changes() {
     );
 }
 
-#[tokio::test]
+/// The clock is paused: it moves only when every task waits, so "at once" means before any
+/// time passes at all, and the 10 s drain would show as a timeout.
+#[tokio::test(start_paused = true)]
 async fn end_of_input_ends_an_open_listen_stream_at_once() {
+    let mut check = Validator::new(Revision::V2026_07_28);
     let (mut to_server, server_r) = tokio::io::duplex(1 << 16);
     let (server_w, from_server) = tokio::io::duplex(1 << 16);
     let served = tokio::spawn(Server::new(Announcer).serve_io(server_r, server_w));
     let listen = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
         "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
                   "io.modelcontextprotocol/clientCapabilities": {}},
-        "notifications": {"toolsListChanged": true}}});
+        "notifications": {"toolsListChanged": true}}})
+    .to_string();
+    check.sent(&listen);
     to_server
         .write_all(format!("{listen}\n").as_bytes())
         .await
         .unwrap();
     let mut lines = BufReader::new(from_server).lines();
-    let ack: Value = serde_json::from_str(&lines.next_line().await.unwrap().unwrap()).unwrap();
+    let ack = lines
+        .next_line()
+        .await
+        .unwrap()
+        .expect("the acknowledgement");
+    check.received(&ack);
+    check.assert_valid();
+    let ack: Value = serde_json::from_str(&ack).unwrap();
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
-    let closed = Instant::now();
+    let closed = tokio::time::Instant::now();
     drop(to_server);
     tokio::time::timeout(Duration::from_secs(5), served)
         .await
-        .expect("serve_io returns")
+        .expect("serve_io returns without waiting out the 10 s drain")
         .unwrap()
         .unwrap();
-    // The drain period for ordinary requests is 10 s; a listen stream must not use it.
-    assert!(
-        closed.elapsed() < Duration::from_secs(2),
-        "took {:?}",
-        closed.elapsed()
+    assert_eq!(
+        closed.elapsed(),
+        Duration::ZERO,
+        "no time passed on the paused clock"
     );
     assert_eq!(
         lines.next_line().await.unwrap(),
