@@ -1,6 +1,7 @@
 //! Change notifications on the newline transport: a 2025-11-25 session hears advertised list
-//! changes without asking (it has no listen request), and end of input ends an open
-//! `subscriptions/listen` at once instead of waiting out the drain period.
+//! changes without asking (it has no listen request), a 2026-07-28 `subscriptions/listen` is
+//! acknowledged and its notifications tagged, and end of input ends an open listen stream at
+//! once instead of waiting out the drain period.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::Revision;
@@ -64,6 +65,50 @@ async fn a_legacy_stdio_session_hears_advertised_list_changes() {
             .iter()
             .any(|f| f.message["method"] == "notifications/prompts/list_changed")
     );
+}
+
+#[tokio::test]
+async fn a_modern_listen_stream_is_acknowledged_and_tagged() {
+    let server = Server::new(Announcer);
+    let notifier = server.notifier();
+    let client = TestClient::modern(server).connect().await.unwrap();
+    let listen = json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
+        "params": {"_meta": client.request_meta(),
+                   "notifications": {"toolsListChanged": true, "promptsListChanged": true}}});
+    client.raw_line(&listen.to_string()).await;
+    let received = |method: &str| -> Vec<Value> {
+        client
+            .transcript()
+            .into_iter()
+            .filter(|f| f.message["method"] == method)
+            .map(|f| f.message["params"].clone())
+            .collect()
+    };
+    until("the acknowledgement", || {
+        !received("notifications/subscriptions/acknowledged").is_empty()
+    })
+    .await;
+    let ack = &received("notifications/subscriptions/acknowledged")[0];
+    // Only what the server advertises is honoured, and the stream is named by the request id.
+    assert_eq!(ack["notifications"], json!({"toolsListChanged": true}));
+    assert_eq!(
+        ack["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "sub"
+    );
+    notifier.prompts_list_changed(); // not advertised: never delivered
+    notifier.tools_list_changed();
+    until("the tool list change", || {
+        !received("notifications/tools/list_changed").is_empty()
+    })
+    .await;
+    let changed = &received("notifications/tools/list_changed")[0];
+    assert_eq!(
+        changed["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "sub"
+    );
+    assert!(received("notifications/prompts/list_changed").is_empty());
+    // Every line, the acknowledgement included, was checked against the schema.
+    client.assert_valid();
 }
 
 /// The clock is paused: it moves only when every task waits, so "at once" means before any
