@@ -229,9 +229,9 @@ async fn received(c: &TestClient, n: usize) {
     .expect("the server answers");
 }
 
-#[tokio::test]
-#[should_panic(expected = "received message violates `MissingRequiredClientCapabilityError`")]
-async fn a_violation_after_the_last_call_fails_when_the_client_is_dropped() {
+/// A client of [`Careless`] that has received its invalid answer to a raw request (so no call
+/// of the client has reported the violation yet).
+async fn careless_answer_received() -> TestClient {
     let c = TestClient::modern(Server::new(Careless))
         .connect()
         .await
@@ -240,19 +240,18 @@ async fn a_violation_after_the_last_call_fails_when_the_client_is_dropped() {
         "params": {"_meta": c.request_meta(), "name": "any"}});
     c.raw_line(&line.to_string()).await;
     received(&c, 1).await;
-    drop(c);
+    c
+}
+
+#[tokio::test]
+#[should_panic(expected = "received message violates `MissingRequiredClientCapabilityError`")]
+async fn a_violation_after_the_last_call_fails_when_the_client_is_dropped() {
+    drop(careless_answer_received().await);
 }
 
 #[tokio::test]
 async fn violations_can_be_taken_by_a_test_of_the_check() {
-    let c = TestClient::modern(Server::new(Careless))
-        .connect()
-        .await
-        .unwrap();
-    let line = json!({"jsonrpc": "2.0", "id": "raw", "method": "tools/call",
-        "params": {"_meta": c.request_meta(), "name": "any"}});
-    c.raw_line(&line.to_string()).await;
-    received(&c, 1).await;
+    let c = careless_answer_received().await;
     let found = c.take_violations();
     assert_eq!(found.len(), 1, "{found:?}");
     assert_eq!(found[0].def, "MissingRequiredClientCapabilityError");
@@ -263,14 +262,7 @@ async fn violations_can_be_taken_by_a_test_of_the_check() {
 #[tokio::test]
 #[should_panic(expected = "the test's own failure")]
 async fn a_test_failing_anyway_is_not_failed_twice() {
-    let c = TestClient::modern(Server::new(Careless))
-        .connect()
-        .await
-        .unwrap();
-    let line = json!({"jsonrpc": "2.0", "id": "raw", "method": "tools/call",
-        "params": {"_meta": c.request_meta(), "name": "any"}});
-    c.raw_line(&line.to_string()).await;
-    received(&c, 1).await;
+    let _c = careless_answer_received().await;
     // The client is dropped while this panic unwinds: its unreported violation must not
     // panic again (that would abort the test process).
     panic!("the test's own failure");

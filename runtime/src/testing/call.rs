@@ -41,6 +41,11 @@ impl Call {
     }
 }
 
+/// The params of `tools/call` and `prompts/get`.
+pub(super) fn named(name: &str, arguments: Value) -> Value {
+    json!({ "name": name, "arguments": arguments })
+}
+
 /// `params` with `add`'s keys put into its `_meta` (keys already present win).
 pub(super) fn with_meta(params: Value, add: Value) -> Value {
     let mut p = match params {

@@ -286,7 +286,7 @@ impl TestClient {
         name: &str,
         arguments: Value,
     ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
-        let params = json!({ "name": name, "arguments": arguments });
+        let params = call::named(name, arguments);
         self.follow(Location::caller(), "tools/call", params)
     }
 
@@ -297,7 +297,7 @@ impl TestClient {
         name: &str,
         arguments: Value,
     ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
-        let params = json!({ "name": name, "arguments": arguments });
+        let params = call::named(name, arguments);
         self.follow(Location::caller(), "prompts/get", params)
     }
 
