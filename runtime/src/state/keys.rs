@@ -253,10 +253,39 @@ mod tests {
 
     #[test]
     fn non_canonical_base64_is_rejected() {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
         let ring = KeyRing::new(1, [9; 32]);
-        let t = ring.seal(b"x").unwrap();
-        assert!(ring.open(&format!("{t}=")).is_err());
-        assert!(ring.open(&t.replace('-', "+")).is_err() || !t.contains('-'));
+        // Three consecutive plaintext lengths: tokens ending in 0, 2 and 4 unused bits.
+        let mut pads = Vec::new();
+        for len in 0..3 {
+            let t = ring.seal(&vec![b'x'; len]).unwrap();
+            assert!(ring.open(&t).is_ok());
+            let pad = (4 - t.len() % 4) % 4;
+            pads.push(pad);
+            assert!(
+                ring.open(&format!("{t}{}", "=".repeat(pad.max(1))))
+                    .is_err()
+            );
+            if pad > 0 {
+                let (head, last) = t.split_at(t.len() - 1);
+                let i = ALPHABET
+                    .iter()
+                    .position(|&c| c == last.as_bytes()[0])
+                    .unwrap();
+                let flipped = format!("{head}{}", ALPHABET[i | 1] as char);
+                assert_ne!(flipped, t);
+                assert!(ring.open(&flipped).is_err(), "a trailing bit set");
+            }
+        }
+        pads.sort_unstable();
+        assert_eq!(pads, [0, 1, 2]);
+        // Nonces are random: seal until a token has both characters the alphabets differ in.
+        let t = (0..256)
+            .map(|_| ring.seal(b"x").unwrap())
+            .find(|t| t.contains('-') && t.contains('_'))
+            .expect("a token with '-' and '_'");
+        assert!(ring.open(&t.replace('-', "+")).is_err());
+        assert!(ring.open(&t.replace('_', "/")).is_err());
     }
 
     #[test]
