@@ -17,7 +17,9 @@
 # Output: .conformance-results/<requirements>/ (one dir per scenario with checks.json, emptied before
 # each run), .conformance-results/<requirements>.log (full console output), and in --serve-and-test
 # mode .conformance-results/server.log. Exit status: 0 only if every requirement set passed its
-# baseline (expected-failures-<requirements>.yml); see NOTES.md for the exact semantics.
+# scored baseline (expected-failures-<requirements>.yml, the suite's own check; see NOTES.md) AND
+# every scenario it ran, scored or not, had the outcome listed in expected-outcomes-<requirements>.txt
+# (outcomes.mjs: pass, fail, warn or skipped; any difference, missing or new scenario fails).
 set -euo pipefail
 
 SCRIPT_DIR="$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd -P)"
@@ -33,7 +35,7 @@ log() { printf '[conformance] %s\n' "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
 usage() {
-  sed -n '2,20p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
+  sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'
 }
 
 # --- tooling ------------------------------------------------------------------------------------
@@ -88,9 +90,17 @@ run_suites() {
       fi
     fi
     if [[ $rc -eq 0 ]]; then
-      log "requirements $rev: PASSED (baseline respected)"
+      log "requirements $rev: scored scenarios PASSED (baseline respected)"
     else
-      log "requirements $rev: FAILED (exit $rc)"
+      log "requirements $rev: scored scenarios FAILED (exit $rc)"
+      overall=1
+    fi
+    # Every scenario, scored or not, against the committed outcomes (a skip or a new failure of an
+    # unscored scenario is a regression too).
+    if "$NODE" "$SCRIPT_DIR/outcomes.mjs" "$out" "$SCRIPT_DIR/expected-outcomes-$rev.txt"; then
+      log "requirements $rev: every scenario's outcome as expected"
+    else
+      log "requirements $rev: scenario outcomes differ from expected-outcomes-$rev.txt"
       overall=1
     fi
   done

@@ -6,6 +6,19 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
+fail() { printf '\nerror: %s\n' "$*" >&2; exit 1; }
+
+step "toolchain (the UI tests' expected output is pinned to it)"
+want="$(sed -n 's/^channel *= *"\(.*\)"/\1/p' rust-toolchain.toml)"
+have="$(rustc --version | cut -d' ' -f2)"
+[[ "$have" == "$want" ]] ||
+  fail "rustc is $have but rust-toolchain.toml pins $want: the UI tests would be skipped. Run through rustup (it reads rust-toolchain.toml) or install $want."
+pinned="$(grep -o 'stable([0-9.]*)' tests/tests/ui.rs | sort -u)"
+[[ "$pinned" == "stable(${want%.*})" ]] ||
+  fail "tests/tests/ui.rs pins ${pinned:-nothing} but rust-toolchain.toml pins $want: update both together."
+# Under this variable the UI test fails on another compiler instead of being ignored.
+export RONDO_REQUIRE_UI_TESTS=1
+echo "rustc $have"
 
 step "formatting"
 cargo fmt --all -- --check
@@ -19,10 +32,10 @@ cargo test --workspace --all-features --locked
 step "docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked
 
-step "the README's main command: the bookshop demo"
+step "the README's main command: the bookshop demo (it checks its own outcome)"
 cargo run -q -p rondo-example-bookshop --locked -- demo
 
-step "official MCP conformance suite, both revisions"
+step "official MCP conformance suite, both revisions, every scenario against its expected outcome"
 cargo build -p rondo-example-conformance --bin conformance --locked
 bash conformance/run.sh --serve-and-test target/debug/conformance
 

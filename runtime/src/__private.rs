@@ -6,13 +6,11 @@ pub use serde_json; // all
 pub use std::collections::BTreeMap; // #[resource]
 
 pub use crate::cx::Cx; // all
+pub use crate::prompts::{IntoPromptResult, PromptHandler, PromptSet}; // #[prompt], prompts![]
 pub use crate::protocol::{
     CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
 }; // all
-pub use crate::resources::{
-    IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
-    ResourceSet,
-}; // #[prompt], #[resource], prompts![], resources![]
+pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
 pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};

@@ -1,10 +1,11 @@
 //! 2025-11-25 server-to-client requests: id allocation, correlation, timeout.
 
 use crate::protocol::{self, Error, RequestId};
+use crate::sync::lock;
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
@@ -31,12 +32,15 @@ pub(crate) enum BackChannelError {
     Closed,
 }
 
+/// Where the answer to each pending request goes, by the id the server chose.
+type Pending = HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>;
+
 /// The pending server-to-client requests of one stdio process or one HTTP session.
 #[derive(Debug, Default)]
 pub(crate) struct BackChannel {
     next: AtomicU64,
     closed: AtomicBool,
-    pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>>,
+    pending: Mutex<Pending>,
 }
 
 impl BackChannel {
@@ -57,7 +61,7 @@ impl BackChannel {
             self.next.fetch_add(1, Ordering::SeqCst) + 1
         ));
         let (tx, rx) = oneshot::channel();
-        self.lock().insert(id.clone(), tx);
+        self.pending().insert(id.clone(), tx);
         let _guard = Forget {
             chan: self,
             id: id.clone(),
@@ -83,7 +87,7 @@ impl BackChannel {
 
     /// Routes a client response; `false` when no request with that id is pending.
     pub(crate) fn complete(&self, id: &RequestId, outcome: Result<Value, Error>) -> bool {
-        match self.lock().remove(id) {
+        match self.pending().remove(id) {
             Some(tx) => tx.send(outcome).is_ok(),
             None => false,
         }
@@ -92,13 +96,11 @@ impl BackChannel {
     /// Fails every pending request and refuses new ones (EOF, session end).
     pub(crate) fn close(&self) {
         self.closed.store(true, Ordering::SeqCst);
-        self.lock().clear();
+        self.pending().clear();
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    fn pending(&self) -> MutexGuard<'_, Pending> {
+        lock(&self.pending)
     }
 }
 
@@ -110,6 +112,6 @@ struct Forget<'a> {
 
 impl Drop for Forget<'_> {
     fn drop(&mut self) {
-        self.chan.lock().remove(&self.id);
+        self.chan.pending().remove(&self.id);
     }
 }

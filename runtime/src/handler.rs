@@ -2,108 +2,11 @@
 
 use crate::cx::Cx;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, Implementation,
-    JsonObject, Prompt, ReadResourceResult, Resource, ResourceTemplate, ServerCapabilities, Tool,
+    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
+    ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
+use crate::server_info::ServerInfo;
 use std::future::Future;
-
-/// `cacheScope` of cacheable results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CacheScope {
-    /// Contains no user-specific data: any cache may share it.
-    #[default]
-    Public,
-    /// Depends on the authenticated user.
-    Private,
-}
-
-impl CacheScope {
-    /// The wire value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CacheScope::Public => "public",
-            CacheScope::Private => "private",
-        }
-    }
-}
-
-/// `ttlMs` and `cacheScope` for the cacheable results of 2026-07-28 (`server/discover`, the
-/// lists and `resources/read`). Never put on `input_required` results.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct CacheHint {
-    /// How long a client may reuse the result, in milliseconds (0: do not reuse).
-    pub ttl_ms: u64,
-    /// Who may share it.
-    pub scope: CacheScope,
-}
-
-/// Who the server is and what it offers, fixed for the server's lifetime.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServerInfo {
-    /// Name and version (`serverInfo`).
-    pub implementation: Implementation,
-    /// Instructions for the client's model.
-    pub instructions: Option<String>,
-    /// What is served. A method whose capability is not set answers `-32601`.
-    pub capabilities: ServerCapabilities,
-    /// Cache hints for cacheable results.
-    pub cache: CacheHint,
-}
-
-impl ServerInfo {
-    /// A server with a name and a version that offers nothing yet.
-    pub fn new(name: impl Into<String>, version: impl Into<String>) -> Self {
-        ServerInfo {
-            implementation: Implementation::new(name, version),
-            instructions: None,
-            capabilities: ServerCapabilities::default(),
-            cache: CacheHint::default(),
-        }
-    }
-    /// Sets the instructions.
-    pub fn instructions(mut self, text: impl Into<String>) -> Self {
-        self.instructions = Some(text.into());
-        self
-    }
-    /// Declares tools.
-    pub fn with_tools(mut self) -> Self {
-        self.capabilities.tools.get_or_insert_with(Default::default);
-        self
-    }
-    /// Declares prompts.
-    pub fn with_prompts(mut self) -> Self {
-        self.capabilities
-            .prompts
-            .get_or_insert_with(Default::default);
-        self
-    }
-    /// Declares resources.
-    pub fn with_resources(mut self) -> Self {
-        self.capabilities
-            .resources
-            .get_or_insert_with(Default::default);
-        self
-    }
-    /// Declares `completion/complete`.
-    pub fn with_completions(mut self) -> Self {
-        self.capabilities
-            .completions
-            .get_or_insert_with(Default::default);
-        self
-    }
-    /// Declares log notifications ([`Cx::log`]).
-    pub fn with_logging(mut self) -> Self {
-        self.capabilities
-            .logging
-            .get_or_insert_with(Default::default);
-        self
-    }
-    /// Sets the cache hints.
-    pub fn cache(mut self, hint: CacheHint) -> Self {
-        self.cache = hint;
-        self
-    }
-}
 
 /// An MCP server: the one trait behind tools, prompts and resources, for both revisions.
 ///

@@ -5,18 +5,25 @@ extern crate self as rondo_mcp;
 
 mod backchannel;
 pub mod canonical;
+mod config;
 mod cx;
 mod dispatch;
+mod era;
 mod handler;
 #[cfg(feature = "http")]
 pub mod http;
-mod listen;
+mod notify;
+mod prompts;
 pub mod protocol;
 mod resources;
 mod router;
 mod server;
+mod server_info;
+mod session;
+mod sets;
 pub mod state;
 mod stdio;
+mod sync;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tools;
@@ -25,15 +32,14 @@ mod tools;
 pub mod __private;
 
 pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
-pub use handler::{CacheHint, CacheScope, Handler, ServerInfo};
-pub use listen::{Change, Notifier};
-pub use protocol::Error;
-pub use resources::{
-    IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
-    ResourceSet, UriTemplate,
-};
+pub use handler::Handler;
+pub use notify::{Change, Notifier};
+pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
+pub use protocol::{CacheHint, CacheScope, Error};
+pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;
 pub use server::Server;
+pub use server_info::ServerInfo;
 pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
 
 pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
@@ -41,12 +47,14 @@ pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, 
 /// The names most servers need.
 pub mod prelude {
     pub use crate::cx::{AskError, Cx, Principal};
-    pub use crate::handler::{CacheHint, CacheScope, Handler, ServerInfo};
+    pub use crate::handler::Handler;
     pub use crate::protocol::{
-        CallToolResult, ClientCapabilities, Content, Error, GetPromptResult, Prompt, PromptMessage,
-        ReadResourceResult, Resource, ResourceContents, ResourceTemplate, Tool,
+        CacheHint, CacheScope, CallToolResult, ClientCapabilities, Content, Error, GetPromptResult,
+        Prompt, PromptMessage, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
+        Tool,
     };
     pub use crate::router::Router;
     pub use crate::server::Server;
+    pub use crate::server_info::ServerInfo;
     pub use crate::tools::Json;
 }

@@ -1,128 +1,12 @@
-//! The traits behind `#[prompt]` and `#[resource]`, and their sets.
+//! The traits behind `#[resource]`: one resource or template ([`ResourceHandler`]), a set of
+//! them ([`ResourceSet`]), what a resource may return ([`IntoResourceResult`]), and the URI
+//! templates that match them ([`UriTemplate`]).
 
 use crate::cx::Cx;
-use crate::protocol::{
-    Content, Error, GetPromptResult, JsonObject, Prompt, PromptMessage, ReadResourceResult,
-    Resource, ResourceContents, ResourceTemplate,
-};
+use crate::protocol::{Error, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
+use crate::sets::{ItemSet, SetEntry};
 use crate::tools::BoxFuture;
 use std::collections::BTreeMap;
-
-/// One prompt, defined by a type (`#[prompt]` implements it on a hidden type named after the
-/// function).
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a prompt",
-    label = "not a `#[prompt]` function",
-    note = "add `#[rondo_mcp::prompt]` to the function, or implement `rondo_mcp::PromptHandler` for the type"
-)]
-pub trait PromptHandler: 'static {
-    /// The prompt's name.
-    const NAME: &'static str;
-    /// The definition listed by `prompts/list`.
-    fn definition() -> Prompt;
-    /// Renders the prompt.
-    fn get<'a>(cx: &'a Cx, arguments: JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
-}
-
-type GetFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
-
-/// Prompts, built by `prompts![a, b]` or [`PromptSet::with`].
-#[derive(Clone, Default)]
-pub struct PromptSet {
-    entries: Vec<PromptEntry>,
-}
-
-/// One prompt of a [`PromptSet`].
-#[derive(Clone, Copy)]
-struct PromptEntry {
-    name: &'static str,
-    definition: fn() -> Prompt,
-    get: GetFn,
-}
-
-impl std::fmt::Debug for PromptSet {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|e| e.name))
-            .finish()
-    }
-}
-
-impl PromptSet {
-    /// An empty set.
-    pub fn new() -> Self {
-        PromptSet::default()
-    }
-    /// Adds the prompt `P`.
-    pub fn with<P: PromptHandler>(mut self) -> Self {
-        self.entries.push(PromptEntry {
-            name: P::NAME,
-            definition: P::definition,
-            get: P::get,
-        });
-        self
-    }
-    pub(crate) fn list(&self) -> Vec<Prompt> {
-        self.entries.iter().map(|e| (e.definition)()).collect()
-    }
-    pub(crate) fn get<'a>(
-        &self,
-        cx: &'a Cx,
-        name: &str,
-        args: JsonObject,
-    ) -> Option<BoxFuture<'a, Result<GetPromptResult, Error>>> {
-        self.entries
-            .iter()
-            .find(|e| e.name == name)
-            .map(|e| (e.get)(cx, args))
-    }
-    pub(crate) fn names(&self) -> impl Iterator<Item = &'static str> + '_ {
-        self.entries.iter().map(|e| e.name)
-    }
-    pub(crate) fn merge(mut self, other: PromptSet) -> Self {
-        self.entries.extend(other.entries);
-        self
-    }
-}
-
-/// What a `#[prompt]` function may return.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be returned from a `#[prompt]` function",
-    note = "return `String` (one user message), `PromptMessage`, `Vec<PromptMessage>`, `GetPromptResult`, or a `Result<_, rondo_mcp::Error>` of one of them"
-)]
-pub trait IntoPromptResult {
-    /// Converts into the result sent to the client.
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error>;
-}
-
-impl IntoPromptResult for GetPromptResult {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        Ok(self)
-    }
-}
-impl IntoPromptResult for Vec<PromptMessage> {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        Ok(GetPromptResult {
-            description: None,
-            messages: self,
-        })
-    }
-}
-impl IntoPromptResult for PromptMessage {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        vec![self].into_prompt_result()
-    }
-}
-impl IntoPromptResult for String {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        PromptMessage::user(Content::text(self)).into_prompt_result()
-    }
-}
-impl<T: IntoPromptResult> IntoPromptResult for Result<T, Error> {
-    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
-        self.and_then(T::into_prompt_result)
-    }
-}
 
 /// A resource's listing: one URI, or an RFC 6570 level-1 template (`test://items/{id}`).
 #[derive(Debug, Clone, PartialEq)]
@@ -133,7 +17,8 @@ pub enum ResourceDef {
     Template(ResourceTemplate),
 }
 
-/// One resource or resource template, defined by a type (`#[resource("uri")]`).
+/// One resource or resource template, defined by a type (`#[resource("uri")]` implements it on
+/// a hidden type named after the function, which `resources![..]` collects).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a resource",
     label = "not a `#[resource]` function",
@@ -161,10 +46,11 @@ type ReadFn = for<'a> fn(
 /// Resources, built by `resources![a, b]` or [`ResourceSet::with`].
 #[derive(Clone, Default)]
 pub struct ResourceSet {
-    entries: Vec<ResourceEntry>,
+    items: ItemSet<ResourceEntry>,
 }
 
-/// One resource of a [`ResourceSet`].
+/// One resource of a [`ResourceSet`]: what [`ResourceHandler`] provides, as function pointers,
+/// with its parsed URI template.
 #[derive(Clone)]
 struct ResourceEntry {
     template: UriTemplate,
@@ -172,11 +58,16 @@ struct ResourceEntry {
     read: ReadFn,
 }
 
+impl SetEntry for ResourceEntry {
+    const KEY: &'static str = "resource URI";
+    fn key(&self) -> &str {
+        &self.template.raw
+    }
+}
+
 impl std::fmt::Debug for ResourceSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|e| &e.template.raw))
-            .finish()
+        self.items.fmt(f)
     }
 }
 
@@ -187,26 +78,23 @@ impl ResourceSet {
     }
     /// Adds the resource `R`.
     pub fn with<R: ResourceHandler>(mut self) -> Self {
-        self.entries.push(ResourceEntry {
+        self.items.push(ResourceEntry {
             template: UriTemplate::parse(R::URI),
             definition: R::definition,
             read: R::read,
         });
         self
     }
-    pub(crate) fn merge(mut self, other: ResourceSet) -> Self {
-        for e in other.entries {
-            assert!(
-                !self.entries.iter().any(|o| o.template == e.template),
-                "duplicate resource URI `{}`",
-                e.template.raw
-            );
-            self.entries.push(e);
-        }
-        self
+    /// Adds the resources of `other`.
+    ///
+    /// # Panics
+    /// When a URI (or URI template) is already taken.
+    pub(crate) fn merge(&mut self, other: ResourceSet) {
+        self.items.merge(other.items);
     }
+    /// The listings, in the order the resources were added.
     pub(crate) fn definitions(&self) -> impl Iterator<Item = ResourceDef> + '_ {
-        self.entries.iter().map(|e| (e.definition)())
+        self.items.entries().map(|e| (e.definition)())
     }
     /// Reads `uri` from the first entry that matches it (fixed URIs before templates).
     pub(crate) fn read<'a>(
@@ -214,8 +102,8 @@ impl ResourceSet {
         cx: &'a Cx,
         uri: &'a str,
     ) -> Option<BoxFuture<'a, Result<ReadResourceResult, Error>>> {
-        let fixed = self.entries.iter().filter(|e| e.template.is_fixed());
-        let templated = self.entries.iter().filter(|e| !e.template.is_fixed());
+        let fixed = self.items.entries().filter(|e| e.template.is_fixed());
+        let templated = self.items.entries().filter(|e| !e.template.is_fixed());
         fixed
             .chain(templated)
             .find_map(|e| e.template.matches(uri).map(|vars| (e.read)(cx, uri, vars)))

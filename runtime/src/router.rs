@@ -2,14 +2,17 @@
 //! function. What the macros produce plugs in here.
 
 use crate::cx::Cx;
-use crate::handler::{Handler, ServerInfo};
+use crate::handler::Handler;
+use crate::prompts::PromptSet;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
     ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
-use crate::resources::{PromptSet, ResourceDef, ResourceSet};
+use crate::resources::{ResourceDef, ResourceSet};
+use crate::server_info::ServerInfo;
+use crate::sets::ensure_unique;
 use crate::tools::{BoxFuture, ToolBox};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::future::Future;
 
 type CompleteFn =
@@ -35,7 +38,7 @@ type CompleteFn =
 ///
 /// Adding a tool, prompt or resource whose name (or URI) is already taken panics at startup, as
 /// axum does for overlapping routes: that is a configuration error, caught before serving. Within
-/// one `tools![..]` list or one `#[rondo_mcp::tools]` impl, duplicates are compile errors.
+/// one `tools![..]` list or one `#[rondo_mcp::toolbox]` impl, duplicates are compile errors.
 #[derive(Default)]
 pub struct Router {
     info: Option<ServerInfo>,
@@ -75,45 +78,30 @@ impl Router {
             .get_or_insert_with(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
     }
 
-    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::tools]`.
+    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::toolbox]`.
     pub fn tools(mut self, tools: impl ToolBox) -> Self {
         let index = self.boxes.len();
         for t in tools.tools() {
-            let taken = self.owners.insert(t.name.clone(), index).is_some();
-            assert!(!taken, "duplicate tool name `{}` across tool sets", t.name);
+            ensure_unique("tool name", &t.name, self.owners.keys().map(String::as_str));
+            self.owners.insert(t.name.clone(), index);
             self.tools.push(t);
         }
         self.boxes.push(Box::new(tools));
-        self.info_mut()
-            .capabilities
-            .tools
-            .get_or_insert_with(Default::default);
+        self.info_mut().declare_tools();
         self
     }
 
     /// Adds prompts: `prompts![a, b]`.
     pub fn prompts(mut self, prompts: PromptSet) -> Self {
-        let names: HashSet<&str> = self.prompts.names().collect();
-        for n in prompts.names() {
-            assert!(!names.contains(n), "duplicate prompt name `{n}`");
-        }
-        let mut merged = std::mem::take(&mut self.prompts);
-        merged = merged.merge(prompts);
-        self.prompts = merged;
-        self.info_mut()
-            .capabilities
-            .prompts
-            .get_or_insert_with(Default::default);
+        self.prompts.merge(prompts);
+        self.info_mut().declare_prompts();
         self
     }
 
     /// Adds resources: `resources![a, b]`.
     pub fn resources(mut self, resources: ResourceSet) -> Self {
-        self.resources = std::mem::take(&mut self.resources).merge(resources);
-        self.info_mut()
-            .capabilities
-            .resources
-            .get_or_insert_with(Default::default);
+        self.resources.merge(resources);
+        self.info_mut().declare_resources();
         self
     }
 
@@ -124,10 +112,7 @@ impl Router {
         Fut: Future<Output = Result<Completion, Error>> + Send + 'static,
     {
         self.complete = Some(Box::new(move |r| Box::pin(f(r))));
-        self.info_mut()
-            .capabilities
-            .completions
-            .get_or_insert_with(Default::default);
+        self.info_mut().declare_completions();
         self
     }
 }

@@ -1,51 +1,31 @@
-//! [`Server`]: a [`Handler`] plus its configuration, shared by every transport.
+//! [`Server`]: a [`Handler`] plus its configuration, and the whole public API for serving it.
+//!
+//! This file is the top of the runtime: it builds the engine (`dispatch/`) and delegates to
+//! the transports (`stdio.rs`, `http/`), none of which know `Server`.
 
-use crate::handler::{Handler, ServerInfo};
-use crate::listen::Notifier;
-use crate::state::{Clock, KeyRing, SystemClock};
+use crate::config::Config;
+use crate::dispatch::Engine;
+use crate::handler::Handler;
+use crate::notify::Notifier;
+use crate::server_info::ServerInfo;
+use crate::state::{Clock, KeyRing};
 use std::fmt;
+use std::io;
 use std::sync::Arc;
 use std::time::Duration;
-
-/// Runtime settings shared by every request of a server.
-#[derive(Clone)]
-pub(crate) struct Config {
-    /// Seals and opens `requestState`.
-    pub keys: KeyRing,
-    /// How long a sealed `requestState` stays valid.
-    pub state_ttl: Duration,
-    /// Rounds after which a multi-round request is refused.
-    pub max_rounds: u32,
-    /// Largest sealed `requestState`, in bytes (memo values count).
-    pub max_state_bytes: usize,
-    /// How long a 2025-11-25 server-to-client request waits for a person to answer.
-    pub ask_timeout: Duration,
-    /// Largest inbound message, in bytes.
-    pub max_message_bytes: usize,
-    /// Wall clock for expiry.
-    pub clock: Arc<dyn Clock>,
-    /// Bound into state so another server's state is refused even under a shared key.
-    pub audience: String,
-    /// The handler's fixed description.
-    pub info: ServerInfo,
-}
+use tokio::io::{AsyncRead, AsyncWrite};
 
 /// A server ready to be served over a transport: the [`Handler`] and its settings.
 ///
-/// `Server` is cheap to clone (two `Arc`s); clones share everything.
+/// `Server` is cheap to clone (a few `Arc`s); clones share everything.
 pub struct Server<H> {
-    pub(crate) handler: Arc<H>,
-    pub(crate) config: Arc<Config>,
-    /// Change announcements for listen streams (shared by clones).
-    pub(crate) hub: Notifier,
+    engine: Engine<H>,
 }
 
 impl<H> Clone for Server<H> {
     fn clone(&self) -> Self {
         Server {
-            handler: self.handler.clone(),
-            config: self.config.clone(),
-            hub: self.hub.clone(),
+            engine: self.engine.clone(),
         }
     }
 }
@@ -53,7 +33,7 @@ impl<H> Clone for Server<H> {
 impl<H> fmt::Debug for Server<H> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Server")
-            .field("info", &self.config.info)
+            .field("info", &self.engine.config.info)
             .finish_non_exhaustive()
     }
 }
@@ -63,77 +43,150 @@ impl<H: Handler> Server<H> {
     /// must share a ring, see [`Server::state_keys`]), 10-minute state expiry, 16 rounds,
     /// 64 KiB of state, 5-minute answers on 2025-11-25 and 4 MiB messages.
     pub fn new(handler: H) -> Self {
-        let info = handler.info();
-        let audience = info.implementation.name.clone();
         Server {
-            handler: Arc::new(handler),
-            config: Arc::new(Config {
-                keys: KeyRing::random(),
-                state_ttl: Duration::from_secs(600),
-                max_rounds: 16,
-                max_state_bytes: 64 * 1024,
-                ask_timeout: Duration::from_secs(300),
-                max_message_bytes: 4 * 1024 * 1024,
-                clock: Arc::new(SystemClock),
-                audience,
-                info,
-            }),
-            hub: Notifier::default(),
+            engine: Engine::new(handler),
         }
     }
 
-    fn config_mut(&mut self) -> &mut Config {
-        Arc::make_mut(&mut self.config)
+    fn config(&mut self) -> &mut Config {
+        Arc::make_mut(&mut self.engine.config)
     }
 
     /// The key ring that seals `requestState`. Every instance behind one load balancer needs
     /// the same ring so any of them can serve any retry.
     pub fn state_keys(mut self, keys: KeyRing) -> Self {
-        self.config_mut().keys = keys;
+        self.config().keys = keys;
         self
     }
     /// How long a `requestState` is accepted after it was issued.
     pub fn state_ttl(mut self, ttl: Duration) -> Self {
-        self.config_mut().state_ttl = ttl;
+        self.config().state_ttl = ttl;
         self
     }
     /// How many `InputRequiredResult`s one request may answer (default 16); the retry after the
     /// last of them that still asks for input gets `-32602`, telling the client to start again.
     pub fn max_rounds(mut self, rounds: u32) -> Self {
-        self.config_mut().max_rounds = rounds;
+        self.config().max_rounds = rounds;
         self
     }
     /// The largest sealed `requestState`, in bytes.
     pub fn max_state_bytes(mut self, bytes: usize) -> Self {
-        self.config_mut().max_state_bytes = bytes;
+        self.config().max_state_bytes = bytes;
         self
     }
     /// How long a 2025-11-25 server-to-client request waits for its answer.
     pub fn ask_timeout(mut self, timeout: Duration) -> Self {
-        self.config_mut().ask_timeout = timeout;
+        self.config().ask_timeout = timeout;
         self
     }
     /// The largest inbound message, in bytes.
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
-        self.config_mut().max_message_bytes = bytes;
+        self.config().max_message_bytes = bytes;
         self
     }
     /// The clock for state expiry (tests inject a [`ManualClock`](crate::state::ManualClock)).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
-        self.config_mut().clock = clock;
+        self.config().clock = clock;
         self
     }
     /// The audience bound into state (default: the server's name).
     pub fn audience(mut self, audience: impl Into<String>) -> Self {
-        self.config_mut().audience = audience.into();
+        self.config().audience = audience.into();
         self
     }
     /// The server's description.
     pub fn info(&self) -> &ServerInfo {
-        &self.config.info
+        &self.engine.config.info
     }
     /// The handler.
     pub fn handler(&self) -> &H {
-        &self.handler
+        &self.engine.handler
+    }
+    /// The hub that announces list changes and resource updates to listeners.
+    pub fn notifier(&self) -> Notifier {
+        self.engine.hub.clone()
+    }
+
+    /// Serves this process's stdin and stdout until stdin closes. Logs go to stderr only.
+    #[cfg(feature = "stdio")]
+    pub async fn serve_stdio(self) -> io::Result<()> {
+        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+    }
+
+    /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` until
+    /// `reader` reaches its end.
+    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> io::Result<()>
+    where
+        R: AsyncRead + Unpin + Send + 'static,
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        crate::stdio::serve_io(self.engine, reader, writer).await
+    }
+
+    /// This server's Streamable HTTP endpoint (both revisions on one path).
+    #[cfg(feature = "http")]
+    pub fn into_http(self, config: crate::http::HttpConfig) -> crate::http::McpService<H> {
+        crate::http::McpService::new(self.engine, config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::meta;
+    use serde_json::{Value, json};
+
+    /// The same dispatcher path serves stdio: ack, a filtered change, and nothing after
+    /// `notifications/cancelled`.
+    #[tokio::test]
+    async fn listen_over_newline_framing() {
+        use tokio::io::{AsyncBufReadExt as _, AsyncWriteExt as _, BufReader};
+        struct H;
+        impl Handler for H {
+            fn info(&self) -> ServerInfo {
+                ServerInfo::new("t", "1").with_tools_list_changed()
+            }
+        }
+        let server = Server::new(H);
+        let notifier = server.notifier();
+        let (client, end) = tokio::io::duplex(1 << 16);
+        let (sr, sw) = tokio::io::split(end);
+        let serving = tokio::spawn(server.serve_io(sr, sw));
+        let (cr, mut cw) = tokio::io::split(client);
+        let mut lines = BufReader::new(cr).lines();
+        let limit = std::time::Duration::from_secs(10);
+        let mut next = async || -> Option<Value> {
+            let line = tokio::time::timeout(limit, lines.next_line())
+                .await
+                .ok()?
+                .ok()??;
+            serde_json::from_str(&line).ok()
+        };
+        let listen = json!({"jsonrpc": "2.0", "id": 5, "method": "subscriptions/listen", "params": {
+            "_meta": {meta::PROTOCOL_VERSION: "2026-07-28", meta::CLIENT_CAPABILITIES: {}},
+            "notifications": {"toolsListChanged": true, "promptsListChanged": true}}});
+        cw.write_all(format!("{listen}\n").as_bytes())
+            .await
+            .unwrap();
+        let ack = next().await.expect("ack");
+        assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+        assert_eq!(
+            ack["params"]["notifications"],
+            json!({"toolsListChanged": true})
+        );
+        notifier.prompts_list_changed();
+        notifier.tools_list_changed();
+        let changed = next().await.expect("change");
+        assert_eq!(changed["method"], "notifications/tools/list_changed");
+        assert_eq!(changed["params"]["_meta"][meta::SUBSCRIPTION_ID], 5);
+        let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+                            "params": {"requestId": 5}});
+        cw.write_all(format!("{cancel}\n").as_bytes())
+            .await
+            .unwrap();
+        cw.shutdown().await.unwrap();
+        assert_eq!(next().await, None, "nothing is sent for a cancelled listen");
+        let served = tokio::time::timeout(limit, serving).await;
+        assert!(matches!(served, Ok(Ok(Ok(())))));
     }
 }

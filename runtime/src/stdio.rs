@@ -10,11 +10,13 @@
 //! and the function returns.
 
 use crate::backchannel::Outbound;
-use crate::dispatch::{Conn, LegacySession, Route, route};
+use crate::dispatch::{Conn, Engine, Route};
+use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
-use crate::listen::{Advertised, legacy_wants};
-use crate::protocol::{self, Error, Inbound, JsonObject, Request, RequestId};
-use crate::server::Server;
+use crate::notify::filter::Advertised;
+use crate::protocol::{self, Error, Inbound, JsonObject, Method, Request, RequestId};
+use crate::session::LegacySession;
+use crate::sync::lock;
 use futures_util::StreamExt as _;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -40,62 +42,52 @@ struct Flight {
 
 type InFlight = Arc<Mutex<HashMap<RequestId, Flight>>>;
 
-impl<H: Handler> Server<H> {
-    /// Serves this process's stdin and stdout until stdin closes. Logs go to stderr only.
-    #[cfg(feature = "stdio")]
-    pub async fn serve_stdio(self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
-    }
-
-    /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` until
-    /// `reader` reaches its end.
-    pub async fn serve_io<R, W>(self, reader: R, writer: W) -> io::Result<()>
-    where
-        R: AsyncRead + Unpin + Send + 'static,
-        W: AsyncWrite + Unpin + Send + 'static,
-    {
-        let (tx, rx) = mpsc::channel::<Value>(256);
-        let writer_task = tokio::spawn(write_lines(writer, rx));
-        let codec = LineResults(LinesCodec::new_with_max_length(
-            self.config.max_message_bytes,
-        ));
-        let mut lines = FramedRead::new(reader, codec);
-        let mut conn = StdioConn {
-            server: self,
-            out: Outbound(tx),
-            session: None,
-            session_ended: CancellationToken::new(),
-            in_flight: Arc::default(),
-            tasks: JoinSet::new(),
-        };
-        while let Some(line) = lines.next().await {
-            while conn.tasks.try_join_next().is_some() {}
-            match line {
-                Ok(Ok(line)) => conn.on_line(&line).await,
-                Ok(Err(LinesCodecError::MaxLineLengthExceeded)) => {
-                    conn.reject(
-                        None,
-                        Error::invalid_request("message exceeds the size limit"),
-                    )
-                    .await
-                }
-                // The codec's only I/O-kind error is a line that is not UTF-8 (consumed).
-                Ok(Err(LinesCodecError::Io(e))) => conn.reject(None, Error::parse_error(e)).await,
-                Err(e) => {
-                    tracing::warn!(error = %e, "stdin read failed");
-                    break;
-                }
+/// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` until `reader`
+/// reaches its end (see the module docs).
+pub(crate) async fn serve_io<H, R, W>(engine: Engine<H>, reader: R, writer: W) -> io::Result<()>
+where
+    H: Handler,
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (tx, rx) = mpsc::channel::<Value>(256);
+    let writer_task = tokio::spawn(write_lines(writer, rx));
+    let codec = LineResults(LinesCodec::new_with_max_length(
+        engine.config.max_message_bytes,
+    ));
+    let mut lines = FramedRead::new(reader, codec);
+    let mut conn = StdioConn {
+        engine,
+        out: Outbound(tx),
+        session: None,
+        session_ended: CancellationToken::new(),
+        in_flight: Arc::default(),
+        tasks: JoinSet::new(),
+    };
+    while let Some(line) = lines.next().await {
+        while conn.tasks.try_join_next().is_some() {}
+        match line {
+            Ok(Ok(line)) => conn.on_line(&line).await,
+            Ok(Err(LinesCodecError::MaxLineLengthExceeded)) => {
+                let e = Error::invalid_request("message exceeds the size limit");
+                conn.reject(None, e).await
+            }
+            // The codec's only I/O-kind error is a line that is not UTF-8 (consumed).
+            Ok(Err(LinesCodecError::Io(e))) => conn.reject(None, Error::parse_error(e)).await,
+            Err(e) => {
+                tracing::warn!(error = %e, "stdin read failed");
+                break;
             }
         }
-        conn.finish().await;
-        drop(lines);
-        writer_task.await.map_err(io::Error::other)?
     }
+    conn.finish().await;
+    drop(lines);
+    writer_task.await.map_err(io::Error::other)?
 }
 
 /// The state of one stdio connection.
 struct StdioConn<H> {
-    server: Server<H>,
+    engine: Engine<H>,
     out: Outbound,
     /// The 2025-11-25 session `initialize` opened, if any.
     session: Option<Arc<LegacySession>>,
@@ -114,18 +106,20 @@ impl<H: Handler> StdioConn<H> {
         if line.trim().is_empty() {
             return;
         }
-        match Inbound::parse(line.as_bytes()) {
-            Err(rej) => self.reject(rej.id.as_ref(), rej.error).await,
-            Ok(Inbound::Request(req))
-                if route(&req, self.session.is_some()) == Route::Initialize =>
-            {
-                self.initialize(&req).await
-            }
-            Ok(Inbound::Request(req)) => self.spawn(req).await,
-            Ok(Inbound::Notification { method, params }) => {
+        let msg = match Inbound::parse(line.as_bytes()) {
+            Ok(msg) => msg,
+            Err(rej) => return self.reject(rej.id.as_ref(), rej.error).await,
+        };
+        let signals = Signals {
+            session: self.session.is_some(),
+            ..Signals::of(&msg)
+        };
+        match msg {
+            Inbound::Request(req) => self.on_request(req, signals).await,
+            Inbound::Notification { method, params } => {
                 self.on_notification(&method, params.as_ref())
             }
-            Ok(Inbound::Response { id, outcome }) => {
+            Inbound::Response { id, outcome } => {
                 let routed = self
                     .session
                     .as_ref()
@@ -137,9 +131,20 @@ impl<H: Handler> StdioConn<H> {
         }
     }
 
+    /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's
+    /// requests are served in it, anything else is a stateless 2026-07-28 request.
+    async fn on_request(&mut self, req: Request, signals: Signals) {
+        let route = match (era::select(signals), &self.session) {
+            (Era::Initialize, _) => return self.initialize(&req).await,
+            (Era::Session, Some(session)) => Route::Legacy(session.clone()),
+            _ => Route::Modern(ModernMeta::check(req.params.as_ref())),
+        };
+        self.spawn(req, route).await
+    }
+
     /// Opens (or replaces) the process's 2025-11-25 session.
     async fn initialize(&mut self, req: &Request) {
-        match self.server.initialize(req) {
+        match self.engine.initialize(req) {
             Ok((result, s)) => {
                 self.end_session();
                 let session = Arc::new(s);
@@ -162,8 +167,8 @@ impl<H: Handler> StdioConn<H> {
     /// 2025-11-25 has no listen request: the session gets advertised list changes and updates
     /// of subscribed resources on stdout, as an HTTP session gets them on its GET stream.
     fn forward_changes(&mut self, session: Arc<LegacySession>) {
-        let mut events = self.server.hub.subscribe();
-        let adv = Advertised::of(&self.server.config.info.capabilities);
+        let mut events = self.engine.hub.subscribe();
+        let adv = Advertised::of(&self.engine.config.info.capabilities);
         let (out, ended) = (self.out.clone(), self.session_ended.clone());
         tokio::spawn(async move {
             loop {
@@ -171,7 +176,7 @@ impl<H: Handler> StdioConn<H> {
                     biased;
                     _ = ended.cancelled() => return,
                     ev = events.recv() => match ev {
-                        Ok(change) if legacy_wants(adv, &session, &change) => {
+                        Ok(change) if session.wants(adv, &change) => {
                             if !out.send(change.to_message(None)).await {
                                 return;
                             }
@@ -184,9 +189,9 @@ impl<H: Handler> StdioConn<H> {
         });
     }
 
-    async fn spawn(&mut self, req: Request) {
+    async fn spawn(&mut self, req: Request, route: Route) {
         let cancel = CancellationToken::new();
-        let listen = req.method == "subscriptions/listen";
+        let listen = req.method == Method::Listen;
         if !register(
             &self.in_flight,
             &req.id,
@@ -200,14 +205,13 @@ impl<H: Handler> StdioConn<H> {
         }
         let conn = Conn {
             out: self.out.clone(),
-            session: self.session.clone(),
             principal: None,
             cancel,
         };
-        let (server, in_flight) = (self.server.clone(), self.in_flight.clone());
+        let (engine, in_flight) = (self.engine.clone(), self.in_flight.clone());
         self.tasks.spawn(async move {
             let id = req.id.clone();
-            let reply = server.handle(req, &conn).await;
+            let reply = engine.handle(req, route, &conn).await;
             lock(&in_flight).remove(&id);
             if let Some(msg) = reply
                 && !conn.cancel.is_cancelled()
@@ -217,18 +221,16 @@ impl<H: Handler> StdioConn<H> {
         });
     }
 
-    fn on_notification(&self, method: &str, params: Option<&JsonObject>) {
+    fn on_notification(&self, method: &Method, params: Option<&JsonObject>) {
         match method {
-            "notifications/cancelled" => {
-                let id = params
-                    .and_then(|p| p.get("requestId"))
-                    .and_then(RequestId::from_value);
+            Method::Cancelled => {
+                let id = protocol::cancelled_request(params);
                 if let Some(flight) = id.and_then(|id| lock(&self.in_flight).remove(&id)) {
                     flight.cancel.cancel();
                 }
             }
-            "notifications/initialized" => {}
-            other => tracing::debug!(method = other, "notification ignored"),
+            Method::Initialized => {}
+            other => tracing::debug!(method = %other, "notification ignored"),
         }
     }
 
@@ -250,10 +252,6 @@ impl<H: Handler> StdioConn<H> {
             self.tasks.shutdown().await;
         }
     }
-}
-
-fn lock(in_flight: &InFlight) -> std::sync::MutexGuard<'_, HashMap<RequestId, Flight>> {
-    in_flight.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// [`LinesCodec`] with its per-line errors (line too long, not UTF-8) as items rather than

@@ -3,6 +3,7 @@
 
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, Content, Error, JsonObject, Tool};
+use crate::sets::{ItemSet, SetEntry};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
@@ -52,7 +53,7 @@ pub trait ToolHandler: 'static {
 }
 
 /// A set of tools: a [`ToolSet`] of free functions, or a type whose `impl` block carries
-/// `#[rondo_mcp::tools]` (methods with shared `&self` state).
+/// `#[rondo_mcp::toolbox]` (methods with shared `&self` state).
 pub trait ToolBox: Send + Sync + 'static {
     /// The definitions, in a fixed order.
     fn tools(&self) -> Vec<Tool>;
@@ -71,10 +72,10 @@ type CallFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<CallToolRes
 /// compile time) or by hand with [`ToolSet::with`].
 #[derive(Clone, Default)]
 pub struct ToolSet {
-    entries: Vec<ToolEntry>,
+    items: ItemSet<ToolEntry>,
 }
 
-/// One tool of a [`ToolSet`]: what `ToolHandler` provides, as function pointers.
+/// One tool of a [`ToolSet`]: what [`ToolHandler`] provides, as function pointers.
 #[derive(Clone, Copy)]
 struct ToolEntry {
     name: &'static str,
@@ -82,11 +83,16 @@ struct ToolEntry {
     call: CallFn,
 }
 
+impl SetEntry for ToolEntry {
+    const KEY: &'static str = "tool name";
+    fn key(&self) -> &str {
+        self.name
+    }
+}
+
 impl std::fmt::Debug for ToolSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(self.entries.iter().map(|e| e.name))
-            .finish()
+        self.items.fmt(f)
     }
 }
 
@@ -97,7 +103,7 @@ impl ToolSet {
     }
     /// Adds the tool `T`.
     pub fn with<T: ToolHandler>(mut self) -> Self {
-        self.entries.push(ToolEntry {
+        self.items.push(ToolEntry {
             name: T::NAME,
             definition: T::definition,
             call: T::call,
@@ -108,7 +114,7 @@ impl ToolSet {
 
 impl ToolBox for ToolSet {
     fn tools(&self) -> Vec<Tool> {
-        self.entries.iter().map(|e| (e.definition)()).collect()
+        self.items.entries().map(|e| (e.definition)()).collect()
     }
     fn call<'a>(
         &'a self,
@@ -116,10 +122,7 @@ impl ToolBox for ToolSet {
         name: &'a str,
         arguments: JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
-        self.entries
-            .iter()
-            .find(|e| e.name == name)
-            .map(|e| (e.call)(cx, arguments))
+        self.items.find(name).map(|e| (e.call)(cx, arguments))
     }
 }
 

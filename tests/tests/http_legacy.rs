@@ -9,56 +9,7 @@ use http::{Method, StatusCode};
 use http_support::*;
 use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::Revision;
 use serde_json::{Value, json};
-use std::net::SocketAddr;
-
-const REV: Revision = Revision::V2025_11_25;
-
-/// A 2025-11-25 client session over raw HTTP.
-struct Session {
-    addr: SocketAddr,
-    id: String,
-}
-
-impl Session {
-    async fn open(addr: SocketAddr) -> Session {
-        let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-11-25",
-            "capabilities": {"elicitation": {}},
-            "clientInfo": {"name": "http-tests", "version": "1.0.0"}}});
-        let r = send(addr, request(Method::POST, &[ACCEPT], Some(&init))).await;
-        assert_eq!(r.status, StatusCode::OK);
-        let id = r.headers["mcp-session-id"]
-            .to_str()
-            .expect("visible ASCII")
-            .to_owned();
-        assert!(
-            !id.is_empty() && id.bytes().all(|b| (0x21..=0x7e).contains(&b)),
-            "{id}"
-        );
-        let msg = r.json().await;
-        check(REV, &msg, Some("initialize"));
-        assert_eq!(msg["result"]["protocolVersion"], "2025-11-25");
-        let s = Session { addr, id };
-        let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-        assert_eq!(s.post(&note).await.status, StatusCode::ACCEPTED);
-        s
-    }
-
-    async fn send(&self, method: Method, body: Option<&Value>) -> Reply {
-        let h = [
-            ACCEPT,
-            ("mcp-session-id", self.id.as_str()),
-            ("mcp-protocol-version", "2025-11-25"),
-        ];
-        send(self.addr, request(method, &h, body)).await
-    }
-
-    async fn post(&self, body: &Value) -> Reply {
-        self.send(Method::POST, Some(body)).await
-    }
-}
 
 fn req(id: i64, method: &str, params: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params})
@@ -82,7 +33,6 @@ async fn elicitation_travels_on_the_post_stream_and_the_answer_is_posted_back() 
     assert_eq!(call.status, StatusCode::OK);
     assert_eq!(call.content_type(), "text/event-stream");
     let ask = call.event().await.expect("elicitation request");
-    check(REV, &ask, None);
     assert_eq!(ask["method"], "elicitation/create");
     assert_eq!(ask["params"]["message"], "What is your name?");
     let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
@@ -90,7 +40,6 @@ async fn elicitation_travels_on_the_post_stream_and_the_answer_is_posted_back() 
     let posted = session.post(&answer).await;
     assert_eq!(posted.status, StatusCode::ACCEPTED);
     let done = call.event().await.expect("final response");
-    check(REV, &done, Some("tools/call"));
     assert_eq!((text(&done), &done["id"]), ("Hello, Grace!", &json!(1)));
     assert!(
         done["result"].get("resultType").is_none(),
@@ -105,8 +54,7 @@ async fn plain_results_are_json_and_progress_is_sse() {
     let s = probe().await;
     let session = Session::open(s.addr).await;
     let r = session.post(&req(2, "tools/list", json!({}))).await;
-    let list = r.json().await;
-    check(REV, &list, Some("tools/list"));
+    assert_eq!(r.json().await["result"]["tools"][0]["name"], "add");
     let ping = session.post(&req(3, "ping", json!({}))).await.json().await;
     assert_eq!(ping["result"], json!({}));
     let call = req(
@@ -128,9 +76,6 @@ async fn plain_results_are_json_and_progress_is_sse() {
             "response"
         ]
     );
-    for e in &events {
-        check(REV, e, Some("tools/call"));
-    }
     s.stop().await;
 }
 
@@ -181,7 +126,6 @@ async fn get_stream_carries_list_changes_until_delete() {
     assert_eq!(text(&r.json().await), "announced");
     // Prompts are served without listChanged: only the tool change arrives.
     let changed = stream.event().await.expect("list_changed");
-    check(REV, &changed, None);
     assert_eq!(changed["method"], "notifications/tools/list_changed");
     assert_eq!(
         session.send(Method::DELETE, None).await.status,
@@ -205,7 +149,6 @@ async fn ended_and_missing_sessions() {
     let r = session.post(&req(7, "tools/list", json!({}))).await;
     assert_eq!(r.status, StatusCode::NOT_FOUND);
     let e = r.json().await;
-    check(REV, &e, None);
     assert_eq!(e["id"], 7);
     assert_eq!(
         session.send(Method::DELETE, None).await.status,

@@ -12,8 +12,6 @@ use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::Revision;
 use serde_json::{Value, json};
 
-const REV: Revision = Revision::V2026_07_28;
-
 async fn probe() -> Running {
     start(Server::new(Probe::default()), HttpConfig::default()).await
 }
@@ -23,7 +21,6 @@ async fn call(addr: std::net::SocketAddr, body: &Value) -> (StatusCode, Value) {
     let r = post_modern(addr, body, |_| {}).await;
     let status = r.status;
     let msg = r.json().await;
-    check(REV, &msg, body["method"].as_str());
     assert_eq!(msg["id"], body["id"], "answers carry the request id");
     (status, msg)
 }
@@ -46,7 +43,6 @@ async fn mismatch(
     let r = post_modern(addr, body, edit).await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     let msg = r.json().await;
-    check(REV, &msg, None);
     assert_eq!(msg["error"]["code"], -32020, "{msg}");
     assert_eq!(msg["id"], body["id"]);
 }
@@ -93,11 +89,9 @@ async fn progress_arrives_on_the_sse_stream_before_the_result() {
     let events = r.events().await;
     assert_eq!(events.len(), 4, "{events:#?}");
     for (i, e) in events[..3].iter().enumerate() {
-        check(REV, e, None);
         assert_eq!(e["params"]["progressToken"], "progress-test-1");
         assert_eq!(e["params"]["progress"], json!(i as f64 + 1.0));
     }
-    check(REV, &events[3], Some("tools/call"));
     assert_eq!(text(&events[3]), "done");
     s.stop().await;
 }
@@ -184,7 +178,6 @@ async fn version_and_meta_errors_are_400() {
     .await;
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     let e = r.json().await;
-    check(REV, &e, None);
     assert_eq!(e["error"]["code"], -32022);
     assert_eq!(
         e["error"]["data"],
@@ -200,11 +193,12 @@ async fn version_and_meta_errors_are_400() {
         .as_object_mut()
         .unwrap()
         .remove("io.modelcontextprotocol/clientCapabilities");
+    let why = "sends server/discover without its required _meta fields";
+    let sloppy = Checks::new(Revision::V2026_07_28).skip("DiscoverRequest", why);
     for body in [bare, no_caps] {
-        let r = post_modern(s.addr, &body, |_| {}).await;
+        let r = sloppy.post_modern(s.addr, &body, |_| {}).await;
         assert_eq!(r.status, StatusCode::BAD_REQUEST);
         let e = r.json().await;
-        check(REV, &e, None);
         assert_eq!(
             (e["error"]["code"].as_i64(), &e["id"]),
             (Some(-32602), &body["id"])
@@ -226,10 +220,11 @@ async fn removed_and_unknown_methods_are_404() {
     ];
     for m in methods {
         let body = modern(500, m, json!({"uri": "test://x", "level": "info"}));
-        let r = post_modern(s.addr, &body, |_| {}).await;
+        let why = "calls methods 2026-07-28 does not have";
+        let sloppy = Checks::new(Revision::V2026_07_28).skip("ClientRequest", why);
+        let r = sloppy.post_modern(s.addr, &body, |_| {}).await;
         assert_eq!(r.status, StatusCode::NOT_FOUND, "{m}");
         let e = r.json().await;
-        check(REV, &e, None);
         assert_eq!(
             (e["error"]["code"].as_i64(), &e["id"]),
             (Some(-32601), &json!(500)),
@@ -273,15 +268,18 @@ async fn get_delete_are_405_and_notifications_202() {
         );
     }
     let note = json!({"jsonrpc": "2.0", "method": "notifications/whatever"});
-    let r = send(
-        s.addr,
-        request(
-            Method::POST,
-            &[ACCEPT, ("mcp-protocol-version", V26)],
-            Some(&note),
-        ),
-    )
-    .await;
+    let why = "sends a notification 2026-07-28 does not have";
+    let sloppy = Checks::new(Revision::V2026_07_28).skip("ClientNotification", why);
+    let r = sloppy
+        .send(
+            s.addr,
+            request(
+                Method::POST,
+                &[ACCEPT, ("mcp-protocol-version", V26)],
+                Some(&note),
+            ),
+        )
+        .await;
     assert_eq!(r.status, StatusCode::ACCEPTED);
     assert!(r.text().await.is_empty());
     // A modern request naming a session id is still served statelessly.
@@ -322,7 +320,6 @@ async fn listen_acknowledges_filters_and_ends_at_shutdown() {
     let mut stream = post_modern(s.addr, &listen, |_| {}).await;
     assert_eq!(stream.content_type(), "text/event-stream");
     let ack = stream.event().await.expect("ack");
-    check(REV, &ack, None);
     assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
     // Only what the server advertises is honoured (no resources here).
     assert_eq!(
@@ -341,7 +338,6 @@ async fn listen_acknowledges_filters_and_ends_at_shutdown() {
     .await;
     assert_eq!(text(&r), "announced");
     let changed = stream.event().await.expect("list_changed");
-    check(REV, &changed, None);
     assert_eq!(changed["method"], "notifications/tools/list_changed");
     assert_eq!(
         changed["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"],
@@ -350,7 +346,6 @@ async fn listen_acknowledges_filters_and_ends_at_shutdown() {
     // Graceful shutdown ends the stream with the completion result.
     let stopping = tokio::spawn(s.stop());
     let done = stream.event().await.expect("completion");
-    check(REV, &done, Some("subscriptions/listen"));
     assert_eq!(done["id"], 40);
     assert_eq!(
         done["result"]["_meta"]["io.modelcontextprotocol/subscriptionId"],

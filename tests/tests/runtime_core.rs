@@ -2,10 +2,9 @@
 //! every emitted message validated against the official schema of its revision.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{Revision, code};
+use rondo_mcp::protocol::code;
 use rondo_mcp::testing::{Reply, Script, TestClient};
 use rondo_tests::servers::Hand;
-use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 
 fn caps_form() -> ClientCapabilities {
@@ -32,7 +31,6 @@ async fn two_round_tool_at_2026_07_28() {
     );
     assert!(first["requestState"].is_string());
     assert!(first.get("ttlMs").is_none() && first.get("cacheScope").is_none());
-    assert!(validate_transcript(Revision::V2026_07_28, &t) >= 2);
 }
 
 #[tokio::test]
@@ -52,12 +50,20 @@ async fn same_tool_through_the_back_channel_at_2025_11_25() {
         .find(|f| f.message["method"] == "elicitation/create")
         .expect("a real request was sent");
     assert!(req.message["id"].is_string());
-    assert!(validate_transcript(Revision::V2025_11_25, &t) >= 3);
 }
 
 #[tokio::test]
 async fn errors_of_the_modern_path() {
     let client = TestClient::modern(Server::new(Hand))
+        .skip_validation_of(
+            "ListToolsRequest",
+            "sends requests without the required _meta",
+        )
+        .skip_validation_of("ClientRequest", "sends `ping`, which 2026-07-28 removed")
+        .skip_validation_of(
+            "JSONRPCMessage",
+            "sends lines that are not one JSON-RPC message",
+        )
         .connect()
         .await
         .unwrap();
@@ -114,7 +120,6 @@ async fn errors_of_the_modern_path() {
         codes.contains(&json!(-32700)) && codes.contains(&json!(-32600)),
         "{codes:?}"
     );
-    validate_transcript(Revision::V2026_07_28, &t);
 }
 
 #[tokio::test]
@@ -130,15 +135,4 @@ async fn panics_become_error_results_and_the_server_keeps_serving() {
         .await
         .unwrap();
     assert_eq!(call.text(), "5");
-}
-
-#[test]
-fn the_schema_check_can_fail() {
-    let bad = json!({"resultType": "complete", "content": 5});
-    assert!(rondo_tests::validate_def(Revision::V2026_07_28, "CallToolResult", &bad).is_err());
-    let bad_irr =
-        json!({"resultType": "input_required", "inputRequests": {"k": {"method": "nope"}}});
-    assert!(
-        rondo_tests::validate_def(Revision::V2026_07_28, "InputRequiredResult", &bad_irr).is_err()
-    );
 }

@@ -5,14 +5,11 @@
 //! modern request for an unknown method.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{ElicitationCapability, Revision, Root, SamplingCapability, code};
-use rondo_mcp::testing::{Direction, Reply, Script, TestClient};
+use rondo_mcp::protocol::{ElicitationCapability, Root, SamplingCapability, code};
+use rondo_mcp::testing::{Direction, Reply, Script, TestClient, TestClientBuilder};
 use rondo_tests::servers::{Hand, Lab};
-use rondo_tests::validate_transcript;
 use serde_json::json;
 use std::time::{Duration, Instant};
-
-const REV: Revision = Revision::V2025_11_25;
 
 fn caps() -> ClientCapabilities {
     ClientCapabilities {
@@ -27,12 +24,16 @@ fn caps() -> ClientCapabilities {
 }
 
 async fn legacy<H: Handler>(server: Server<H>, script: Script) -> TestClient {
-    TestClient::legacy(server)
-        .capabilities(caps())
-        .script(script)
+    builder(server, script)
         .connect()
         .await
         .expect("initialize succeeds")
+}
+
+fn builder<H: Handler>(server: Server<H>, script: Script) -> TestClientBuilder<H> {
+    TestClient::legacy(server)
+        .capabilities(caps())
+        .script(script)
 }
 
 /// The server-to-client requests in the transcript.
@@ -58,7 +59,6 @@ async fn a_sampling_error_answer_is_rejected() {
     let call = c.call_tool("sample", json!({})).await.unwrap();
     assert_eq!(call.text(), "rejected:-1");
     assert_eq!(server_requests(&c).len(), 1);
-    validate_transcript(REV, &c.transcript());
 }
 
 #[tokio::test]
@@ -88,7 +88,6 @@ async fn sampling_and_roots_answers_arrive() {
         .map(|m| m["method"].as_str().unwrap().to_owned())
         .collect();
     assert_eq!(methods, ["sampling/createMessage", "roots/list"]);
-    validate_transcript(REV, &c.transcript());
 }
 
 #[tokio::test]
@@ -114,7 +113,6 @@ async fn an_unanswered_question_times_out_after_ask_timeout() {
     .await;
     let add = c.call_tool("add", json!({"a": 1, "b": 2})).await.unwrap();
     assert_eq!(add.text(), "3");
-    validate_transcript(REV, &c.transcript());
 }
 
 #[tokio::test]
@@ -127,24 +125,25 @@ async fn decline_and_cancel_arrive_as_answers() {
         let c = legacy(Server::new(Hand), Script::new().elicit(reply)).await;
         let call = c.call_tool("greet", json!({})).await.unwrap();
         assert_eq!((call.text().as_str(), call.rounds), (text, 1));
-        validate_transcript(REV, &c.transcript());
     }
 }
 
 #[tokio::test]
 async fn an_ill_shaped_answer_is_invalid() {
-    let c = legacy(
-        Server::new(Lab::new()),
-        Script::new()
-            .elicit(Reply::Raw(json!({"action": "bogus"})))
-            .sample(Reply::Raw(json!({"text": "no role, no model"}))),
-    )
-    .await;
+    let script = Script::new()
+        .elicit(Reply::Raw(json!({"action": "bogus"})))
+        .sample(Reply::Raw(json!({"text": "no role, no model"})));
+    let why = "the scripted client answers with an ill-shaped result on purpose";
+    let c = builder(Server::new(Lab::new()), script)
+        .skip_validation_of("ElicitResult", why)
+        .skip_validation_of("CreateMessageResult", why)
+        .connect()
+        .await
+        .unwrap();
     let call = c.call_tool("url", json!({})).await.unwrap();
     assert_eq!(call.text(), "invalid");
     let call = c.call_tool("sample", json!({})).await.unwrap();
     assert_eq!(call.text(), "invalid");
-    validate_transcript(REV, &c.transcript());
 }
 
 #[tokio::test]
@@ -169,12 +168,15 @@ async fn a_multi_question_tool_runs_in_one_request_with_one_memo_run() {
         .collect();
     assert_eq!(ids.len(), 2);
     assert_ne!(ids[0], ids[1]);
-    validate_transcript(REV, &c.transcript());
 }
 
 #[tokio::test]
 async fn ping_and_set_level_work() {
-    let c = legacy(Server::new(Hand), Script::new()).await;
+    let c = builder(Server::new(Hand), Script::new())
+        .skip_validation_of("SetLevelRequest", "sends logging/setLevel without a level")
+        .connect()
+        .await
+        .unwrap();
     assert_eq!(c.request("ping", json!({})).await.unwrap(), json!({}));
     assert_eq!(
         c.request("logging/setLevel", json!({"level": "info"}))
@@ -190,12 +192,15 @@ async fn ping_and_set_level_work() {
     // Results of the legacy revision carry no `resultType`.
     let list = c.request("tools/list", json!({})).await.unwrap();
     assert!(list.get("resultType").is_none(), "{list}");
-    validate_transcript(REV, &c.transcript());
 }
 
 #[tokio::test]
 async fn an_initialize_carrying_modern_meta_is_an_unknown_modern_method() {
     let modern = TestClient::modern(Server::new(Hand))
+        .skip_validation_of(
+            "ClientRequest",
+            "sends initialize and ping, not 2026-07-28 methods",
+        )
         .connect()
         .await
         .unwrap();
@@ -217,7 +222,6 @@ async fn an_initialize_carrying_modern_meta_is_an_unknown_modern_method() {
         .await
         .expect_err("no session");
     assert_eq!(e.code, code::INVALID_PARAMS);
-    validate_transcript(Revision::V2026_07_28, &modern.transcript());
 
     // Inside a legacy session too: modern `_meta` wins over the method name.
     let old = legacy(Server::new(Hand), Script::new()).await;

@@ -1,23 +1,35 @@
 //! `inputResponses` and rounds at 2026-07-28: missing or unparseable answers are asked again,
 //! malformed ones are `-32602`, sequential questions take one round each, `join!` batches,
-//! renderings are deterministic, the round cap and the state size cap end a request cleanly,
+//! renderings are deterministic, the state size cap ends a request cleanly,
 //! and `Cx::memo` runs its future once per multi-round request.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{Revision, code};
-use rondo_mcp::testing::{Reply, Script, TestClient};
+use rondo_mcp::protocol::code;
+use rondo_mcp::testing::{Reply, Script, TestClient, TestClientBuilder};
 use rondo_tests::servers::{Hand, Lab, accepted, call, call_params, named, retry, retry_params};
-use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 use std::sync::atomic::Ordering;
 
 const ELICIT: &str = "elicitation/create";
 
 async fn client<H: Handler>(server: Server<H>, script: Script) -> TestClient {
+    builder(server, script).connect().await.expect("connects")
+}
+
+fn builder<H: Handler>(server: Server<H>, script: Script) -> TestClientBuilder<H> {
     TestClient::modern(server)
         .capabilities(ClientCapabilities::with_elicitation_form())
         .script(script)
         .max_rounds(32)
+}
+
+/// A client that sends ill-shaped `inputResponses` on purpose.
+async fn sloppy_client<H: Handler>(server: Server<H>) -> TestClient {
+    builder(server, Script::new())
+        .skip_validation_of(
+            "CallToolRequest",
+            "sends ill-shaped inputResponses on purpose",
+        )
         .connect()
         .await
         .expect("connects")
@@ -73,7 +85,6 @@ async fn a_missing_answer_is_asked_again_not_an_error() {
     .await
     .unwrap();
     assert_eq!(done["content"][0]["text"], "Hello, Ada!");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -94,12 +105,11 @@ async fn unknown_extra_answers_are_ignored() {
     .unwrap();
     assert_eq!(done["resultType"], "complete");
     assert_eq!(done["content"][0]["text"], "Hello, Ada!");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
 async fn structurally_invalid_input_responses_are_invalid_params() {
-    let c = client(Server::new(Hand), Script::new()).await;
+    let c = sloppy_client(Server::new(Hand)).await;
     let first = call(&c, "greet").await.unwrap();
     let state = first["requestState"].clone();
     for bad in [
@@ -117,12 +127,11 @@ async fn structurally_invalid_input_responses_are_invalid_params() {
             .expect_err("a JSON-RPC error, never a complete result");
         assert_eq!(e.code, code::INVALID_PARAMS, "inputResponses = {bad}");
     }
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
 async fn an_answer_that_does_not_parse_is_asked_again() {
-    let c = client(Server::new(Hand), Script::new()).await;
+    let c = sloppy_client(Server::new(Hand)).await;
     let first = call(&c, "greet").await.unwrap();
     for unparseable in [
         json!({"action": "bogus"}),
@@ -140,7 +149,6 @@ async fn an_answer_that_does_not_parse_is_asked_again() {
         assert_eq!(again["resultType"], "input_required", "{unparseable}");
         assert_eq!(again["inputRequests"], first["inputRequests"]);
     }
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -152,7 +160,6 @@ async fn decline_and_cancel_are_answers_the_tool_branches_on() {
         let c = client(Server::new(Hand), Script::new().elicit(reply)).await;
         let call = c.call_tool("greet", json!({})).await.unwrap();
         assert_eq!((call.text().as_str(), call.rounds), (text, 2));
-        validate_transcript(Revision::V2026_07_28, &c.transcript());
     }
 }
 
@@ -179,10 +186,6 @@ async fn two_sequential_questions_take_three_requests() {
     );
     assert_ne!(r[0]["requestState"], r[1]["requestState"]);
     assert_eq!(r[2]["resultType"], "complete");
-    assert_eq!(
-        validate_transcript(Revision::V2026_07_28, &c.transcript()),
-        3
-    );
 }
 
 #[tokio::test]
@@ -195,7 +198,6 @@ async fn joined_questions_come_in_one_input_required_result() {
     assert_eq!((call.text().as_str(), call.rounds), ("left=L right=R", 2));
     let r = results(&c);
     assert_eq!(keys(&r[0]), ["left", "right"]);
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -224,7 +226,6 @@ async fn a_partly_answered_batch_reasks_the_rest_rendered_identically() {
     .await
     .unwrap();
     assert_eq!(done["content"][0]["text"], "left=L right=R");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -234,29 +235,6 @@ async fn the_same_round_renders_the_same_requests_every_time() {
     let b = call(&c, "pair").await.unwrap();
     assert_eq!(a["inputRequests"], b["inputRequests"]);
     assert_ne!(a["requestState"], b["requestState"], "fresh nonce per seal");
-}
-
-#[tokio::test]
-async fn the_round_cap_ends_an_endless_asker_with_an_error() {
-    let mut script = Script::new();
-    for _ in 0..10 {
-        script = script.keyed(ELICIT, "again", Reply::accept(json!({"value": "x"})));
-    }
-    let c = client(Server::new(Lab::new()).max_rounds(3), script).await;
-    let e = c
-        .call_tool("endless", json!({}))
-        .await
-        .expect_err("the cap ends the call");
-    assert_eq!(e.code, code::INVALID_PARAMS);
-    let irrs = results(&c)
-        .into_iter()
-        .filter(|r| r["resultType"] == "input_required")
-        .count();
-    assert_eq!(irrs, 3, "max_rounds(3) allows three InputRequiredResults");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
-    // The server keeps serving.
-    let next = call(&c, "steps").await.unwrap();
-    assert_eq!(next["resultType"], "input_required");
 }
 
 #[tokio::test]
@@ -275,7 +253,6 @@ async fn memo_runs_once_across_three_rounds() {
     let again = c.call_tool("memo", json!({})).await.unwrap();
     assert!(again.input_required());
     assert_eq!(probe.memo_runs.load(Ordering::SeqCst), 2);
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -295,7 +272,6 @@ async fn state_over_the_size_cap_is_an_error_not_a_panic() {
     // Still serving.
     let first = call(&c, "steps").await.unwrap();
     assert_eq!(first["resultType"], "input_required");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -318,7 +294,6 @@ async fn prompts_and_resources_are_multi_round_too() {
         irr.get("ttlMs").is_none() && irr.get("cacheScope").is_none(),
         "no cache hints on input_required: {irr:#}"
     );
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -366,5 +341,4 @@ async fn one_key_for_two_different_questions_gets_distinct_wire_keys() {
     .await
     .unwrap();
     assert_eq!(done["content"][0]["text"], "a=yes b=yes");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }

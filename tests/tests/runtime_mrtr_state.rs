@@ -1,23 +1,37 @@
-//! `requestState` at 2026-07-28: every way a state can be wrong is one frozen `-32602`, and the
-//! ways it must stay right (reordered arguments, a fleet sharing a key ring, key rotation) work.
-//! Raw requests carry hand-made `inputResponses`/`requestState`; every transcript is validated
-//! against the official schema.
+//! `requestState` at 2026-07-28: every way a state can be wrong is one frozen `-32602`
+//! (pinned as text), a token is read in exactly one spelling, and the ways a state must stay
+//! right (reordered arguments, a fleet sharing a key ring, key rotation) work. Raw requests
+//! carry hand-made `inputResponses`/`requestState`.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{Revision, code};
-use rondo_mcp::state::{KeyRing, ManualClock, STATE_REJECTED};
+use rondo_mcp::protocol::code;
+use rondo_mcp::state::{KeyRing, ManualClock};
 use rondo_mcp::testing::TestClient;
 use rondo_tests::servers::{Hand, Lab, accepted, call_params, named, retry, retry_params};
-use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
+use std::collections::BTreeSet;
 use std::time::Duration;
 
 const OLD: [u8; 32] = [11; 32];
 const NEW: [u8; 32] = [22; 32];
 
+/// The message of every rejected `requestState`, as clients see it: frozen.
+const FROZEN: &str = "Invalid or expired requestState";
+
 async fn client<H: Handler>(server: Server<H>) -> TestClient {
     TestClient::modern(server)
         .capabilities(ClientCapabilities::with_elicitation_form())
+        .connect()
+        .await
+        .expect("connects")
+}
+
+/// A client of the same server (`Server` clones share their key ring) for requests that break
+/// the schema on purpose.
+async fn sloppy_client<H: Handler>(server: Server<H>, def: &str, why: &str) -> TestClient {
+    TestClient::modern(server)
+        .capabilities(ClientCapabilities::with_elicitation_form())
+        .skip_validation_of(def, why)
         .connect()
         .await
         .expect("connects")
@@ -43,72 +57,130 @@ async fn greet_as_ada(c: &TestClient, state: Value) -> Result<Value, Error> {
 fn assert_rejected(outcome: Result<Value, Error>, what: &str) {
     let e = outcome.expect_err(what);
     assert_eq!(e.code, code::INVALID_PARAMS, "{what}: {e:?}");
-    assert_eq!(e.message, STATE_REJECTED, "{what}: one frozen message");
+    assert_eq!(e.message, FROZEN, "{what}: one frozen message");
     assert_eq!(e.data, None, "{what}: no reason leaks to the client");
-}
-
-/// Variants of a valid token that a strict decoder must refuse although a lenient base64
-/// decoder would read the same bytes.
-fn non_canonical(token: &str) -> Vec<String> {
-    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-    let mut out = Vec::new();
-    let pad = (4 - token.len() % 4) % 4;
-    if pad > 0 {
-        out.push(format!("{token}{}", "=".repeat(pad)));
-        // The last character carries 2 (pad 1) or 4 (pad 2) unused bits; set the lowest one.
-        let last = token.as_bytes()[token.len() - 1];
-        let idx = ALPHABET.iter().position(|&c| c == last).expect("base64url");
-        let alt = ALPHABET[idx | 1];
-        if alt != last {
-            out.push(format!("{}{}", &token[..token.len() - 1], alt as char));
-        }
-    }
-    // The standard alphabet instead of the URL-safe one (when the token has a char that differs).
-    if token.contains(['-', '_']) {
-        out.push(token.replace('-', "+").replace('_', "/"));
-    }
-    out.push(format!(" {token}"));
-    out
 }
 
 #[tokio::test]
 async fn tampered_state_is_one_frozen_invalid_params_error() {
-    let c = client(Server::new(Hand)).await;
+    let server = Server::new(Hand);
+    let c = client(server.clone()).await;
     let state = first_round(&c, "greet", json!({})).await;
     let token = state.as_str().unwrap().to_owned();
     let mut flipped_mid = token.clone().into_bytes();
     let mid = flipped_mid.len() / 2;
     flipped_mid[mid] = if flipped_mid[mid] == b'A' { b'B' } else { b'A' };
-    let mut tampered: Vec<(String, Value)> = vec![
-        ("appended".into(), json!(format!("{token}-TAMPERED"))),
+    let tampered: Vec<(&str, Value)> = vec![
+        ("appended", json!(format!("{token}-TAMPERED"))),
         (
-            "flipped middle char".into(),
+            "flipped middle char",
             json!(String::from_utf8(flipped_mid).unwrap()),
         ),
-        ("truncated".into(), json!(&token[..token.len() - 4])),
-        ("empty string".into(), json!("")),
-        ("a number".into(), json!(42)),
-        ("null".into(), Value::Null),
-        ("an object".into(), json!({"state": token})),
-        ("plain text".into(), json!("not-a-state")),
+        ("truncated", json!(&token[..token.len() - 4])),
+        ("empty string", json!("")),
+        ("plain text", json!("not-a-state")),
+        ("a leading space", json!(format!(" {token}"))),
     ];
-    for (i, v) in non_canonical(&token).into_iter().enumerate() {
-        tampered.push((format!("non-canonical base64 #{i}"), json!(v)));
-    }
     for (what, bad) in tampered {
         let r = retry(&c, "greet", json!({"user_name": named("Eve")}), bad).await;
-        assert_rejected(r, &what);
+        assert_rejected(r, what);
+    }
+    let why = "sends a requestState that is not a string";
+    let sloppy = sloppy_client(server, "CallToolRequest", why).await;
+    for (what, bad) in [
+        ("a number", json!(42)),
+        ("null", Value::Null),
+        ("an object", json!({"state": token})),
+    ] {
+        let r = retry(&sloppy, "greet", json!({"user_name": named("Eve")}), bad).await;
+        assert_rejected(r, what);
     }
     // The genuine state still completes: rejections have no side effect on it.
     let ok = greet_as_ada(&c, state).await.unwrap();
     assert_eq!(ok["resultType"], "complete");
     assert_eq!(ok["content"][0]["text"], "Hello, Ada!");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
+}
+
+/// Retries `big` (which memoised `bytes` bytes and asks `step1`) with `token`.
+async fn retry_big(c: &TestClient, bytes: usize, token: &str) -> Result<Value, Error> {
+    let params = retry_params(
+        "big",
+        json!({ "bytes": bytes }),
+        json!({"step1": accepted("v")}),
+        json!(token),
+    );
+    c.request("tools/call", params).await
+}
+
+/// A token with `pad` (1 or 2) missing padding characters, padded; and with the lowest of the
+/// unused bits of its last character set (2 unused bits when `pad` is 1, 4 when 2). A lenient
+/// decoder reads the same bytes from both.
+fn padded_and_trailing_bit(token: &str, pad: usize) -> [String; 2] {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    let last = token.as_bytes()[token.len() - 1];
+    let idx = ALPHABET.iter().position(|&c| c == last).expect("base64url");
+    assert_eq!(
+        idx & 1,
+        0,
+        "a canonical token leaves its unused bits at zero: {token}"
+    );
+    let flipped = ALPHABET[idx | 1] as char;
+    [
+        format!("{token}{}", "=".repeat(pad)),
+        format!("{}{flipped}", &token[..token.len() - 1]),
+    ]
+}
+
+#[tokio::test]
+async fn a_token_is_read_in_exactly_one_spelling() {
+    let c = client(Server::new(Lab::new())).await;
+    // `big` memoises `bytes` bytes into the state: three consecutive sizes give three
+    // consecutive sealed lengths, so the tokens end with 0, 2 and 4 unused bits.
+    let mut pads = BTreeSet::new();
+    for bytes in 0..3 {
+        let state = first_round(&c, "big", json!({ "bytes": bytes })).await;
+        let token = state.as_str().unwrap();
+        let pad = (4 - token.len() % 4) % 4;
+        pads.insert(pad);
+        if pad > 0 {
+            let [padded, trailing] = padded_and_trailing_bit(token, pad);
+            assert_rejected(retry_big(&c, bytes, &padded).await, "padded");
+            assert_rejected(retry_big(&c, bytes, &trailing).await, "a trailing bit set");
+        }
+        // The genuine spelling completes: the variants were refused for their spelling alone.
+        let done = retry_big(&c, bytes, token).await.unwrap();
+        assert_eq!(done["content"][0]["text"], format!("blob={bytes} step1=v"));
+    }
+    assert_eq!(
+        pads,
+        BTreeSet::from([0, 1, 2]),
+        "every padding length was tried"
+    );
+    // The standard alphabet instead of the URL-safe one: nonces are random, so seal until a
+    // token has both characters that differ between the alphabets.
+    let mut token = String::new();
+    for _ in 0..64 {
+        let state = first_round(&c, "big", json!({ "bytes": 0 })).await;
+        token = state.as_str().unwrap().to_owned();
+        if token.contains('-') && token.contains('_') {
+            break;
+        }
+    }
+    assert!(token.contains('-') && token.contains('_'), "{token}");
+    let standard = [token.replace('-', "+"), token.replace('_', "/")];
+    for variant in standard {
+        assert_rejected(retry_big(&c, 0, &variant).await, "standard alphabet");
+    }
+    assert_eq!(
+        retry_big(&c, 0, &token).await.unwrap()["resultType"],
+        "complete"
+    );
 }
 
 #[tokio::test]
 async fn state_of_another_tool_is_rejected() {
-    let c = client(Server::new(Lab::new())).await;
+    let server = Server::new(Lab::new());
+    let c = client(server.clone()).await;
     let steps_state = first_round(&c, "steps", json!({})).await;
     let r = retry(
         &c,
@@ -124,14 +196,15 @@ async fn state_of_another_tool_is_rejected() {
         .await
         .unwrap();
     assert_eq!(prompt["resultType"], "input_required");
-    let r = c
+    let why = "reads the URI `greeting`, the name of a prompt";
+    let sloppy = sloppy_client(server, "ReadResourceRequest", why).await;
+    let r = sloppy
         .request(
             "resources/read",
             json!({"uri": "greeting", "inputResponses": {"who": accepted("x")}, "requestState": prompt["requestState"]}),
         )
         .await;
     assert_rejected(r, "state of `prompts/get` on `resources/read`");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -177,7 +250,6 @@ async fn state_is_bound_to_the_arguments_by_canonical_digest() {
     assert_eq!(done["result"]["resultType"], "complete", "{done:#}");
     let text = done["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("confirm=yes args="), "{text}");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 /// Waits (bounded) for the response with string id `id` in the client's transcript.
@@ -204,7 +276,6 @@ async fn state_of_another_audience_is_rejected_even_under_the_same_key() {
     let state = first_round(&a, "greet", json!({})).await;
     let r = greet_as_ada(&b, state).await;
     assert_rejected(r, "another audience");
-    validate_transcript(Revision::V2026_07_28, &b.transcript());
 }
 
 #[tokio::test]
@@ -224,7 +295,6 @@ async fn expired_state_is_rejected() {
     clock.advance(Duration::from_secs(61));
     let r = greet_as_ada(&c, state).await;
     assert_rejected(r, "expired");
-    validate_transcript(Revision::V2026_07_28, &c.transcript());
 }
 
 #[tokio::test]
@@ -242,8 +312,6 @@ async fn a_fleet_sharing_a_key_ring_serves_any_retry() {
 
     let r = greet_as_ada(&stranger, state).await;
     assert_rejected(r, "an instance with a different key (same key id)");
-    validate_transcript(Revision::V2026_07_28, &b.transcript());
-    validate_transcript(Revision::V2026_07_28, &stranger.transcript());
 }
 
 #[tokio::test]
@@ -268,7 +336,4 @@ async fn key_rotation_keeps_old_state_valid() {
     let new_state = first_round(&after, "greet", json!({})).await;
     let r = greet_as_ada(&old_only, new_state).await;
     assert_rejected(r, "state under a key the instance does not have");
-    for c in [&before, &after, &old_only, &retired] {
-        validate_transcript(Revision::V2026_07_28, &c.transcript());
-    }
 }

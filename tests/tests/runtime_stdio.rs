@@ -5,9 +5,8 @@
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Revision, code};
-use rondo_mcp::testing::{Direction, Frame};
+use rondo_mcp::testing::Validator;
 use rondo_tests::servers::{Hand, Lab};
-use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 use std::io;
 use std::sync::atomic::Ordering;
@@ -18,38 +17,49 @@ use tokio::task::JoinHandle;
 /// Bound on every wait in this file.
 const BOUND: Duration = Duration::from_secs(5);
 
-/// A client end of `serve_io`: writes lines, reads lines, records both directions.
+/// A client end of `serve_io`: writes lines, reads lines, and checks every line both ways
+/// against the official schema of `rev` as it passes (a violation fails the test there).
 struct Wire {
     to_server: Option<DuplexStream>,
     from_server: BufReader<DuplexStream>,
-    frames: Vec<Frame>,
+    check: Validator,
+    /// Bytes written since the last newline (a line may be written in pieces).
+    partial: Vec<u8>,
     served: Option<JoinHandle<io::Result<()>>>,
 }
 
 impl Wire {
-    fn start<H: Handler>(server: Server<H>) -> Wire {
+    fn start<H: Handler>(server: Server<H>, rev: Revision) -> Wire {
+        Wire::checked(server, Validator::new(rev))
+    }
+
+    fn checked<H: Handler>(server: Server<H>, check: Validator) -> Wire {
         let (client_w, server_r) = tokio::io::duplex(1 << 20);
         let (server_w, client_r) = tokio::io::duplex(1 << 20);
         let served = tokio::spawn(server.serve_io(server_r, server_w));
         Wire {
             to_server: Some(client_w),
             from_server: BufReader::new(client_r),
-            frames: Vec::new(),
+            check,
+            partial: Vec::new(),
             served: Some(served),
         }
     }
 
     async fn send(&mut self, msg: Value) {
-        self.frames.push(Frame {
-            direction: Direction::Sent,
-            message: msg.clone(),
-        });
         let mut line = msg.to_string().into_bytes();
         line.push(b'\n');
         self.send_raw(&line).await;
     }
 
+    /// Writes bytes as they are; each line they complete is checked.
     async fn send_raw(&mut self, bytes: &[u8]) {
+        self.partial.extend_from_slice(bytes);
+        while let Some(end) = self.partial.iter().position(|&b| b == b'\n') {
+            let line: Vec<u8> = self.partial.drain(..=end).collect();
+            self.check.sent(&line[..end]);
+        }
+        self.check.assert_valid();
         let w = self.to_server.as_mut().expect("input still open");
         w.write_all(bytes).await.expect("server reads");
         w.flush().await.expect("server reads");
@@ -57,25 +67,32 @@ impl Wire {
 
     /// The next message from the server, `None` at end of output.
     async fn recv(&mut self) -> Option<Value> {
-        let mut line = String::new();
-        let n = tokio::time::timeout(BOUND, self.from_server.read_line(&mut line))
+        let mut line = Vec::new();
+        let n = tokio::time::timeout(BOUND, self.from_server.read_until(b'\n', &mut line))
             .await
             .expect("the server answers in time")
             .expect("readable");
         if n == 0 {
             return None;
         }
-        let msg: Value = serde_json::from_str(&line).expect("every output line is JSON");
-        self.frames.push(Frame {
-            direction: Direction::Received,
-            message: msg.clone(),
-        });
-        Some(msg)
+        assert_eq!(
+            line.pop(),
+            Some(b'\n'),
+            "every output line ends with a newline"
+        );
+        self.check.received(&line);
+        self.check.assert_valid();
+        Some(serde_json::from_slice(&line).expect("checked: JSON"))
+    }
+
+    /// Ends the server's input.
+    fn close_input(&mut self) {
+        drop(self.to_server.take());
     }
 
     /// Closes the server's input and waits (bounded) for `serve_io` to return.
     async fn close_and_join(&mut self, bound: Duration) -> io::Result<()> {
-        drop(self.to_server.take());
+        self.close_input();
         let served = self.served.take().expect("joined once");
         tokio::time::timeout(bound, served)
             .await
@@ -115,7 +132,7 @@ async fn bounded<F: std::future::Future>(what: &str, f: F) -> F::Output {
 async fn cancellation_drops_the_handler_and_nothing_is_sent_for_it() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
-    let mut w = Wire::start(Server::new(lab));
+    let mut w = Wire::start(Server::new(lab), Revision::V2026_07_28);
     w.send(call(json!(1), "slow")).await;
     bounded("the slow tool to start", probe.slow_started.notified()).await;
     w.send(cancelled(json!(1))).await;
@@ -137,12 +154,11 @@ async fn cancellation_drops_the_handler_and_nothing_is_sent_for_it() {
     assert_eq!(w.recv().await.unwrap()["id"], 3);
     w.close_and_join(BOUND).await.unwrap();
     assert_eq!(w.recv().await, None, "output closes after the input");
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn cancelling_a_legacy_request_waiting_on_the_back_channel_sends_nothing_for_it() {
-    let mut w = Wire::start(Server::new(Hand));
+    let mut w = Wire::start(Server::new(Hand), Revision::V2025_11_25);
     w.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
@@ -171,13 +187,12 @@ async fn cancelling_a_legacy_request_waiting_on_the_back_channel_sends_nothing_f
     assert_eq!(w.recv().await.unwrap()["id"], 4);
     w.close_and_join(BOUND).await.unwrap();
     assert_eq!(w.recv().await, None);
-    validate_transcript(Revision::V2025_11_25, &w.frames);
 }
 
 #[tokio::test]
 async fn two_slow_requests_run_concurrently() {
     // `rendezvous` finishes only when two calls wait on its barrier at the same time.
-    let mut w = Wire::start(Server::new(Lab::new()));
+    let mut w = Wire::start(Server::new(Lab::new()), Revision::V2026_07_28);
     w.send(call(json!("a"), "rendezvous")).await;
     w.send(call(json!("b"), "rendezvous")).await;
     let mut ids = [w.recv().await.unwrap(), w.recv().await.unwrap()];
@@ -189,14 +204,13 @@ async fn two_slow_requests_run_concurrently() {
             .all(|m| m["result"]["content"][0]["text"] == "met")
     );
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
-    let mut w = Wire::start(Server::new(lab));
+    let mut w = Wire::start(Server::new(lab), Revision::V2026_07_28);
     w.send(call(json!(7), "slow")).await;
     bounded("the slow tool to start", probe.slow_started.notified()).await;
     w.send(call(json!(7), "slow")).await;
@@ -217,12 +231,13 @@ async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
     )
     .await;
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn an_oversized_line_is_invalid_request_and_serving_continues() {
-    let mut w = Wire::start(Server::new(Lab::new()).max_message_bytes(1024));
+    let check = Validator::new(Revision::V2026_07_28)
+        .skip_validation_of("JSONRPCMessage", "sends lines of junk on purpose");
+    let mut w = Wire::checked(Server::new(Lab::new()).max_message_bytes(1024), check);
     let mut big = call(json!(1), "echo");
     big["params"]["arguments"]["blob"] = json!("x".repeat(4096));
     w.send(big).await;
@@ -249,12 +264,15 @@ async fn an_oversized_line_is_invalid_request_and_serving_continues() {
     w.send(list(json!(3))).await;
     assert_eq!(w.recv().await.expect("still serving")["id"], 3);
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_continues() {
-    let mut w = Wire::start(Server::new(Lab::new()));
+    let check = Validator::new(Revision::V2026_07_28).skip_validation_of(
+        "JSONRPCMessage",
+        "sends a line that is not UTF-8 on purpose",
+    );
+    let mut w = Wire::checked(Server::new(Lab::new()), check);
     w.send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}\n")
         .await;
     let e = w
@@ -265,12 +283,13 @@ async fn a_line_that_is_not_utf8_is_a_parse_error_and_serving_continues() {
     w.send(list(json!(2))).await;
     assert_eq!(w.recv().await.expect("still serving")["id"], 2);
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn a_good_line_buffered_behind_a_bad_one_is_served_without_more_input() {
-    let mut w = Wire::start(Server::new(Lab::new()).max_message_bytes(256));
+    let check = Validator::new(Revision::V2026_07_28)
+        .skip_validation_of("JSONRPCMessage", "sends lines of junk on purpose");
+    let mut w = Wire::checked(Server::new(Lab::new()).max_message_bytes(256), check);
     let good = list(json!(2)).to_string();
     let mut chunk = vec![b'z'; 1000];
     chunk.push(b'\n');
@@ -288,37 +307,102 @@ async fn a_good_line_buffered_behind_a_bad_one_is_served_without_more_input() {
     );
     assert_eq!(w.recv().await.expect("served from the buffer")["id"], 2);
     w.close_and_join(BOUND).await.unwrap();
-    validate_transcript(Revision::V2026_07_28, &w.frames);
 }
 
 #[tokio::test]
 async fn end_of_input_returns_promptly_when_idle() {
-    let mut w = Wire::start(Server::new(Lab::new()));
+    let mut w = Wire::start(Server::new(Lab::new()), Revision::V2026_07_28);
     w.send(list(json!(1))).await;
     assert_eq!(w.recv().await.unwrap()["id"], 1);
     w.close_and_join(Duration::from_secs(1)).await.unwrap();
     assert_eq!(w.recv().await, None, "output is closed");
 }
 
-#[tokio::test]
-async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
-    let mut w = Wire::start(Server::new(Hand));
+/// Opens a 2025-11-25 session that declares elicitation.
+async fn initialize(w: &mut Wire) {
     w.send(
         json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
         "clientInfo": {"name": "wire", "version": "0"}}}),
     )
     .await;
-    w.recv().await.unwrap();
+    assert_eq!(w.recv().await.unwrap()["id"], 1);
     w.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await;
-    w.send(json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "greet", "arguments": {}}}))
-        .await;
+}
+
+/// A 2025-11-25 `tools/call` of the argument-less tool `name`.
+fn legacy_call(id: i64, tool: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "arguments": {}}})
+}
+
+#[tokio::test]
+async fn end_of_input_returns_promptly_with_a_back_channel_question_pending() {
+    let mut w = Wire::start(Server::new(Hand), Revision::V2025_11_25);
+    initialize(&mut w).await;
+    w.send(legacy_call(2, "greet")).await;
     assert_eq!(w.recv().await.unwrap()["method"], "elicitation/create");
-    // Well under the 10 s drain and the 5 min ask timeout: the back-channel fails at EOF.
+    // Well under the 10 s drain and the 5 min ask timeout: the back-channel fails at EOF...
     w.close_and_join(Duration::from_secs(2)).await.unwrap();
-    // Whatever was still written ends with the end of the output.
-    while w.recv().await.is_some() {}
-    validate_transcript(Revision::V2025_11_25, &w.frames);
+    // ...and the tool, told so, still answers before the output ends.
+    let answer = w.recv().await.expect("the tool's answer");
+    assert_eq!(answer["id"], 2);
+    assert_eq!(
+        answer["result"]["content"][0]["text"],
+        "Cannot ask: the client went away before answering"
+    );
+    assert_eq!(w.recv().await, None);
+}
+
+/// A 2025-11-25 session on a `Lab` with `gate` running (started) and `steps` waiting for an
+/// answer when the input closes. `steps` learns at once that its question will never be
+/// answered: its answer shows that the server has seen the end of input.
+async fn closed_with_gate_running() -> (Wire, std::sync::Arc<rondo_tests::servers::Probe>) {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let mut w = Wire::start(Server::new(lab), Revision::V2025_11_25);
+    initialize(&mut w).await;
+    w.send(legacy_call(2, "steps")).await;
+    assert_eq!(w.recv().await.unwrap()["method"], "elicitation/create");
+    w.send(legacy_call(3, "gate")).await;
+    bounded("`gate` to start", probe.gate_started.notified()).await;
+    w.close_input();
+    let steps = w.recv().await.expect("the answer of `steps`");
+    assert_eq!(steps["id"], 2);
+    let text = steps["result"]["content"][0]["text"].as_str().unwrap();
+    assert!(text.starts_with("step1=disconnected"), "{text}");
+    (w, probe)
+}
+
+/// The clock is paused (and moves only when every task waits), so the 10 s drain is measured
+/// exactly and instantly.
+#[tokio::test(start_paused = true)]
+async fn a_request_running_at_end_of_input_still_gets_its_answer() {
+    let (mut w, probe) = closed_with_gate_running().await;
+    tokio::time::sleep(Duration::from_millis(9_900)).await;
+    // `gate` finishes 9.9 s after the input closed, within the drain: its answer is written.
+    probe.gate.notify_one();
+    let gate = w
+        .recv()
+        .await
+        .expect("the answer of `gate`, written after end of input");
+    assert_eq!(gate["id"], 3);
+    assert_eq!(gate["result"]["content"][0]["text"], "opened");
+    assert_eq!(w.recv().await, None, "then the output ends");
+    w.close_and_join(BOUND).await.unwrap();
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_request_still_running_when_the_drain_ends_is_cancelled() {
+    let (mut w, _probe) = closed_with_gate_running().await;
+    tokio::time::sleep(Duration::from_millis(9_900)).await;
+    let served = w.served.as_ref().expect("serving");
+    assert!(
+        !served.is_finished(),
+        "still draining 9.9 s after end of input"
+    );
+    // Past 10 s `gate` is cancelled: nothing is written for it and `serve_io` returns.
+    w.close_and_join(Duration::from_secs(60)).await.unwrap();
+    assert_eq!(w.recv().await, None, "no answer for the cancelled request");
 }

@@ -1,5 +1,7 @@
 //! `bookshop demo`: starts this binary as a stdio MCP server and drives it like a client would,
 //! printing every message. The "user" is scripted: they approve the order with express delivery.
+//! The demo checks its own outcome (the question the user saw, the order placed at both
+//! revisions, the server's clean exit) and fails with a non-zero exit status otherwise.
 
 use serde_json::{Value, json};
 use std::process::Stdio;
@@ -15,6 +17,8 @@ struct Client {
     lines: Lines<BufReader<ChildStdout>>,
     next_id: i64,
     meta: Option<Value>,
+    /// The questions the scripted user was shown, in order.
+    asked: Vec<String>,
 }
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
@@ -34,6 +38,7 @@ impl Client {
             lines: BufReader::new(stdout).lines(),
             next_id: 1,
             meta,
+            asked: Vec::new(),
         })
     }
 
@@ -62,7 +67,7 @@ impl Client {
         loop {
             let msg = self.recv().await?;
             if msg.get("method").is_some() && msg.get("id").is_some() {
-                let answer = answer(&msg["method"], &msg["params"]);
+                let answer = self.answer(&msg["method"], &msg["params"]);
                 self.send(json!({"jsonrpc": "2.0", "id": msg["id"], "result": answer}))
                     .await?;
             } else if msg["id"] == json!(id) {
@@ -74,26 +79,41 @@ impl Client {
         }
     }
 
-    async fn close(mut self) -> Res<()> {
+    /// The scripted user: approves, wants express delivery.
+    fn answer(&mut self, method: &Value, params: &Value) -> Value {
+        match method.as_str() {
+            Some("elicitation/create") => {
+                let question = params["message"].as_str().unwrap_or_default();
+                println!("  [user sees] {question}");
+                self.asked.push(question.to_owned());
+                json!({"action": "accept", "content": {"approve": true, "delivery": "express"}})
+            }
+            _ => json!({}),
+        }
+    }
+
+    /// Closes stdin; the server must exit, successfully. Returns the questions the user saw.
+    async fn close(mut self) -> Res<Vec<String>> {
         drop(self.stdin);
         let status = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await??;
         println!("  (stdin closed; server exited with {status})");
-        Ok(())
+        expect("the server's exit", status.success(), true)?;
+        Ok(self.asked)
     }
 }
 
-/// The scripted user: approves, wants express delivery.
-fn answer(method: &Value, params: &Value) -> Value {
-    match method.as_str() {
-        Some("elicitation/create") => {
-            println!(
-                "  [user sees] {}",
-                params["message"].as_str().unwrap_or_default()
-            );
-            json!({"action": "accept", "content": {"approve": true, "delivery": "express"}})
-        }
-        _ => json!({}),
+/// Fails the demo unless `got` is what it should be.
+fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Res<()> {
+    if got == want {
+        Ok(())
+    } else {
+        Err(format!("demo: {what}: expected {want:?}, got {got:?}").into())
     }
+}
+
+/// The text of a tool result.
+fn text(result: &Value) -> &str {
+    result["content"][0]["text"].as_str().unwrap_or_default()
 }
 
 /// One line per message for the reader: the `_meta` every modern message carries is elided,
@@ -125,7 +145,12 @@ async fn modern() -> Res<()> {
         "io.modelcontextprotocol/clientInfo": {"name": "bookshop-demo", "version": "1.0.0"}
     });
     let mut c = Client::spawn(Some(meta))?;
-    c.request("server/discover", json!({})).await?;
+    let discovered = c.request("server/discover", json!({})).await?;
+    expect(
+        "supported versions",
+        &discovered["supportedVersions"],
+        &json!(["2026-07-28"]),
+    )?;
     let hits = c
         .request(
             "tools/call",
@@ -138,18 +163,31 @@ async fn modern() -> Res<()> {
         .to_owned();
     let call = json!({"name": ORDER, "arguments": {"isbn": isbn, "quantity": 2}});
     let mut result = c.request("tools/call", call.clone()).await?;
-    while result["resultType"] == "input_required" {
+    let mut rounds = 1;
+    while result["resultType"] == "input_required" && rounds < 5 {
         let mut responses = serde_json::Map::new();
         for (key, req) in result["inputRequests"].as_object().into_iter().flatten() {
-            responses.insert(key.clone(), answer(&req["method"], &req["params"]));
+            responses.insert(key.clone(), c.answer(&req["method"], &req["params"]));
         }
         let mut retry = call.clone();
         retry["inputResponses"] = Value::Object(responses);
         retry["requestState"] = result["requestState"].clone();
         result = c.request("tools/call", retry).await?;
+        rounds += 1;
     }
     println!("  => {}", result["content"][0]["text"]);
-    c.close().await
+    expect("rounds of the order", rounds, 2)?;
+    expect(
+        "the order",
+        text(&result),
+        "Ordered 2 x \"The Rust Programming Language\", express delivery.",
+    )?;
+    let asked = c.close().await?;
+    expect(
+        "what the user was asked",
+        asked,
+        vec!["Order 2 x \"The Rust Programming Language\" for $79.98?".to_owned()],
+    )
 }
 
 async fn legacy() -> Res<()> {
@@ -157,18 +195,37 @@ async fn legacy() -> Res<()> {
         "\n== 2025-11-25: initialize, then the order asks with a real elicitation/create request =="
     );
     let mut c = Client::spawn(None)?;
-    c.request(
-        "initialize",
-        json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
-               "clientInfo": {"name": "bookshop-demo", "version": "1.0.0"}}),
-    )
-    .await?;
+    let init = c
+        .request(
+            "initialize",
+            json!({"protocolVersion": "2025-11-25", "capabilities": {"elicitation": {}},
+                   "clientInfo": {"name": "bookshop-demo", "version": "1.0.0"}}),
+        )
+        .await?;
+    expect(
+        "negotiated version",
+        &init["protocolVersion"],
+        &json!("2025-11-25"),
+    )?;
     c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await?;
     let call = json!({"name": ORDER, "arguments": {"isbn": "9780262510875", "quantity": 1}});
     let result = c.request("tools/call", call).await?;
     println!("  => {}", result["content"][0]["text"]);
-    c.close().await
+    expect(
+        "the order",
+        text(&result),
+        "Ordered 1 x \"Structure and Interpretation of Computer Programs\", express delivery.",
+    )?;
+    let asked = c.close().await?;
+    expect(
+        "what the user was asked",
+        asked,
+        vec![
+            "Order 1 x \"Structure and Interpretation of Computer Programs\" for $55.00?"
+                .to_owned(),
+        ],
+    )
 }
 
 /// Runs both conversations.
@@ -176,6 +233,6 @@ pub async fn run() -> Res<()> {
     println!("bookshop demo: the same tool code serves both protocol revisions.");
     modern().await?;
     legacy().await?;
-    println!("\ndone.");
+    println!("\ndone: the order was placed at both revisions.");
     Ok(())
 }

@@ -45,6 +45,7 @@ impl Proc {
         self.frames.push(Frame {
             direction: Direction::Sent,
             message: msg.clone(),
+            line: msg.to_string(),
         });
         let mut line = msg.to_string().into_bytes();
         line.push(b'\n');
@@ -70,6 +71,7 @@ impl Proc {
         self.frames.push(Frame {
             direction: Direction::Received,
             message: msg.clone(),
+            line: line.trim_end().to_owned(),
         });
         Some(msg)
     }

@@ -2,13 +2,14 @@
 //! request's answers or a recorded question, or (2025-11-25) a real back-channel request.
 
 use super::Cx;
+use super::ask_state::Ending;
 use crate::backchannel::BackChannelError;
 use crate::canonical;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
-    Error, InputRequest, JsonObject, ListRootsResult,
+    Error, InputRequest, ListRootsResult,
 };
-use crate::state::Answer;
+use crate::state::QuestionId;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
@@ -47,32 +48,6 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
-/// A question recorded during one pass of a 2026-07-28 handler.
-#[derive(Debug, Clone)]
-pub(crate) struct Recorded {
-    pub key: String,
-    pub digest: String,
-    pub request: InputRequest,
-}
-
-/// Mutable per-request ask state (never held across an `.await`).
-#[derive(Debug, Default)]
-pub(crate) struct AskState {
-    /// Whether this method may answer `InputRequiredResult` (tools/call, prompts/get, resources/read).
-    pub mrtr: bool,
-    /// Answers from sealed state plus the fresh ones matched to last round's questions.
-    pub answers: Vec<Answer>,
-    /// `inputResponses` sent without a `requestState` (no question was rendered for them yet):
-    /// matched by key alone to the questions asked in this pass.
-    pub unbound: JsonObject,
-    /// Memoised values: those from sealed state plus those computed now.
-    pub memo: serde_json::Map<String, Value>,
-    /// Questions recorded in this pass.
-    pub questions: Vec<Recorded>,
-    /// A protocol error that ends the request.
-    pub abort: Option<Error>,
-}
-
 impl Cx {
     /// Asks the client one question and parses the answer with `parse`.
     ///
@@ -98,12 +73,9 @@ impl Cx {
         {
             return Err(AskError::Unsupported(missing));
         }
-        if !self.state().mrtr {
-            self.fail(Error::internal(format!(
-                "`{}` cannot ask the client for input",
-                self.method
-            )))
-            .await
+        if !self.asks().may_ask {
+            let why = format!("`{}` cannot ask the client for input", self.method);
+            self.end(Ending::Error(Error::internal(why))).await
         }
         if self.revision.is_modern() {
             self.ask_modern(key, request, parse).await
@@ -112,42 +84,24 @@ impl Cx {
         }
     }
 
+    /// 2026-07-28: the answer this request carries, else the question is recorded and the pass
+    /// ends (this future never completes; the driver answers `InputRequiredResult`).
     async fn ask_modern<T>(
         &self,
         key: &str,
         request: InputRequest,
         parse: impl Fn(Value) -> Result<T, String>,
     ) -> Result<T, AskError> {
-        let digest = canonical::short_digest(&request.to_wire());
+        let question = QuestionId {
+            key: key.to_owned(),
+            digest: canonical::short_digest(&request.to_wire()),
+        };
         {
-            let mut st = self.state();
-            if let Some(v) = st.unbound.remove(key) {
-                st.answers.push(Answer {
-                    k: key.to_owned(),
-                    d: digest.clone(),
-                    v,
-                });
+            let mut asks = self.asks();
+            if let Some(t) = asks.answer(&question, parse) {
+                return Ok(t);
             }
-            if let Some(i) = st.answers.iter().position(|a| a.k == key && a.d == digest) {
-                match parse(st.answers[i].v.clone()) {
-                    Ok(t) => return Ok(t),
-                    Err(why) => {
-                        tracing::debug!(key, %why, "answer did not parse; asking again");
-                        st.answers.remove(i);
-                    }
-                }
-            }
-            if !st
-                .questions
-                .iter()
-                .any(|q| q.key == key && q.digest == digest)
-            {
-                st.questions.push(Recorded {
-                    key: key.to_owned(),
-                    digest,
-                    request,
-                });
-            }
+            asks.record(question, request);
         }
         std::future::pending().await
     }
@@ -160,36 +114,15 @@ impl Cx {
         let Some(back) = &self.back else {
             return Err(AskError::Disconnected);
         };
-        // 2025-11-25 requires `elicitationId` on URL-mode requests (2026-07-28 removed it, so
-        // handlers written for both revisions leave it out): mint a unique one here.
-        let request = match request {
-            InputRequest::Elicit(ElicitRequest::Url {
-                message,
-                url,
-                elicitation_id: None,
-            }) => {
-                let mut id = [0u8; 16];
-                crate::state::fill_random(&mut id);
-                let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
-                InputRequest::Elicit(ElicitRequest::Url {
-                    message,
-                    url,
-                    elicitation_id: Some(id),
-                })
-            }
-            other => other,
-        };
-        let timeout = self.config.ask_timeout;
-        match back
-            .request(
-                &self.out,
-                request.method(),
-                request.params(),
-                timeout,
-                &self.cancel,
-            )
-            .await
-        {
+        let request = with_elicitation_id(request);
+        let sent = back.request(
+            &self.out,
+            request.method(),
+            request.params(),
+            self.ask_timeout,
+            &self.cancel,
+        );
+        match sent.await {
             Ok(v) => parse(v).map_err(AskError::Invalid),
             Err(BackChannelError::Client(e)) => Err(AskError::Rejected(e)),
             Err(BackChannelError::Timeout) => Err(AskError::Timeout),
@@ -221,6 +154,28 @@ impl Cx {
     /// Asks for the client's roots (deprecated feature in 2026-07-28).
     pub async fn list_roots(&self, key: &str) -> Result<ListRootsResult, AskError> {
         self.ask_raw(key, InputRequest::ListRoots, parse_as).await
+    }
+}
+
+/// 2025-11-25 requires `elicitationId` on URL-mode requests (2026-07-28 removed it, so handlers
+/// written for both revisions leave it out): a unique one is minted here.
+fn with_elicitation_id(request: InputRequest) -> InputRequest {
+    match request {
+        InputRequest::Elicit(ElicitRequest::Url {
+            message,
+            url,
+            elicitation_id: None,
+        }) => {
+            let mut id = [0u8; 16];
+            crate::state::fill_random(&mut id);
+            let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
+            InputRequest::Elicit(ElicitRequest::Url {
+                message,
+                url,
+                elicitation_id: Some(id),
+            })
+        }
+        other => other,
     }
 }
 

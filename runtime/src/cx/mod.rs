@@ -1,23 +1,25 @@
 //! The call context: what a handler knows about the request and how it asks the client.
 
 mod ask;
+mod ask_state;
 
-pub(crate) use ask::AskState;
 pub use ask::{AskError, parse_as};
+pub(crate) use ask_state::{AskState, Ending};
 
 use crate::backchannel::{BackChannel, Outbound};
-use crate::listen::Notifier;
+use crate::notify::Notifier;
 use crate::protocol::{
-    ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, ProgressToken, RequestId,
-    Revision, notification,
+    ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
+    RequestId, Revision, notification,
 };
-use crate::server::Config;
+use crate::sync::lock;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 /// Who is calling, as established by the transport (an auth layer, a TLS peer, ...).
@@ -48,7 +50,7 @@ impl Principal {
 /// intermediate results.
 pub struct Cx {
     pub(crate) revision: Revision,
-    pub(crate) method: String,
+    pub(crate) method: Method,
     pub(crate) target: Option<String>,
     pub(crate) request_id: RequestId,
     pub(crate) round: u32,
@@ -61,16 +63,17 @@ pub struct Cx {
     pub(crate) cancel: CancellationToken,
     pub(crate) out: Outbound,
     pub(crate) back: Option<Arc<BackChannel>>,
-    pub(crate) config: Arc<Config>,
+    /// How long a 2025-11-25 back-channel question waits for its answer.
+    pub(crate) ask_timeout: Duration,
     pub(crate) notifier: Notifier,
-    pub(crate) ask: Mutex<AskState>,
+    pub(crate) asks: Mutex<AskState>,
 }
 
 impl fmt::Debug for Cx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Cx")
             .field("revision", &self.revision)
-            .field("method", &self.method)
+            .field("method", &self.method.as_str())
             .field("target", &self.target)
             .field("request_id", &self.request_id)
             .field("round", &self.round)
@@ -83,9 +86,10 @@ impl Cx {
     pub fn revision(&self) -> Revision {
         self.revision
     }
-    /// The JSON-RPC method (`tools/call`, `prompts/get`, ...).
+    /// The JSON-RPC method (`tools/call`, `prompts/get`, ...), as its wire name. The runtime
+    /// dispatches on the parsed [`Method`]; handlers get the name, which is all they need.
     pub fn method(&self) -> &str {
-        &self.method
+        self.method.as_str()
     }
     /// The client's JSON-RPC id of this request (a retry has a new one).
     pub fn request_id(&self) -> &RequestId {
@@ -123,7 +127,12 @@ impl Cx {
     /// Ends the request with a JSON-RPC error. Never returns: the driver sees the error after
     /// this poll and answers with it, whatever the handler's own error type would have done.
     pub async fn fail(&self, error: Error) -> ! {
-        self.state().abort.get_or_insert(error);
+        self.end(Ending::Error(error)).await
+    }
+
+    /// Ends the request as `ending` says; never returns (see [`Ending`]).
+    pub(crate) async fn end(&self, ending: Ending) -> ! {
+        self.asks().end(ending);
         std::future::pending().await
     }
 
@@ -149,7 +158,7 @@ impl Cx {
             params["message"] = json!(m);
         }
         self.out
-            .send(notification("notifications/progress", params))
+            .send(notification(Method::Progress.as_str(), params))
             .await;
     }
 
@@ -179,7 +188,7 @@ impl Cx {
         T: Serialize + DeserializeOwned,
         F: Future<Output = Result<T, E>>,
     {
-        if let Some(v) = self.state().memo.get(key).cloned()
+        if let Some(v) = self.asks().memo.get(key).cloned()
             && let Ok(t) = serde_json::from_value(v)
         {
             return Ok(t);
@@ -188,7 +197,7 @@ impl Cx {
         if self.revision.is_modern() {
             match serde_json::to_value(&t) {
                 Ok(v) => {
-                    self.state().memo.insert(key.to_owned(), v);
+                    self.asks().memo.insert(key.to_owned(), v);
                 }
                 Err(e) => {
                     tracing::warn!(key, error = %e, "memo value does not serialise; it will be recomputed")
@@ -198,8 +207,9 @@ impl Cx {
         Ok(t)
     }
 
-    pub(crate) fn state(&self) -> MutexGuard<'_, AskState> {
-        self.ask.lock().unwrap_or_else(|p| p.into_inner())
+    /// This request's ask state (answers, recorded questions, memo values, ending).
+    pub(crate) fn asks(&self) -> MutexGuard<'_, AskState> {
+        lock(&self.asks)
     }
 }
 

@@ -1,20 +1,19 @@
 //! The methods both revisions share: lists, `tools/call`, `prompts/get`, `resources/read` and
 //! `completion/complete`, each gated by the capability the server advertises (`-32601` if not).
 
-use super::rounds::{Driven, drive, settle};
-use super::{Answered, Conn, Origin, object_param, string_param};
+use super::drive::{Driven, drive, settle};
+use super::{Answered, ClientFacts, Conn, Engine, object_param, string_param};
 use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Error, JsonObject, Request, Revision, Tool,
+    CallToolResult, CompleteRequest, Error, JsonObject, Method, Request, Revision, Tool,
 };
-use crate::server::Server;
 use serde_json::{Value, json};
 use std::future::Future;
 
-impl<H: Handler> Server<H> {
+impl<H: Handler> Engine<H> {
     /// Routes a method both revisions share.
-    pub(super) async fn method(&self, req: &Request, conn: &Conn, origin: Origin) -> Answered {
+    pub(super) async fn method(&self, req: &Request, conn: &Conn, facts: ClientFacts) -> Answered {
         let caps = &self.config.info.capabilities;
         let (tools, prompts, resources) = (
             caps.tools.is_some(),
@@ -24,22 +23,22 @@ impl<H: Handler> Server<H> {
         let empty = JsonObject::new();
         let params = req.params.as_ref().unwrap_or(&empty);
         let h = &*self.handler;
-        match req.method.as_str() {
-            "tools/list" if tools => self.list_tools(req, conn, origin).await,
-            "tools/call" if tools => self.call_tool(req, conn, origin, params).await,
-            "prompts/list" if prompts => {
-                let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+        match &req.method {
+            Method::ToolsList if tools => self.list_tools(req, conn, facts).await,
+            Method::ToolsCall if tools => self.call_tool(req, conn, facts, params).await,
+            Method::PromptsList if prompts => {
+                let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
                 self.list(&cx, h.list_prompts(&cx), |p| json!({ "prompts": p }))
                     .await
             }
-            "prompts/get" if prompts => self.get_prompt(req, conn, origin, params).await,
-            "resources/list" if resources => {
-                let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+            Method::PromptsGet if prompts => self.get_prompt(req, conn, facts, params).await,
+            Method::ResourcesList if resources => {
+                let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
                 self.list(&cx, h.list_resources(&cx), |r| json!({ "resources": r }))
                     .await
             }
-            "resources/templates/list" if resources => {
-                let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+            Method::ResourceTemplatesList if resources => {
+                let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
                 self.list(
                     &cx,
                     h.list_resource_templates(&cx),
@@ -47,17 +46,19 @@ impl<H: Handler> Server<H> {
                 )
                 .await
             }
-            "resources/read" if resources => self.read_resource(req, conn, origin, params).await,
-            "completion/complete" if caps.completions.is_some() => {
-                self.complete_method(req, conn, origin, params).await
+            Method::ResourcesRead if resources => {
+                self.read_resource(req, conn, facts, params).await
             }
-            m => Err(Error::method_not_found(m)),
+            Method::Complete if caps.completions.is_some() => {
+                self.complete_method(req, conn, facts, params).await
+            }
+            m => Err(Error::method_not_found(m.as_str())),
         }
     }
 
-    async fn list_tools(&self, req: &Request, conn: &Conn, origin: Origin) -> Answered {
-        let legacy = !origin.revision.is_modern();
-        let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+    async fn list_tools(&self, req: &Request, conn: &Conn, facts: ClientFacts) -> Answered {
+        let legacy = !facts.revision.is_modern();
+        let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
         self.list(&cx, self.handler.list_tools(&cx), |mut tools: Vec<Tool>| {
             // 2025-11-25 requires an object root for `outputSchema`; such tools are listed
             // without one, and their results go out as content only.
@@ -80,15 +81,16 @@ impl<H: Handler> Server<H> {
         &self,
         req: &Request,
         conn: &Conn,
-        origin: Origin,
+        facts: ClientFacts,
         params: &JsonObject,
     ) -> Answered {
         let name = string_param(Some(params), "name")?;
         let arguments = object_param(params, "arguments")?;
-        let legacy = !origin.revision.is_modern();
-        let bound = self.rounds(req, conn, &origin, name, &json!(arguments))?;
-        let cx = self.cx(req, conn, origin, Some(name), bound.ask, bound.round);
+        let legacy = !facts.revision.is_modern();
+        let bound = self.open_rounds(req, conn, &facts, name, &json!(arguments))?;
+        let cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
         let out = match drive(&cx, self.handler.call_tool(&cx, name, arguments)).await {
+            // A tool's panic is an execution error the model can read, not a protocol error.
             Driven::Panicked(msg) => {
                 tracing::error!(tool = name, panic = %msg, "tool panicked");
                 Driven::Done(Ok(CallToolResult::error(format!(
@@ -97,7 +99,7 @@ impl<H: Handler> Server<H> {
             }
             other => other,
         };
-        self.finish_mrtr(&cx, bound.binding, out, |mut r: CallToolResult| {
+        self.finish_rounds(&cx, bound.binding, out, |mut r: CallToolResult| {
             if legacy
                 && r.structured_content
                     .as_ref()
@@ -113,55 +115,55 @@ impl<H: Handler> Server<H> {
         &self,
         req: &Request,
         conn: &Conn,
-        origin: Origin,
+        facts: ClientFacts,
         params: &JsonObject,
     ) -> Answered {
         let name = string_param(Some(params), "name")?;
         let arguments = object_param(params, "arguments")?;
-        let bound = self.rounds(req, conn, &origin, name, &json!(arguments))?;
-        let cx = self.cx(req, conn, origin, Some(name), bound.ask, bound.round);
+        let bound = self.open_rounds(req, conn, &facts, name, &json!(arguments))?;
+        let cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
         let out = drive(&cx, self.handler.get_prompt(&cx, name, arguments)).await;
-        self.finish_mrtr(&cx, bound.binding, out, |r| r)
+        self.finish_rounds(&cx, bound.binding, out, |r| r)
     }
 
     async fn read_resource(
         &self,
         req: &Request,
         conn: &Conn,
-        origin: Origin,
+        facts: ClientFacts,
         params: &JsonObject,
     ) -> Answered {
         let uri = string_param(Some(params), "uri")?;
-        let bound = self.rounds(req, conn, &origin, uri, &Value::Null)?;
-        let cx = self.cx(req, conn, origin, Some(uri), bound.ask, bound.round);
+        let bound = self.open_rounds(req, conn, &facts, uri, &Value::Null)?;
+        let cx = self.cx(req, conn, facts, Some(uri), bound.asks, bound.round);
         let out = drive(&cx, self.handler.read_resource(&cx, uri)).await;
-        self.finish_mrtr(&cx, bound.binding, out, |r| r)
+        self.finish_rounds(&cx, bound.binding, out, |r| r)
     }
 
     async fn complete_method(
         &self,
         req: &Request,
         conn: &Conn,
-        origin: Origin,
+        facts: ClientFacts,
         params: &JsonObject,
     ) -> Answered {
         let request: CompleteRequest = serde_json::from_value(Value::Object(params.clone()))
             .map_err(|e| Error::invalid_params(format!("Invalid completion request: {e}")))?;
-        let rev: Revision = origin.revision;
-        let cx = self.cx(req, conn, origin, None, AskState::default(), 0);
+        let rev: Revision = facts.revision;
+        let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
         match drive(&cx, self.handler.complete(&cx, request)).await {
-            Driven::Done(r) => Ok(Some(self.complete(rev, json!({ "completion": r? }), false))),
+            Driven::Done(r) => self.complete(&req.method, rev, json!({ "completion": r? }), false),
             other => settle(other),
         }
     }
 
-    /// Runs a list method (never multi-round) and wraps its answer as a cacheable result.
+    /// Runs a list method (never multi-round) and answers it as a cacheable result.
     async fn list<T, F>(&self, cx: &Cx, fut: F, wrap: impl FnOnce(T) -> Value) -> Answered
     where
         F: Future<Output = Result<T, Error>>,
     {
         match drive(cx, fut).await {
-            Driven::Done(r) => Ok(Some(self.complete(cx.revision, wrap(r?), true))),
+            Driven::Done(r) => self.complete(&cx.method, cx.revision, wrap(r?), false),
             other => settle(other),
         }
     }

@@ -11,14 +11,12 @@
 use super::body::{self, McpBody};
 use crate::backchannel::Outbound;
 use crate::cx::Principal;
-use crate::dispatch::{Conn, LegacySession};
+use crate::dispatch::{Conn, Engine, Route};
 use crate::handler::Handler;
 use crate::protocol::{self, Error, Request, RequestId};
-use crate::server::Server;
 use bytes::Bytes;
 use http::{Response, StatusCode};
 use serde_json::Value;
-use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, Interval, interval_at};
@@ -40,10 +38,15 @@ pub(crate) struct Opts {
 
 /// Where the request runs and who asks.
 pub(crate) struct Job<H> {
-    pub server: Server<H>,
+    /// Serves the request.
+    pub engine: Engine<H>,
+    /// The request.
     pub req: Request,
-    pub session: Option<Arc<LegacySession>>,
+    /// Its era, as the transport decided.
+    pub route: Route,
+    /// Who is calling.
     pub principal: Option<Principal>,
+    /// Cancels the request.
     pub cancel: CancellationToken,
 }
 
@@ -59,13 +62,12 @@ pub(crate) async fn run<H: Handler>(
     let (done_tx, done_rx) = oneshot::channel();
     let conn = Conn {
         out: Outbound(tx),
-        session: job.session,
         principal: job.principal,
         cancel: job.cancel.clone(),
     };
-    let (server, req) = (job.server, job.req);
+    let (engine, req, route) = (job.engine, job.req, job.route);
     tokio::spawn(async move {
-        let reply = server.handle(req, &conn).await;
+        let reply = engine.handle(req, route, &conn).await;
         // Every sender is gone once `conn` is: the pump then sees the queue end before the
         // final answer, so the answer is always the last message.
         drop(conn);

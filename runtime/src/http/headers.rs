@@ -93,13 +93,12 @@ pub(crate) fn check_version(headers: &HeaderMap, body: &str) -> Result<(), Error
 /// the `params.name` of `tools/call` / `prompts/get` or the `params.uri` of `resources/read`.
 pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Result<(), Error> {
     let m = required(headers, METHOD, "Mcp-Method")?;
-    if m != req.method {
-        return Err(differs("Mcp-Method", m, &req.method));
+    let method = req.method.as_str();
+    if m != method {
+        return Err(differs("Mcp-Method", m, method));
     }
-    let key = match req.method.as_str() {
-        "tools/call" | "prompts/get" => "name",
-        "resources/read" => "uri",
-        _ => return Ok(()),
+    let Some(key) = req.method.target_param() else {
+        return Ok(());
     };
     // A body without the field is the dispatcher's `-32602`, not a header problem.
     let Some(body) = req

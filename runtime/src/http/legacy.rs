@@ -4,14 +4,16 @@
 //! resource updates), DELETE to end a session (2025-11-25 § Transports, Streamable HTTP).
 
 use super::body::{self, McpBody};
+use super::endpoint::Endpoint;
 use super::exchange::{self, Job, Opts, single_event, ticker};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::service::McpService;
 use super::session::{Entry, OpenError};
 use crate::cx::Principal;
+use crate::dispatch::Route;
 use crate::handler::Handler;
-use crate::listen::{Advertised, Change, legacy_wants};
-use crate::protocol::{self, Error, Inbound, Request, RequestId};
+use crate::notify::Change;
+use crate::notify::filter::Advertised;
+use crate::protocol::{self, Error, Inbound, Method, Request, RequestId};
 use bytes::Bytes;
 use http::header::HeaderValue;
 use http::{HeaderMap, Response, StatusCode};
@@ -21,17 +23,17 @@ use tokio_util::sync::CancellationToken;
 
 /// `initialize` without modern `_meta`: opens a session and names it in `Mcp-Session-Id`.
 pub(crate) fn initialize<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     req: &Request,
     principal: Option<&Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
-    let (result, session) = match svc.server.initialize(req) {
+    let (result, session) = match ep.engine.initialize(req) {
         Ok(opened) => opened,
         Err(e) => return body::error(StatusCode::OK, Some(&req.id), &e),
     };
-    let cfg = &svc.shared.config;
-    let id = match svc.shared.sessions.open(
+    let cfg = &ep.config;
+    let id = match ep.sessions.open(
         session,
         principal.map(|p| p.id().to_owned()),
         cfg.session_idle,
@@ -63,12 +65,12 @@ pub(crate) fn initialize<H: Handler>(
 
 /// The session a GET or POST names, or the status and error refusing it.
 fn session<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     id: &str,
     who: Option<&Principal>,
 ) -> Result<Arc<Entry>, (StatusCode, Error)> {
-    let Some(entry) = svc.shared.sessions.get(id, who.map(Principal::id)) else {
+    let Some(entry) = ep.sessions.get(id, who.map(Principal::id)) else {
         let e = Error::invalid_request("unknown or ended session");
         return Err((StatusCode::NOT_FOUND, e));
     };
@@ -87,7 +89,7 @@ fn session<H: Handler>(
 
 /// A POST carrying `Mcp-Session-Id`.
 pub(crate) async fn post<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     sid: &str,
     headers: &HeaderMap,
     msg: Inbound,
@@ -98,21 +100,17 @@ pub(crate) async fn post<H: Handler>(
         Inbound::Request(r) => Some(r.id.clone()),
         _ => None,
     };
-    let entry = match session(svc, headers, sid, principal.as_ref()) {
+    let entry = match session(ep, headers, sid, principal.as_ref()) {
         Ok(e) => e,
         Err((status, e)) => return body::error(status, rid.as_ref(), &e),
     };
     match msg {
-        Inbound::Request(req) => request(svc, entry, req, principal, accepts_json).await,
+        Inbound::Request(req) => request(ep, entry, req, principal, accepts_json).await,
         Inbound::Notification { method, params } => {
-            if method == "notifications/cancelled" {
-                let id = params
-                    .as_ref()
-                    .and_then(|p| p.get("requestId"))
-                    .and_then(RequestId::from_value);
-                if let Some(id) = id {
-                    entry.cancel(&id);
-                }
+            if method == Method::Cancelled
+                && let Some(id) = protocol::cancelled_request(params.as_ref())
+            {
+                entry.cancel(&id);
             }
             body::accepted()
         }
@@ -139,7 +137,7 @@ impl Drop for InFlight {
 }
 
 async fn request<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     entry: Arc<Entry>,
     req: Request,
     principal: Option<Principal>,
@@ -155,30 +153,30 @@ async fn request<H: Handler>(
         id: req.id.clone(),
     };
     let job = Job {
-        server: svc.server.clone(),
+        engine: ep.engine.clone(),
         req,
-        session: Some(entry.session.clone()),
+        route: Route::Legacy(entry.session.clone()),
         principal,
         cancel,
     };
     let opts = Opts {
         modern: false,
         accepts_json,
-        keep_alive: svc.shared.config.keep_alive,
+        keep_alive: ep.config.keep_alive,
     };
     exchange::run(job, opts, hold).await
 }
 
 /// GET: the session's standalone SSE stream (one per session; `409` for a second one).
 pub(crate) fn get<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     who: Option<&Principal>,
 ) -> Response<McpBody> {
     let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
-    let entry = match session(svc, headers, sid, who) {
+    let entry = match session(ep, headers, sid, who) {
         Ok(e) => e,
         Err((status, e)) => return body::error(status, None, &e),
     };
@@ -189,9 +187,9 @@ pub(crate) fn get<H: Handler>(
         );
     }
     let (tx, rx) = mpsc::channel::<Bytes>(16);
-    let events = svc.server.hub.subscribe();
-    let adv = Advertised::of(&svc.server.config.info.capabilities);
-    let keep_alive = svc.shared.config.keep_alive;
+    let events = ep.engine.hub.subscribe();
+    let adv = Advertised::of(&ep.engine.config.info.capabilities);
+    let keep_alive = ep.config.keep_alive;
     tokio::spawn(async move {
         standalone(&entry, events, adv, &tx, keep_alive).await;
         entry.close_get();
@@ -215,7 +213,7 @@ async fn standalone(
             _ = out.closed() => return,
             _ = tick.tick() => body::sse_keep_alive(),
             ev = events.recv() => match ev {
-                Ok(change) if legacy_wants(adv, &entry.session, &change) => {
+                Ok(change) if entry.session.wants(adv, &change) => {
                     body::sse_event(&change.to_message(None))
                 }
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
@@ -230,14 +228,14 @@ async fn standalone(
 
 /// DELETE: ends the session; later requests naming it get 404.
 pub(crate) fn delete<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     who: Option<&Principal>,
 ) -> Response<McpBody> {
     let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
-    if svc.shared.sessions.close(sid, who.map(Principal::id)) {
+    if ep.sessions.close(sid, who.map(Principal::id)) {
         body::status(StatusCode::OK)
     } else {
         body::refuse(StatusCode::NOT_FOUND, "unknown or ended session")

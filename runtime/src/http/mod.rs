@@ -32,6 +32,7 @@
 
 mod body;
 mod config;
+mod endpoint;
 mod exchange;
 mod guard;
 mod headers;

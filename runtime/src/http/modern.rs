@@ -8,14 +8,15 @@
 //! (§ Earlier Streamable HTTP Revisions).
 
 use super::body::{self, McpBody};
+use super::endpoint::Endpoint;
 use super::exchange::{self, Job, Opts};
 use super::headers;
-use super::service::McpService;
 use crate::backchannel::Outbound;
 use crate::cx::Principal;
-use crate::dispatch::Conn;
+use crate::dispatch::{Conn, Route};
+use crate::era::ModernMeta;
 use crate::handler::Handler;
-use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Request, RequestMeta};
+use crate::protocol::{Error, Inbound, Method, Request, RequestMeta};
 use http::{HeaderMap, Response, StatusCode};
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -23,14 +24,14 @@ use tokio_util::sync::CancellationToken;
 
 /// Serves one modern POST.
 pub(crate) async fn post<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     msg: Inbound,
     principal: Option<Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
     match msg {
-        Inbound::Request(req) => request(svc, headers, req, principal, accepts_json).await,
+        Inbound::Request(req) => request(ep, headers, req, principal, accepts_json).await,
         // 2026-07-28 defines no client notification over HTTP; accepting and ignoring one is
         // what § Sending Messages allows.
         Inbound::Notification { method, .. } => {
@@ -46,60 +47,60 @@ pub(crate) async fn post<H: Handler>(
 }
 
 async fn request<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     req: Request,
     principal: Option<Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
-    if let Err(e) = validate(svc, headers, &req, principal.clone()).await {
-        tracing::debug!(method = %req.method, code = e.code, "request refused before dispatch");
-        return body::error(StatusCode::BAD_REQUEST, Some(&req.id), &e);
-    }
+    let meta = match validate(ep, headers, &req, principal.clone()).await {
+        Ok(meta) => meta,
+        Err(e) => {
+            tracing::debug!(method = %req.method, code = e.code, "request refused before dispatch");
+            return body::error(StatusCode::BAD_REQUEST, Some(&req.id), &e);
+        }
+    };
     let job = Job {
-        server: svc.server.clone(),
+        engine: ep.engine.clone(),
         req,
-        session: None,
+        route: Route::Modern(Ok(meta)),
         principal,
         cancel: CancellationToken::new(),
     };
     let opts = Opts {
         modern: true,
         accepts_json,
-        keep_alive: svc.shared.config.keep_alive,
+        keep_alive: ep.config.keep_alive,
     };
     exchange::run(job, opts, ()).await
 }
 
-/// Every check that answers 400 (see the module docs for the order).
+/// Every check that answers 400 (see the module docs for the order). The checked `_meta` goes
+/// on to the dispatcher, which does not check it again.
 async fn validate<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     req: &Request,
     principal: Option<Principal>,
-) -> Result<(), Error> {
+) -> Result<ModernMeta, Error> {
     let meta = RequestMeta::parse(req.params.as_ref())?;
     headers::check_version(headers, &meta.protocol_version)?;
-    if !MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
-        return Err(Error::unsupported_version(
-            MODERN_VERSIONS,
-            &meta.protocol_version,
-        ));
-    }
+    let meta = ModernMeta::served(meta)?;
     headers::check_method_and_name(headers, req)?;
-    if req.method == "tools/call" && svc.server.config.info.capabilities.tools.is_some() {
-        check_params(svc, headers, req, principal).await?;
+    if req.method == Method::ToolsCall && ep.engine.config.info.capabilities.tools.is_some() {
+        check_params(ep, headers, req, &meta, principal).await?;
     }
-    Ok(())
+    Ok(meta)
 }
 
 /// `Mcp-Param-*` headers need the tool's schema: the tool list is asked for the same caller
 /// (lists may vary by authorization, never by connection), only when the call has arguments
 /// or carries such headers.
 async fn check_params<H: Handler>(
-    svc: &McpService<H>,
+    ep: &Endpoint<H>,
     headers: &HeaderMap,
     req: &Request,
+    meta: &ModernMeta,
     principal: Option<Principal>,
 ) -> Result<(), Error> {
     let params = req.params.as_ref();
@@ -116,11 +117,10 @@ async fn check_params<H: Handler>(
     let conn = Conn {
         // Nothing a list_tools sends is delivered: its receiver is dropped at once.
         out: Outbound(mpsc::channel(1).0),
-        session: None,
         principal,
         cancel: CancellationToken::new(),
     };
-    let tools = match svc.server.tools_for(req, &conn).await {
+    let tools = match ep.engine.tools_for(req, meta, &conn).await {
         Ok(tools) => tools,
         Err(e) => {
             // The call itself will meet the same failure and report it.

@@ -1,4 +1,5 @@
-//! A ready HTTP/1.1 server for the endpoint, with graceful shutdown.
+//! A ready HTTP/1.1 server for the endpoint, with graceful shutdown. [`serve`] is the one
+//! convenience that starts from a [`Server`], so this file sits above `server.rs`.
 
 use super::body::{self, McpBody};
 use super::config::HttpConfig;

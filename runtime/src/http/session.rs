@@ -4,11 +4,12 @@
 //! unique and cryptographically secure", visible ASCII only; requests naming an unknown or
 //! ended session get 404; DELETE ends a session.
 
-use crate::dispatch::LegacySession;
 use crate::protocol::RequestId;
+use crate::session::LegacySession;
+use crate::sync::lock;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
 
@@ -24,10 +25,6 @@ pub(crate) struct Entry {
     in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
     get_open: AtomicBool,
     last_seen: Mutex<Instant>,
-}
-
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Entry {

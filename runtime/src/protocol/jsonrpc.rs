@@ -1,11 +1,9 @@
-//! JSON-RPC 2.0 framing: ids, inbound message classification, error objects.
+//! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
+use super::{Error, JsonObject, Method};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use std::fmt;
-
-/// A JSON object, the type of every `params`, `arguments` and `_meta` on the wire.
-pub type JsonObject = Map<String, Value>;
 
 /// A JSON-RPC request id: a string or an integer (never `null` for a request).
 #[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -37,123 +35,6 @@ impl RequestId {
     }
 }
 
-/// The JSON-RPC error codes the server emits (MCP 2026-07-28 § Error Codes).
-pub mod code {
-    /// Invalid JSON.
-    pub const PARSE_ERROR: i64 = -32700;
-    /// Not a valid JSON-RPC request object.
-    pub const INVALID_REQUEST: i64 = -32600;
-    /// Unknown method, or a method behind a capability the server does not advertise.
-    pub const METHOD_NOT_FOUND: i64 = -32601;
-    /// Invalid parameters: missing `_meta` fields, unknown tool, bad `requestState`, ...
-    pub const INVALID_PARAMS: i64 = -32602;
-    /// Internal error.
-    pub const INTERNAL_ERROR: i64 = -32603;
-    /// HTTP headers missing, malformed or different from the body.
-    pub const HEADER_MISMATCH: i64 = -32020;
-    /// The request needs a client capability that the client did not declare.
-    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
-    /// The requested protocol version is not served.
-    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
-}
-
-/// A JSON-RPC error object, and the protocol-level error type of the whole crate.
-///
-/// Tool *execution* errors are not `Error`s: they are `CallToolResult`s with `isError: true`, so
-/// the model can read them and correct itself. An `Error` is for requests the server could not
-/// serve at all (unknown tool, malformed params, missing capability, ...).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Error {
-    /// The error code (see [`code`]).
-    pub code: i64,
-    /// A concise single sentence.
-    pub message: String,
-    /// Structured details.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub data: Option<Value>,
-}
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} ({})", self.message, self.code)
-    }
-}
-
-impl std::error::Error for Error {}
-
-impl Error {
-    /// An error with a code and message and no data.
-    pub fn new(code: i64, message: impl Into<String>) -> Self {
-        Error {
-            code,
-            message: message.into(),
-            data: None,
-        }
-    }
-    /// Attaches `data`.
-    pub fn with_data(mut self, data: Value) -> Self {
-        self.data = Some(data);
-        self
-    }
-    /// `-32700`.
-    pub fn parse_error(detail: impl fmt::Display) -> Self {
-        Error::new(code::PARSE_ERROR, "Parse error")
-            .with_data(json!({ "reason": detail.to_string() }))
-    }
-    /// `-32600`.
-    pub fn invalid_request(reason: impl Into<String>) -> Self {
-        Error::new(code::INVALID_REQUEST, "Invalid request")
-            .with_data(json!({ "reason": reason.into() }))
-    }
-    /// `-32601`.
-    pub fn method_not_found(method: &str) -> Self {
-        Error::new(
-            code::METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
-        )
-    }
-    /// `-32602` with a message.
-    pub fn invalid_params(message: impl Into<String>) -> Self {
-        Error::new(code::INVALID_PARAMS, message)
-    }
-    /// `-32602`, the spec's message for an unknown tool.
-    pub fn unknown_tool(name: &str) -> Self {
-        Error::invalid_params(format!("Unknown tool: {name}"))
-    }
-    /// `-32602`, the spec's shape for an unknown resource (`data.uri`).
-    pub fn resource_not_found(uri: &str) -> Self {
-        Error::invalid_params("Resource not found").with_data(json!({ "uri": uri }))
-    }
-    /// `-32603`.
-    pub fn internal(message: impl Into<String>) -> Self {
-        Error::new(code::INTERNAL_ERROR, message)
-    }
-    /// `-32020`.
-    pub fn header_mismatch(message: impl Into<String>) -> Self {
-        Error::new(code::HEADER_MISMATCH, message)
-    }
-    /// `-32021` with `data.requiredCapabilities` (an object, as the spec requires).
-    pub fn missing_capability(required: &super::ClientCapabilities) -> Self {
-        let names: Vec<&str> = required.names();
-        Error::new(
-            code::MISSING_REQUIRED_CLIENT_CAPABILITY,
-            format!(
-                "Server requires the {} capability for this request",
-                names.join(", ")
-            ),
-        )
-        .with_data(json!({ "requiredCapabilities": required }))
-    }
-    /// `-32022` with `data.supported` and `data.requested`.
-    pub fn unsupported_version(supported: &[&str], requested: &str) -> Self {
-        Error::new(
-            code::UNSUPPORTED_PROTOCOL_VERSION,
-            "Unsupported protocol version",
-        )
-        .with_data(json!({ "supported": supported, "requested": requested }))
-    }
-}
-
 /// An inbound JSON-RPC message, classified.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Inbound {
@@ -161,8 +42,8 @@ pub enum Inbound {
     Request(Request),
     /// A notification: a method and no id.
     Notification {
-        /// The method.
-        method: String,
+        /// The method, parsed.
+        method: Method,
         /// The params, if an object was given.
         params: Option<JsonObject>,
     },
@@ -180,8 +61,8 @@ pub enum Inbound {
 pub struct Request {
     /// The client's id.
     pub id: RequestId,
-    /// The method name.
-    pub method: String,
+    /// The method, parsed.
+    pub method: Method,
     /// The params object, if any.
     pub params: Option<JsonObject>,
 }
@@ -213,10 +94,7 @@ impl Inbound {
             } else {
                 "a JSON-RPC message must be an object"
             };
-            return Err(Rejected {
-                id: None,
-                error: Error::invalid_request(reason),
-            });
+            return Err(Rejected::invalid(None, reason));
         };
         let raw_id = obj.remove("id");
         let id = match &raw_id {
@@ -225,57 +103,76 @@ impl Inbound {
                 Some(id) => Some(id),
                 None if v.is_null() => None,
                 None => {
-                    return Err(Rejected {
-                        id: None,
-                        error: Error::invalid_request("`id` must be a string or an integer"),
-                    });
+                    let reason = "`id` must be a string or an integer";
+                    return Err(Rejected::invalid(None, reason));
                 }
             },
         };
-        let err_id = id.clone();
-        let reject = |reason: &str| Rejected {
-            id: err_id.clone(),
-            error: Error::invalid_request(reason),
-        };
         if obj.get("jsonrpc") != Some(&Value::String("2.0".into())) {
-            return Err(reject("`jsonrpc` must be \"2.0\""));
+            return Err(Rejected::invalid(id, "`jsonrpc` must be \"2.0\""));
         }
-        if let Some(method) = obj.remove("method") {
-            let Value::String(method) = method else {
-                return Err(reject("`method` must be a string"));
-            };
-            let params = match obj.remove("params") {
-                None => None,
-                Some(Value::Object(p)) => Some(p),
-                Some(_) => return Err(reject("`params` must be an object")),
-            };
-            return Ok(match (id, raw_id) {
-                (Some(id), _) => Inbound::Request(Request { id, method, params }),
-                (None, Some(_)) => return Err(reject("a request `id` must not be null")),
-                (None, None) => Inbound::Notification { method, params },
-            });
-        }
-        let Some(id) = id else {
-            return Err(reject("a response needs an `id`"));
-        };
-        if let Some(err) = obj.remove("error") {
-            let error: Error =
-                serde_json::from_value(err).map_err(|_| reject("malformed `error` object"))?;
-            return Ok(Inbound::Response {
-                id,
-                outcome: Err(error),
-            });
-        }
-        match obj.remove("result") {
-            Some(result) => Ok(Inbound::Response {
-                id,
-                outcome: Ok(result),
-            }),
-            None => Err(reject(
-                "a message needs a `method`, a `result` or an `error`",
-            )),
+        match obj.remove("method") {
+            Some(method) => Inbound::call(obj, method, id, raw_id.is_some()),
+            None => Inbound::response(obj, id),
         }
     }
+
+    /// A request (with an id) or a notification (without one).
+    fn call(
+        mut obj: JsonObject,
+        method: Value,
+        id: Option<RequestId>,
+        has_id: bool,
+    ) -> Result<Inbound, Rejected> {
+        let Value::String(name) = method else {
+            return Err(Rejected::invalid(id, "`method` must be a string"));
+        };
+        let method = Method::parse(&name);
+        let params = match obj.remove("params") {
+            None => None,
+            Some(Value::Object(p)) => Some(p),
+            Some(_) => return Err(Rejected::invalid(id, "`params` must be an object")),
+        };
+        match (id, has_id) {
+            (Some(id), _) => Ok(Inbound::Request(Request { id, method, params })),
+            (None, true) => Err(Rejected::invalid(None, "a request `id` must not be null")),
+            (None, false) => Ok(Inbound::Notification { method, params }),
+        }
+    }
+
+    /// A response to a request the server sent: a result or an error.
+    fn response(mut obj: JsonObject, id: Option<RequestId>) -> Result<Inbound, Rejected> {
+        let Some(id) = id else {
+            return Err(Rejected::invalid(None, "a response needs an `id`"));
+        };
+        let outcome = if let Some(err) = obj.remove("error") {
+            match serde_json::from_value::<Error>(err) {
+                Ok(error) => Err(error),
+                Err(_) => return Err(Rejected::invalid(Some(id), "malformed `error` object")),
+            }
+        } else if let Some(result) = obj.remove("result") {
+            Ok(result)
+        } else {
+            let reason = "a message needs a `method`, a `result` or an `error`";
+            return Err(Rejected::invalid(Some(id), reason));
+        };
+        Ok(Inbound::Response { id, outcome })
+    }
+}
+
+impl Rejected {
+    /// A `-32600` for the message with `id` (if it could be read).
+    fn invalid(id: Option<RequestId>, reason: &str) -> Rejected {
+        Rejected {
+            id,
+            error: Error::invalid_request(reason),
+        }
+    }
+}
+
+/// The `requestId` a `notifications/cancelled` names, when it is a valid id.
+pub(crate) fn cancelled_request(params: Option<&JsonObject>) -> Option<RequestId> {
+    params?.get("requestId").and_then(RequestId::from_value)
 }
 
 /// Builds a success response message.

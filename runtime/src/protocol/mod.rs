@@ -2,18 +2,27 @@
 
 mod capabilities;
 mod content;
+mod error;
 mod input;
 mod jsonrpc;
+mod method;
 mod prompts;
+mod results;
 
 pub use capabilities::*;
 pub use content::*;
+pub use error::*;
 pub use input::*;
 pub use jsonrpc::*;
+pub use method::*;
 pub use prompts::*;
+pub use results::*;
 
-use serde_json::Value;
+use serde_json::{Map, Value};
 use std::fmt;
+
+/// A JSON object, the type of every `params`, `arguments` and `_meta` on the wire.
+pub type JsonObject = Map<String, Value>;
 
 /// A protocol revision the server speaks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

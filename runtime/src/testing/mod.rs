@@ -3,7 +3,15 @@
 //! The client talks to the server through the same newline-delimited framing as stdio, over an
 //! in-memory pipe, declares the capabilities a test chooses, answers elicitation, sampling and
 //! roots questions from a [`Script`], drives the 2026-07-28 multi-round loop, and records every
-//! message in both directions ([`TestClient::transcript`]).
+//! line in both directions ([`TestClient::transcript`]).
+//!
+//! Every line it sends and receives is checked against the official JSON Schema of its revision
+//! (bundled with the crate; see [`Validator`] for what is checked against what). A violation
+//! fails the test: the call during which it was found panics, and so does
+//! [`TestClient::assert_valid`] and dropping the client. A test that breaks the schema on purpose
+//! names the definition it breaks and says why, with
+//! [`TestClientBuilder::skip_validation_of`]; nothing turns the check off as a whole. Every
+//! request waits at most [`TestClientBuilder::timeout`] (10 s by default) for its answer.
 //!
 //! ```
 //! # use rondo_mcp::prelude::*;
@@ -17,23 +25,29 @@
 //! # }
 //! ```
 
+mod call;
+mod schema;
 mod script;
+mod validate;
 mod wire;
 
+pub use call::Call;
 pub use script::{Reply, Script};
+pub use validate::{Validator, Violation};
 
 use crate::handler::Handler;
-use crate::protocol::{
-    self, ClientCapabilities, Error, Implementation, JsonObject, RequestId, Revision, Tool, meta,
-};
+use crate::protocol::{self, ClientCapabilities, Error, Implementation, RequestId, Revision, Tool};
+use crate::protocol::{JsonObject, meta};
 use crate::server::Server;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::panic::Location;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncWriteExt, BufReader};
+use std::time::Duration;
+use tokio::io::BufReader;
 use tokio::sync::oneshot;
-use wire::{Shared, read_loop};
+use wire::{Shared, lock, read_loop};
 
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,13 +58,15 @@ pub enum Direction {
     Received,
 }
 
-/// One recorded message.
+/// One recorded line.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Frame {
     /// Which way it went.
     pub direction: Direction,
-    /// The message.
+    /// The message; `Value::Null` when the line is not JSON.
     pub message: Value,
+    /// The line as it went over the wire, without its newline.
+    pub line: String,
 }
 
 /// Builds a [`TestClient`].
@@ -60,6 +76,8 @@ pub struct TestClientBuilder<H> {
     capabilities: ClientCapabilities,
     script: Script,
     max_rounds: u32,
+    timeout: Duration,
+    check: Validator,
 }
 
 impl<H: Handler> TestClientBuilder<H> {
@@ -78,6 +96,22 @@ impl<H: Handler> TestClientBuilder<H> {
         self.max_rounds = rounds;
         self
     }
+    /// How long a request waits for its answer before the test fails (default 10 s).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+    /// Skips the schema check against the definition `def` (`"CallToolRequest"`,
+    /// `"JSONRPCMessage"`, ...) for a test that breaks it on purpose; `reason` says why.
+    ///
+    /// # Panics
+    ///
+    /// When the schema of the client's revision has no definition `def`, or `reason` is blank.
+    #[track_caller]
+    pub fn skip_validation_of(mut self, def: &str, reason: &str) -> Self {
+        self.check = self.check.skip_validation_of(def, reason);
+        self
+    }
     /// Starts the server on an in-memory pipe and, on 2025-11-25, performs the handshake.
     pub async fn connect(self) -> Result<TestClient, Error> {
         let (client_io, server_io) = tokio::io::duplex(1 << 16);
@@ -92,6 +126,7 @@ impl<H: Handler> TestClientBuilder<H> {
         let shared = Arc::new(Shared {
             writer: tokio::sync::Mutex::new(client_w),
             transcript: Mutex::new(Vec::new()),
+            check: Mutex::new(self.check),
             pending: Mutex::new(HashMap::new()),
             script: Mutex::new(self.script),
         });
@@ -102,6 +137,7 @@ impl<H: Handler> TestClientBuilder<H> {
             capabilities: self.capabilities,
             next_id: AtomicI64::new(1),
             max_rounds: self.max_rounds,
+            timeout: self.timeout,
         };
         if !client.revision.is_modern() {
             let params = json!({
@@ -116,44 +152,6 @@ impl<H: Handler> TestClientBuilder<H> {
     }
 }
 
-/// The end of a call that may have taken several rounds.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Call {
-    /// The last result: complete, or `input_required` when the client gave up.
-    pub result: Value,
-    /// How many requests the call took (1 when no input was asked).
-    pub rounds: u32,
-}
-
-impl Call {
-    /// The concatenated text of the result's text content blocks.
-    pub fn text(&self) -> String {
-        let blocks = self
-            .result
-            .get("content")
-            .or_else(|| self.result.get("messages"));
-        let mut out = String::new();
-        for b in blocks.and_then(Value::as_array).into_iter().flatten() {
-            let b = b.get("content").unwrap_or(b);
-            if let Some(t) = b.get("text").and_then(Value::as_str) {
-                out.push_str(t);
-            }
-        }
-        out
-    }
-    /// `isError` of a tool result.
-    pub fn is_error(&self) -> bool {
-        self.result
-            .get("isError")
-            .and_then(Value::as_bool)
-            .unwrap_or(false)
-    }
-    /// Whether the call ended still waiting for input.
-    pub fn input_required(&self) -> bool {
-        self.result.get("resultType").and_then(Value::as_str) == Some("input_required")
-    }
-}
-
 /// An in-memory client connected to a server. See the [module docs](self).
 pub struct TestClient {
     shared: Arc<Shared>,
@@ -161,6 +159,7 @@ pub struct TestClient {
     capabilities: ClientCapabilities,
     next_id: AtomicI64,
     max_rounds: u32,
+    timeout: Duration,
 }
 
 impl TestClient {
@@ -180,6 +179,8 @@ impl TestClient {
             capabilities: ClientCapabilities::default(),
             script: Script::new(),
             max_rounds: 8,
+            timeout: Duration::from_secs(10),
+            check: Validator::new(revision),
         }
     }
 
@@ -188,13 +189,21 @@ impl TestClient {
         self.revision
     }
 
-    /// Every message sent and received so far.
+    /// Every line sent and received so far.
     pub fn transcript(&self) -> Vec<Frame> {
-        self.shared
-            .transcript
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        lock(&self.shared.transcript).clone()
+    }
+
+    /// Fails (panics) when a line sent or received since the last check violates the schema.
+    #[track_caller]
+    pub fn assert_valid(&self) {
+        lock(&self.shared.check).assert_valid();
+    }
+
+    /// The schema violations found since the last check, which no longer fail the test: for a
+    /// test of the check itself.
+    pub fn take_violations(&self) -> Vec<Violation> {
+        lock(&self.shared.check).take_unreported()
     }
 
     /// The request metadata this client puts in every 2026-07-28 request.
@@ -207,138 +216,219 @@ impl TestClient {
     }
 
     /// Sends a request with exactly these params (no `_meta` added) and awaits the answer.
-    pub async fn raw_request(&self, method: &str, params: Value) -> Result<Value, Error> {
-        let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::SeqCst));
-        let (tx, rx) = oneshot::channel();
-        self.shared
-            .pending
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id.clone(), tx);
-        self.shared
-            .send(protocol::request(&id, method, Some(params)))
-            .await;
-        rx.await
-            .unwrap_or_else(|_| Err(Error::internal("no answer")))
+    ///
+    /// # Panics
+    ///
+    /// When no answer comes within the [timeout](TestClientBuilder::timeout), or a line sent or
+    /// received so far violates the schema (the message names the caller's line).
+    #[track_caller]
+    pub fn raw_request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, Error>> + Send + '_ {
+        let at = Location::caller();
+        let method = method.to_owned();
+        async move { self.exchange(at, &method, params).await }
     }
 
-    /// Sends a raw line, which need not be valid JSON; the server's answer shows up in the
-    /// [transcript](TestClient::transcript).
-    pub async fn raw_line(&self, line: &str) {
-        let mut bytes = line.as_bytes().to_vec();
-        bytes.push(b'\n');
-        let mut w = self.shared.writer.lock().await;
-        let _ = w.write_all(&bytes).await;
-        let _ = w.flush().await;
+    /// Sends a raw line, which need not be valid JSON; it is recorded and checked like every
+    /// other line, and the server's answer shows up in the [transcript](TestClient::transcript).
+    #[track_caller]
+    pub fn raw_line(&self, line: &str) -> impl Future<Output = ()> + Send + '_ {
+        let at = Location::caller();
+        let line = line.to_owned();
+        async move {
+            self.shared.send_line(&line).await;
+            self.fail_on_violations(at);
+        }
     }
 
     /// Sends a notification.
-    pub async fn notify(&self, method: &str, params: Value) {
-        self.shared
-            .send(protocol::notification(method, params))
-            .await;
+    #[track_caller]
+    pub fn notify(&self, method: &str, params: Value) -> impl Future<Output = ()> + Send + '_ {
+        let at = Location::caller();
+        let msg = protocol::notification(method, params);
+        async move {
+            self.shared.send(msg).await;
+            self.fail_on_violations(at);
+        }
     }
 
     /// Sends a request, adding this client's `_meta` on 2026-07-28 (keys already present win).
-    pub async fn request(&self, method: &str, params: Value) -> Result<Value, Error> {
-        let params = if self.revision.is_modern() {
-            with_meta(params, self.request_meta())
-        } else {
-            params
-        };
-        self.raw_request(method, params).await
+    #[track_caller]
+    pub fn request(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Value, Error>> + Send + '_ {
+        let at = Location::caller();
+        let method = method.to_owned();
+        async move { self.exchange(at, &method, self.with_meta(params)).await }
     }
 
     /// `tools/list`.
-    pub async fn list_tools(&self) -> Result<Vec<Tool>, Error> {
-        let r = self.request("tools/list", json!({})).await?;
-        serde_json::from_value(r["tools"].clone()).map_err(|e| Error::internal(e.to_string()))
+    #[track_caller]
+    pub fn list_tools(&self) -> impl Future<Output = Result<Vec<Tool>, Error>> + Send + '_ {
+        let at = Location::caller();
+        async move {
+            let r = self
+                .exchange(at, "tools/list", self.with_meta(json!({})))
+                .await?;
+            serde_json::from_value(r["tools"].clone()).map_err(|e| Error::internal(e.to_string()))
+        }
     }
 
     /// `tools/call`, following 2026-07-28 rounds with scripted answers.
-    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<Call, Error> {
-        self.call(
-            "tools/call",
-            json!({ "name": name, "arguments": arguments }),
-        )
-        .await
+    #[track_caller]
+    pub fn call_tool(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        let params = call::named(name, arguments);
+        self.follow(Location::caller(), "tools/call", params)
     }
 
     /// `prompts/get`, following rounds.
-    pub async fn get_prompt(&self, name: &str, arguments: Value) -> Result<Call, Error> {
-        self.call(
-            "prompts/get",
-            json!({ "name": name, "arguments": arguments }),
-        )
-        .await
+    #[track_caller]
+    pub fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        let params = call::named(name, arguments);
+        self.follow(Location::caller(), "prompts/get", params)
     }
 
     /// `resources/read`, following rounds.
-    pub async fn read_resource(&self, uri: &str) -> Result<Call, Error> {
-        self.call("resources/read", json!({ "uri": uri })).await
+    #[track_caller]
+    pub fn read_resource(
+        &self,
+        uri: &str,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        self.follow(Location::caller(), "resources/read", json!({ "uri": uri }))
     }
 
     /// Sends a multi-round-capable request and follows `InputRequiredResult`s: each round
     /// answers the input requests from the script and retries with the echoed `requestState`.
-    pub async fn call(&self, method: &str, params: Value) -> Result<Call, Error> {
-        let mut rounds = 1;
-        let mut result = self.request(method, params.clone()).await?;
-        while result.get("resultType").and_then(Value::as_str) == Some("input_required")
-            && rounds < self.max_rounds
-        {
-            let mut responses = JsonObject::new();
-            for (key, req) in result
-                .get("inputRequests")
-                .and_then(Value::as_object)
-                .into_iter()
-                .flatten()
+    #[track_caller]
+    pub fn call(
+        &self,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        self.follow(Location::caller(), method, params)
+    }
+
+    fn follow(
+        &self,
+        at: &'static Location<'static>,
+        method: &str,
+        params: Value,
+    ) -> impl Future<Output = Result<Call, Error>> + Send + '_ {
+        let method = method.to_owned();
+        async move {
+            let mut rounds = 1;
+            let mut result = self
+                .exchange(at, &method, self.with_meta(params.clone()))
+                .await?;
+            while result.get("resultType").and_then(Value::as_str) == Some("input_required")
+                && rounds < self.max_rounds
             {
-                let m = req
-                    .get("method")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default();
-                if let Some(Some(Ok(v))) =
-                    self.shared.take_reply(m, Some(key)).map(|r| r.to_value())
-                {
-                    responses.insert(key.clone(), v);
+                let asked = result.get("inputRequests").and_then(Value::as_object);
+                let mut responses = JsonObject::new();
+                for (key, req) in asked.into_iter().flatten() {
+                    let m = req
+                        .get("method")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    if let Some(Some(Ok(v))) =
+                        self.shared.take_reply(m, Some(key)).map(|r| r.to_value())
+                    {
+                        responses.insert(key.clone(), v);
+                    }
                 }
+                let state = result.get("requestState").cloned();
+                // Nothing to answer with (or nothing to echo): a real client would stop here.
+                if responses.is_empty() && (state.is_none() || asked.is_some_and(|m| !m.is_empty()))
+                {
+                    break;
+                }
+                let mut retry = params.clone();
+                if !responses.is_empty() {
+                    retry["inputResponses"] = Value::Object(responses);
+                }
+                if let Some(s) = state {
+                    retry["requestState"] = s;
+                }
+                result = self.exchange(at, &method, self.with_meta(retry)).await?;
+                rounds += 1;
             }
-            let state = result.get("requestState").cloned();
-            if responses.is_empty() && state.is_none() {
-                break;
-            }
-            if responses.is_empty()
-                && result
-                    .get("inputRequests")
-                    .is_some_and(|r| r.as_object().is_some_and(|m| !m.is_empty()))
-            {
-                // Nothing to answer with: a real client would stop here too.
-                break;
-            }
-            let mut retry = params.clone();
-            if !responses.is_empty() {
-                retry["inputResponses"] = Value::Object(responses);
-            }
-            if let Some(s) = state {
-                retry["requestState"] = s;
-            }
-            result = self.request(method, retry).await?;
-            rounds += 1;
+            Ok(Call { result, rounds })
         }
-        Ok(Call { result, rounds })
+    }
+
+    /// `params` with this client's `_meta` on 2026-07-28.
+    fn with_meta(&self, params: Value) -> Value {
+        if self.revision.is_modern() {
+            call::with_meta(params, self.request_meta())
+        } else {
+            params
+        }
+    }
+
+    /// Sends one request and awaits its answer, failing the test (at `at`) on a timeout or a
+    /// schema violation.
+    async fn exchange(
+        &self,
+        at: &'static Location<'static>,
+        method: &str,
+        params: Value,
+    ) -> Result<Value, Error> {
+        let id = RequestId::Number(self.next_id.fetch_add(1, Ordering::SeqCst));
+        let (tx, rx) = oneshot::channel();
+        lock(&self.shared.pending).insert(id.clone(), tx);
+        self.shared
+            .send(protocol::request(&id, method, Some(params)))
+            .await;
+        let Ok(answer) = tokio::time::timeout(self.timeout, rx).await else {
+            lock(&self.shared.pending).remove(&id);
+            let mut why = format!(
+                "no answer to `{method}` (id {id}) within {:?}",
+                self.timeout
+            );
+            if let Some(report) = self.unreported() {
+                why = format!("{why}\n{report}");
+            }
+            panic!("{at}: {why}");
+        };
+        self.fail_on_violations(at);
+        answer.unwrap_or_else(|_| Err(Error::internal("no answer")))
+    }
+
+    /// Panics, naming `at`, when a line violated the schema since the last report.
+    fn fail_on_violations(&self, at: &'static Location<'static>) {
+        if let Some(report) = self.unreported() {
+            panic!("{at}: {report}");
+        }
+    }
+
+    /// The report of the violations found since the last one, if any.
+    fn unreported(&self) -> Option<String> {
+        let new = lock(&self.shared.check).take_unreported();
+        (!new.is_empty()).then(|| validate::report(self.revision, &new))
     }
 }
 
-fn with_meta(params: Value, add: Value) -> Value {
-    let mut p = match params {
-        Value::Object(m) => m,
-        _ => JsonObject::new(),
-    };
-    let meta = p.entry("_meta").or_insert_with(|| json!({}));
-    if let (Some(m), Value::Object(add)) = (meta.as_object_mut(), add) {
-        for (k, v) in add {
-            m.entry(k).or_insert(v);
+impl Drop for TestClient {
+    /// A violation found after the last call fails the test here (unless it is failing already).
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            return;
+        }
+        if let Some(report) = self.unreported() {
+            panic!("{report}");
         }
     }
-    Value::Object(p)
 }

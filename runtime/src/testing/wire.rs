@@ -1,115 +1,119 @@
-//! The client's end of the in-memory pipe: sending, the transcript, routing what the server
-//! sends (responses to pending requests, back-channel requests answered from the script).
+//! The client's end of the in-memory pipe: writing, recording and checking every line in both
+//! directions, and routing what the server sends (responses to pending requests, back-channel
+//! requests answered from the script).
 
-use super::{Direction, Frame, Reply, Script};
+use super::{Direction, Frame, Reply, Script, Validator};
 use crate::protocol::{self, Error, Inbound, RequestId};
 use serde_json::Value;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, WriteHalf};
+use std::sync::{Arc, Mutex, MutexGuard};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 use tokio::sync::oneshot;
+
+pub(super) type Pending = HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>;
 
 pub(super) struct Shared {
     pub(super) writer: tokio::sync::Mutex<WriteHalf<DuplexStream>>,
     pub(super) transcript: Mutex<Vec<Frame>>,
-    pub(super) pending: Mutex<HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>>,
+    pub(super) check: Mutex<Validator>,
+    pub(super) pending: Mutex<Pending>,
     pub(super) script: Mutex<Script>,
 }
 
+/// Locks a mutex whether or not a panicking thread poisoned it.
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
 impl Shared {
+    /// Records, checks and writes one message.
     pub(super) async fn send(&self, msg: Value) {
-        self.transcript
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(Frame {
-                direction: Direction::Sent,
-                message: msg.clone(),
-            });
-        let mut line = msg.to_string().into_bytes();
-        line.push(b'\n');
+        self.send_line(&msg.to_string()).await;
+    }
+
+    /// Records, checks and writes one line (which need not be JSON).
+    pub(super) async fn send_line(&self, line: &str) {
+        // Recorded under the writer's lock, so the transcript has the order of the wire.
         let mut w = self.writer.lock().await;
-        let _ = w.write_all(&line).await;
+        self.record(Direction::Sent, line.as_bytes());
+        let mut bytes = line.as_bytes().to_vec();
+        bytes.push(b'\n');
+        let _ = w.write_all(&bytes).await;
         let _ = w.flush().await;
     }
+
+    /// Adds a line to the transcript and checks it; its JSON, when it is JSON.
+    fn record(&self, direction: Direction, line: &[u8]) -> Option<Value> {
+        let message: Option<Value> = serde_json::from_slice(line).ok();
+        match direction {
+            Direction::Sent => lock(&self.check).sent(line),
+            Direction::Received => lock(&self.check).received(line),
+        }
+        lock(&self.transcript).push(Frame {
+            direction,
+            message: message.clone().unwrap_or(Value::Null),
+            line: String::from_utf8_lossy(line).into_owned(),
+        });
+        message
+    }
+
     pub(super) fn take_reply(&self, method: &str, key: Option<&str>) -> Option<Reply> {
-        self.script
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take(method, key)
+        lock(&self.script).take(method, key)
     }
 }
 
-pub(super) async fn read_loop(
-    mut r: BufReader<tokio::io::ReadHalf<DuplexStream>>,
-    shared: Arc<Shared>,
-) {
-    let mut line = String::new();
+/// Reads the server's output line by line until it ends; every line is recorded and checked,
+/// JSON or not.
+pub(super) async fn read_loop(mut r: BufReader<ReadHalf<DuplexStream>>, shared: Arc<Shared>) {
+    let mut line = Vec::new();
     loop {
         line.clear();
-        match r.read_line(&mut line).await {
+        match r.read_until(b'\n', &mut line).await {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
-            continue;
-        };
-        shared
-            .transcript
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(Frame {
-                direction: Direction::Received,
-                message: msg.clone(),
-            });
-        match Inbound::from_value(msg) {
-            Ok(Inbound::Response { id, outcome }) => {
-                if let Some(tx) = shared
-                    .pending
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .remove(&id)
-                {
-                    let _ = tx.send(outcome);
-                }
-            }
-            Ok(Inbound::Request(req)) => {
-                let reply = shared
-                    .take_reply(&req.method, None)
-                    .and_then(|r| r.to_value());
-                let shared = shared.clone();
-                tokio::spawn(async move {
-                    match reply {
-                        Some(Ok(v)) => shared.send(protocol::response(&req.id, v)).await,
-                        Some(Err(e)) => {
-                            shared
-                                .send(protocol::error_response(Some(&req.id), &e))
-                                .await
-                        }
-                        None => {}
-                    }
-                });
-            }
-            Err(rej) => {
-                let id = rej.id;
-                if let Some(tx) = id.and_then(|id| {
-                    shared
-                        .pending
-                        .lock()
-                        .unwrap_or_else(|p| p.into_inner())
-                        .remove(&id)
-                }) {
-                    let _ = tx.send(Err(rej.error));
-                }
-            }
-            Ok(Inbound::Notification { .. }) => {}
+        if line.last() == Some(&b'\n') {
+            line.pop();
+        }
+        if let Some(msg) = shared.record(Direction::Received, &line) {
+            route(&shared, msg);
         }
     }
-    for (_, tx) in shared
-        .pending
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .drain()
-    {
+    for (_, tx) in lock(&shared.pending).drain() {
         let _ = tx.send(Err(Error::internal("server closed the connection")));
+    }
+}
+
+/// Hands a response to its caller, or answers a back-channel request from the script.
+fn route(shared: &Arc<Shared>, msg: Value) {
+    match Inbound::from_value(msg) {
+        Ok(Inbound::Response { id, outcome }) => {
+            if let Some(tx) = lock(&shared.pending).remove(&id) {
+                let _ = tx.send(outcome);
+            }
+        }
+        Ok(Inbound::Request(req)) => {
+            let reply = shared
+                .take_reply(req.method.as_str(), None)
+                .and_then(|r| r.to_value());
+            let shared = shared.clone();
+            tokio::spawn(async move {
+                match reply {
+                    Some(Ok(v)) => shared.send(protocol::response(&req.id, v)).await,
+                    Some(Err(e)) => {
+                        let msg = protocol::error_response(Some(&req.id), &e);
+                        shared.send(msg).await
+                    }
+                    None => {}
+                }
+            });
+        }
+        Err(rej) => {
+            let waiting = rej.id.and_then(|id| lock(&shared.pending).remove(&id));
+            if let Some(tx) = waiting {
+                let _ = tx.send(Err(rej.error));
+            }
+        }
+        Ok(Inbound::Notification { .. }) => {}
     }
 }

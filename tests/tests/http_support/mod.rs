@@ -1,12 +1,16 @@
 //! Shared by the `http_*` tests: a probe server, the real HTTP server on 127.0.0.1:0, a
 //! minimal HTTP/1.1 client (one connection per request, so closing a stream is closing a
-//! socket), an SSE reader, and schema validation of every message the server emits.
+//! socket), an SSE reader, and schema validation of every message sent and received (the
+//! runtime's `Validator`, one per conversation: a 2025-11-25 session, or one 2026-07-28 POST).
 
 #![allow(dead_code)]
 
 mod probe;
-#[allow(unused_imports)] // not every test file uses the probe server
+mod session;
+#[allow(unused_imports)] // not every test file uses the probe server or a session
 pub use probe::Probe;
+#[allow(unused_imports)]
+pub use session::Session;
 
 use bytes::Bytes;
 use http::{HeaderMap, Method, Request, StatusCode};
@@ -16,8 +20,10 @@ use hyper_util::rt::TokioIo;
 use rondo_mcp::http::{HttpConfig, McpService, serve_listener};
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::Revision;
+use rondo_mcp::testing::Validator;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::oneshot;
@@ -69,6 +75,122 @@ pub async fn start_service<H: Handler>(svc: McpService<H>) -> Running {
     }
 }
 
+/// The schema checks of one conversation: every message sent or received in it is checked
+/// against the official schema of its revision when it passes, and a violation fails the test
+/// there.
+#[derive(Clone)]
+pub struct Checks(Arc<Mutex<Validator>>);
+
+impl Checks {
+    pub fn new(rev: Revision) -> Checks {
+        Checks(Arc::new(Mutex::new(Validator::new(rev))))
+    }
+
+    /// Skips the checks against `def`, for a test that breaks it on purpose.
+    pub fn skip(self, def: &str, reason: &str) -> Checks {
+        {
+            let mut v = self.0.lock().unwrap();
+            let rev = v.revision();
+            let old = std::mem::replace(&mut *v, Validator::new(rev));
+            *v = old.skip_validation_of(def, reason);
+        }
+        self
+    }
+
+    /// The conversation a request without one starts: 2025-11-25 when its headers or body say
+    /// so (version header, `initialize`, a session id), else 2026-07-28.
+    fn of(headers: &HeaderMap, body: &[u8]) -> Checks {
+        let msg: Value = serde_json::from_slice(body).unwrap_or_default();
+        let rev = match headers.get("mcp-protocol-version").map(|v| v.as_bytes()) {
+            Some(b"2025-11-25") => Revision::V2025_11_25,
+            Some(b"2026-07-28") => Revision::V2026_07_28,
+            _ if msg
+                .pointer("/params/_meta/io.modelcontextprotocol~1protocolVersion")
+                .is_some() =>
+            {
+                Revision::V2026_07_28
+            }
+            _ if msg["method"] == "initialize" || headers.contains_key("mcp-session-id") => {
+                Revision::V2025_11_25
+            }
+            _ => Revision::V2026_07_28,
+        };
+        Checks::new(rev)
+    }
+
+    /// Checks a body the client sends (a violation fails the test here).
+    pub fn sent(&self, bytes: &[u8]) {
+        let mut v = self.0.lock().unwrap();
+        v.sent(bytes);
+        v.assert_valid();
+    }
+
+    /// Checks a body or event the client receives (a violation fails the test here).
+    pub fn received(&self, bytes: &[u8]) {
+        let mut v = self.0.lock().unwrap();
+        v.received(bytes);
+        v.assert_valid();
+    }
+
+    /// Sends `req` on a fresh connection in this conversation (`Host` defaults to the
+    /// server's address). A JSON answer is read (and checked) at once; an SSE answer event by
+    /// event, as the test reads it.
+    pub async fn send(&self, addr: SocketAddr, req: Request<Full<Bytes>>) -> Reply {
+        let (mut parts, body) = req.into_parts();
+        let body = body.collect().await.expect("a full body").to_bytes();
+        if !body.is_empty() {
+            self.sent(&body);
+        }
+        if !parts.headers.contains_key("host") {
+            parts
+                .headers
+                .insert("host", addr.to_string().parse().expect("host"));
+        }
+        let req = Request::from_parts(parts, Full::new(body));
+        let stream = bounded("connect", TcpStream::connect(addr))
+            .await
+            .expect("connect");
+        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+            .await
+            .expect("handshake");
+        let conn = tokio::spawn(async move {
+            let _ = conn.await;
+        });
+        let resp = bounded("response head", sender.send_request(req))
+            .await
+            .expect("response");
+        let (parts, body) = resp.into_parts();
+        let mut reply = Reply {
+            status: parts.status,
+            headers: parts.headers,
+            body,
+            conn,
+            buf: Vec::new(),
+            checks: self.clone(),
+        };
+        if reply.content_type() != "text/event-stream" {
+            reply.buf = reply.rest().await;
+            if !reply.buf.is_empty() {
+                self.received(&reply.buf);
+            }
+        }
+        reply
+    }
+
+    /// POSTs a 2026-07-28 `body` with its headers, changed by `edit`, in this conversation.
+    pub async fn post_modern(
+        &self,
+        addr: SocketAddr,
+        body: &Value,
+        edit: impl FnOnce(&mut Vec<(String, String)>),
+    ) -> Reply {
+        let mut h = modern_headers(body);
+        edit(&mut h);
+        let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        self.send(addr, request(Method::POST, &h, Some(body))).await
+    }
+}
+
 /// One response; its connection closes when this is dropped.
 pub struct Reply {
     pub status: StatusCode,
@@ -76,6 +198,7 @@ pub struct Reply {
     body: Incoming,
     conn: JoinHandle<()>,
     buf: Vec<u8>,
+    checks: Checks,
 }
 
 impl Drop for Reply {
@@ -92,14 +215,19 @@ impl Reply {
             .unwrap_or("")
     }
 
-    pub async fn text(mut self) -> String {
+    /// The rest of the body, read to its end.
+    async fn rest(&mut self) -> Vec<u8> {
         let mut out = std::mem::take(&mut self.buf);
         while let Some(frame) = bounded("body frame", self.body.frame()).await {
             if let Ok(data) = frame.expect("body").into_data() {
                 out.extend_from_slice(&data);
             }
         }
-        String::from_utf8(out).expect("utf-8 body")
+        out
+    }
+
+    pub async fn text(mut self) -> String {
+        String::from_utf8(self.rest().await).expect("utf-8 body")
     }
 
     pub async fn json(self) -> Value {
@@ -124,6 +252,7 @@ impl Reply {
                     .collect();
                 assert!(data.len() <= 1, "one data line per message: {raw}");
                 if let Some(d) = data.first() {
+                    self.checks.received(d.trim().as_bytes());
                     return Some(serde_json::from_str(d.trim()).expect("event is JSON"));
                 }
                 continue;
@@ -150,32 +279,13 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-/// Sends `req` on a fresh connection (`Host` defaults to the server's address).
-pub async fn send(addr: SocketAddr, mut req: Request<Full<Bytes>>) -> Reply {
-    if !req.headers().contains_key("host") {
-        req.headers_mut()
-            .insert("host", addr.to_string().parse().expect("host"));
-    }
-    let stream = bounded("connect", TcpStream::connect(addr))
-        .await
-        .expect("connect");
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("handshake");
-    let conn = tokio::spawn(async move {
-        let _ = conn.await;
-    });
-    let resp = bounded("response head", sender.send_request(req))
-        .await
-        .expect("response");
-    let (parts, body) = resp.into_parts();
-    Reply {
-        status: parts.status,
-        headers: parts.headers,
-        body,
-        conn,
-        buf: Vec::new(),
-    }
+/// Sends `req` on a fresh connection, in a conversation of its own (see [`Checks::send`]).
+pub async fn send(addr: SocketAddr, req: Request<Full<Bytes>>) -> Reply {
+    let checks = {
+        let body = req.body().clone().collect().await.expect("a full body");
+        Checks::of(req.headers(), &body.to_bytes())
+    };
+    checks.send(addr, req).await
 }
 
 /// A request with headers and an optional JSON body.
@@ -234,68 +344,15 @@ pub fn modern_headers(body: &Value) -> Vec<(String, String)> {
     h
 }
 
-/// POSTs a 2026-07-28 `body` with its headers, changed by `edit`.
+/// POSTs a 2026-07-28 `body` with its headers, changed by `edit`, in a conversation of its own.
 pub async fn post_modern(
     addr: SocketAddr,
     body: &Value,
     edit: impl FnOnce(&mut Vec<(String, String)>),
 ) -> Reply {
-    let mut h = modern_headers(body);
-    edit(&mut h);
-    let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    send(addr, request(Method::POST, &h, Some(body))).await
-}
-
-/// Validates one server-to-client message against the official schema of `rev`: the
-/// JSON-RPC envelope and, where known, the type its method, error code or request implies.
-pub fn check(rev: Revision, msg: &Value, request_method: Option<&str>) {
-    let ok = |def: &str, v: &Value| {
-        rondo_tests::validate_def(rev, def, v).unwrap_or_else(|e| panic!("{e}"));
-    };
-    if let Some(code) = msg.pointer("/error/code").and_then(Value::as_i64) {
-        let def = match (rev, code) {
-            (Revision::V2026_07_28, -32020) => "HeaderMismatchError",
-            (Revision::V2026_07_28, -32021) => "MissingRequiredClientCapabilityError",
-            (Revision::V2026_07_28, -32022) => "UnsupportedProtocolVersionError",
-            _ => "JSONRPCErrorResponse",
-        };
-        ok("JSONRPCErrorResponse", msg);
-        return ok(def, msg);
-    }
-    if let Some(method) = msg.get("method").and_then(Value::as_str) {
-        let def = match method {
-            "notifications/progress" => "ProgressNotification",
-            "notifications/message" => "LoggingMessageNotification",
-            "notifications/tools/list_changed" => "ToolListChangedNotification",
-            "notifications/prompts/list_changed" => "PromptListChangedNotification",
-            "notifications/resources/list_changed" => "ResourceListChangedNotification",
-            "notifications/resources/updated" => "ResourceUpdatedNotification",
-            "notifications/subscriptions/acknowledged" => "SubscriptionsAcknowledgedNotification",
-            "elicitation/create" => "ElicitRequest",
-            "sampling/createMessage" => "CreateMessageRequest",
-            "roots/list" => "ListRootsRequest",
-            other => panic!("unexpected server message {other}"),
-        };
-        let envelope = if msg.get("id").is_some() {
-            "JSONRPCRequest"
-        } else {
-            "JSONRPCNotification"
-        };
-        ok(envelope, msg);
-        return ok(def, msg);
-    }
-    ok("JSONRPCResultResponse", msg);
-    let result = &msg["result"];
-    let def = match request_method {
-        _ if result["resultType"] == "input_required" => "InputRequiredResult",
-        Some("initialize") => "InitializeResult",
-        Some("server/discover") => "DiscoverResult",
-        Some("tools/list") => "ListToolsResult",
-        Some("tools/call") => "CallToolResult",
-        Some("subscriptions/listen") => "SubscriptionsListenResult",
-        _ => return,
-    };
-    ok(def, result);
+    Checks::new(Revision::V2026_07_28)
+        .post_modern(addr, body, edit)
+        .await
 }
 
 /// The text of a `CallToolResult` response's first content item.

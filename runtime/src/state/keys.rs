@@ -1,69 +1,22 @@
-//! `requestState` sealing: what a 2026-07-28 tool carries from one round to the next.
-//!
-//! `requestState` is attacker-controlled input (MCP 2026-07-28 § MRTR, Server Requirements 4-5).
-//! Rondo seals it with XChaCha20-Poly1305 under a key ring, so instances that share the ring serve
-//! any retry, and binds it to the method, the target (tool, prompt or resource), a digest of the
-//! arguments, the principal, the server's audience and an expiry. Every failure to open it is
-//! reported to the client as one frozen `-32602` message; the reason only goes to the log.
+//! [`KeyRing`]: the keys that seal `requestState`, and the sealed token's framing:
+//! base64url-unpadded(format version ‖ key id ‖ nonce ‖ XChaCha20-Poly1305 ciphertext).
 
-use crate::protocol::Error;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use std::fmt;
-use std::sync::Arc;
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
-
-/// The message of every `requestState` rejection. Frozen: it tells an attacker nothing.
-pub const STATE_REJECTED: &str = "Invalid or expired requestState";
 
 const FORMAT_VERSION: u8 = 1;
+const KEY_ID_LEN: usize = 4;
 const NONCE_LEN: usize = 24;
+/// The Poly1305 tag the ciphertext carries after the plaintext.
+const TAG_LEN: usize = 16;
+/// Bytes a sealed token adds to its plaintext before base64.
+const FRAMING: usize = 1 + KEY_ID_LEN + NONCE_LEN + TAG_LEN;
+/// The header every token starts with: format version and key id.
+const HEADER: usize = 1 + KEY_ID_LEN;
 const AAD: &[u8] = b"rondo-mcp/requestState/v1";
-
-/// A source of wall-clock time in milliseconds since the Unix epoch, injectable for tests.
-pub trait Clock: Send + Sync + 'static {
-    /// Milliseconds since the Unix epoch.
-    fn now_ms(&self) -> u64;
-}
-
-/// The system clock.
-#[derive(Debug, Clone, Copy, Default)]
-pub struct SystemClock;
-
-impl Clock for SystemClock {
-    fn now_ms(&self) -> u64 {
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or(0)
-    }
-}
-
-/// A clock that only moves when told to: for expiry tests.
-#[derive(Debug, Default)]
-pub struct ManualClock(AtomicU64);
-
-impl ManualClock {
-    /// A clock reading `ms`.
-    pub fn new(ms: u64) -> Arc<Self> {
-        Arc::new(ManualClock(AtomicU64::new(ms)))
-    }
-    /// Moves the clock forward.
-    pub fn advance(&self, d: std::time::Duration) {
-        self.0.fetch_add(d.as_millis() as u64, Ordering::SeqCst);
-    }
-}
-
-impl Clock for ManualClock {
-    fn now_ms(&self) -> u64 {
-        self.0.load(Ordering::SeqCst)
-    }
-}
 
 /// One 256-bit sealing key with its id.
 #[derive(Clone)]
@@ -123,6 +76,9 @@ impl KeyRing {
 
     /// A ring with one random key: fine for one process, wrong for a fleet (each instance
     /// would reject the others' state).
+    ///
+    /// # Panics
+    /// When the operating system has no random generator.
     pub fn random() -> Self {
         let mut secret = [0u8; 32];
         fill_random(&mut secret);
@@ -170,37 +126,47 @@ impl KeyRing {
     }
 
     /// Generates a new `id:secret` entry for [`KeyRing::parse`].
+    ///
+    /// # Panics
+    /// When the operating system has no random generator.
     pub fn generate_spec(id: u32) -> String {
         let mut secret = [0u8; 32];
         fill_random(&mut secret);
         format!("{id}:{}", URL_SAFE_NO_PAD.encode(secret))
     }
 
+    /// The longest token that can hold `max_payload` bytes of plaintext: longer tokens are
+    /// refused before any decoding.
+    pub(crate) fn max_token_len(max_payload: usize) -> usize {
+        (max_payload + FRAMING).div_ceil(3) * 4
+    }
+
     /// Seals `plaintext` under the first key.
-    pub fn seal(&self, plaintext: &[u8]) -> String {
+    ///
+    /// Fails only when the operating system has no random generator for the nonce, or the
+    /// cipher refuses the input: the caller must not answer with a token then.
+    pub fn seal(&self, plaintext: &[u8]) -> Result<String, SealError> {
         let key = &self.keys[0];
         let mut nonce = [0u8; NONCE_LEN];
-        fill_random(&mut nonce);
-        let mut aad = Vec::with_capacity(AAD.len() + 5);
-        aad.extend_from_slice(AAD);
-        aad.push(FORMAT_VERSION);
-        aad.extend_from_slice(&key.id.to_be_bytes());
+        getrandom::fill(&mut nonce).map_err(|e| SealError(format!("no random nonce: {e}")))?;
+        let mut header = Vec::with_capacity(HEADER);
+        header.push(FORMAT_VERSION);
+        header.extend_from_slice(&key.id.to_be_bytes());
         let ct = key
             .cipher
             .encrypt(
                 &XNonce::from(nonce),
                 Payload {
                     msg: plaintext,
-                    aad: &aad,
+                    aad: &aad(&header),
                 },
             )
-            .unwrap_or_default();
-        let mut out = Vec::with_capacity(1 + 4 + NONCE_LEN + ct.len());
-        out.push(FORMAT_VERSION);
-        out.extend_from_slice(&key.id.to_be_bytes());
+            .map_err(|_| SealError("encryption failed".into()))?;
+        let mut out = Vec::with_capacity(FRAMING + plaintext.len());
+        out.extend_from_slice(&header);
         out.extend_from_slice(&nonce);
         out.extend_from_slice(&ct);
-        URL_SAFE_NO_PAD.encode(out)
+        Ok(URL_SAFE_NO_PAD.encode(out))
     }
 
     /// Opens a token sealed by [`KeyRing::seal`]; the error is the reason, for the log.
@@ -209,7 +175,7 @@ impl KeyRing {
         let raw = URL_SAFE_NO_PAD
             .decode(token)
             .map_err(|_| "not canonical unpadded base64url")?;
-        if raw.len() < 1 + 4 + NONCE_LEN + 16 {
+        if raw.len() < FRAMING {
             return Err("too short");
         }
         if raw[0] != FORMAT_VERSION {
@@ -221,117 +187,50 @@ impl KeyRing {
             .iter()
             .find(|k| k.id == id)
             .ok_or("unknown key id")?;
-        let mut aad = Vec::with_capacity(AAD.len() + 5);
-        aad.extend_from_slice(AAD);
-        aad.extend_from_slice(&raw[..5]);
-        let nonce = XNonce::try_from(&raw[5..5 + NONCE_LEN]).map_err(|_| "bad nonce")?;
+        let (header, rest) = raw.split_at(HEADER);
+        let (nonce, ciphertext) = rest.split_at(NONCE_LEN);
+        let nonce = XNonce::try_from(nonce).map_err(|_| "bad nonce")?;
         key.cipher
             .decrypt(
                 &nonce,
                 Payload {
-                    msg: &raw[5 + NONCE_LEN..],
-                    aad: &aad,
+                    msg: ciphertext,
+                    aad: &aad(header),
                 },
             )
             .map_err(|_| "authentication failed")
     }
 }
 
+/// The associated data: a fixed label plus the token's header, so a token cannot be re-labelled
+/// with another version or key id.
+fn aad(header: &[u8]) -> Vec<u8> {
+    let mut aad = Vec::with_capacity(AAD.len() + header.len());
+    aad.extend_from_slice(AAD);
+    aad.extend_from_slice(header);
+    aad
+}
+
+/// Sealing `requestState` failed; the request is answered with an internal error instead.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SealError(String);
+
+impl fmt::Display for SealError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "requestState could not be sealed: {}", self.0)
+    }
+}
+
+impl std::error::Error for SealError {}
+
+/// Fills `buf` from the operating system's generator.
+///
+/// # Panics
+/// On platforms without one: keys and ids must never come from anything weaker.
 pub(crate) fn fill_random(buf: &mut [u8]) {
-    // The OS generator only fails on platforms without one; sealing must not continue then.
     if let Err(e) = getrandom::fill(buf) {
         panic!("no operating-system random number generator: {e}");
     }
-}
-
-/// What a sealed `requestState` binds and carries.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct StatePayload {
-    /// Expiry, ms since the epoch.
-    pub exp: u64,
-    /// The server's audience.
-    pub aud: String,
-    /// The method (`tools/call`, ...).
-    pub m: String,
-    /// The tool or prompt name, or the resource URI.
-    pub t: String,
-    /// Hex digest of the canonical arguments.
-    pub a: String,
-    /// The principal's id, when there is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub p: Option<String>,
-    /// The round this state leads into (1 = the first retry).
-    pub r: u32,
-    /// Questions asked in the last round: wire key -> (question key, digest).
-    #[serde(default)]
-    pub q: Vec<Asked>,
-    /// Answers accepted so far.
-    #[serde(default)]
-    pub ans: Vec<Answer>,
-    /// Memoised intermediate results.
-    #[serde(default)]
-    pub memo: serde_json::Map<String, Value>,
-}
-
-/// A question asked in the previous round.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Asked {
-    /// The key on the wire (`inputRequests` key).
-    pub w: String,
-    /// The question's key in the code.
-    pub k: String,
-    /// Digest of the question's canonical rendering.
-    pub d: String,
-}
-
-/// An answer kept for later rounds.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub(crate) struct Answer {
-    /// The question's key in the code.
-    pub k: String,
-    /// Digest of the question it answers.
-    pub d: String,
-    /// The client's answer, as received.
-    pub v: Value,
-}
-
-/// What a request is, for binding state to it.
-#[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Binding {
-    pub method: String,
-    pub target: String,
-    pub args_digest: String,
-    pub principal: Option<String>,
-    pub audience: String,
-}
-
-/// Why a state was rejected (logged, never sent).
-pub(crate) fn check_binding(
-    p: &StatePayload,
-    b: &Binding,
-    now_ms: u64,
-) -> Result<(), &'static str> {
-    if now_ms > p.exp {
-        return Err("expired");
-    }
-    if p.aud != b.audience {
-        return Err("issued for another audience");
-    }
-    if p.m != b.method || p.t != b.target {
-        return Err("issued for another method or target");
-    }
-    if p.a != b.args_digest {
-        return Err("issued for other arguments");
-    }
-    if p.p != b.principal {
-        return Err("issued to another principal");
-    }
-    Ok(())
-}
-
-/// The error every state failure answers with.
-pub(crate) fn rejected() -> Error {
-    Error::invalid_params(STATE_REJECTED)
 }
 
 #[cfg(test)]
@@ -341,7 +240,7 @@ mod tests {
     #[test]
     fn seal_open_round_trip_and_tamper() {
         let ring = KeyRing::new(7, [1; 32]);
-        let t = ring.seal(b"hello");
+        let t = ring.seal(b"hello").unwrap();
         assert_eq!(ring.open(&t).unwrap(), b"hello");
         let mut tampered = t.clone();
         tampered.push_str("-TAMPERED");
@@ -354,10 +253,49 @@ mod tests {
 
     #[test]
     fn non_canonical_base64_is_rejected() {
+        const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
         let ring = KeyRing::new(1, [9; 32]);
-        let t = ring.seal(b"x");
-        assert!(ring.open(&format!("{t}=")).is_err());
-        assert!(ring.open(&t.replace('-', "+")).is_err() || !t.contains('-'));
+        // Three consecutive plaintext lengths: tokens ending in 0, 2 and 4 unused bits.
+        let mut pads = Vec::new();
+        for len in 0..3 {
+            let t = ring.seal(&vec![b'x'; len]).unwrap();
+            assert!(ring.open(&t).is_ok());
+            let pad = (4 - t.len() % 4) % 4;
+            pads.push(pad);
+            assert!(
+                ring.open(&format!("{t}{}", "=".repeat(pad.max(1))))
+                    .is_err()
+            );
+            if pad > 0 {
+                let (head, last) = t.split_at(t.len() - 1);
+                let i = ALPHABET
+                    .iter()
+                    .position(|&c| c == last.as_bytes()[0])
+                    .unwrap();
+                let flipped = format!("{head}{}", ALPHABET[i | 1] as char);
+                assert_ne!(flipped, t);
+                assert!(ring.open(&flipped).is_err(), "a trailing bit set");
+            }
+        }
+        pads.sort_unstable();
+        assert_eq!(pads, [0, 1, 2]);
+        // Nonces are random: seal until a token has both characters the alphabets differ in.
+        let t = (0..256)
+            .map(|_| ring.seal(b"x").unwrap())
+            .find(|t| t.contains('-') && t.contains('_'))
+            .expect("a token with '-' and '_'");
+        assert!(ring.open(&t.replace('-', "+")).is_err());
+        assert!(ring.open(&t.replace('_', "/")).is_err());
+    }
+
+    #[test]
+    fn the_token_bound_covers_the_framing() {
+        let ring = KeyRing::new(1, [5; 32]);
+        for len in [0, 1, 2, 3, 100] {
+            let token = ring.seal(&vec![7; len]).unwrap();
+            assert!(token.len() <= KeyRing::max_token_len(len), "{len}");
+            assert!(token.len() > KeyRing::max_token_len(len) - 4, "{len}");
+        }
     }
 
     #[test]

@@ -1,98 +1,15 @@
-//! Hand-written servers (no macros) used by the runtime behaviour tests: `Hand` (a plain tool
-//! and a two-round tool) and `Lab` (one tool per runtime behaviour under test), plus request
-//! builders.
+//! `Lab`: one tool, prompt or resource per runtime behaviour the behaviour tests exercise.
 
+use super::{describe, form_value, text_form};
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{
-    CreateMessageRequest, ElicitAction, ElicitRequest, GetPromptResult, JsonObject, LoggingLevel,
-    PromptMessage, ReadResourceResult, Resource, ResourceContents,
+    CreateMessageRequest, ElicitRequest, GetPromptResult, JsonObject, LoggingLevel, PromptMessage,
+    ReadResourceResult, Resource, ResourceContents,
 };
 use serde_json::json;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use tokio::sync::{Barrier, Notify};
-
-/// A server with a plain tool (`add`) and a two-round tool (`greet`, asks for the user's name).
-pub struct Hand;
-
-fn greet_form() -> ElicitRequest {
-    let schema =
-        json!({"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]});
-    ElicitRequest::Form {
-        message: "What is your name?".into(),
-        requested_schema: schema.as_object().cloned().unwrap_or_default(),
-    }
-}
-
-impl Handler for Hand {
-    fn info(&self) -> ServerInfo {
-        ServerInfo::new("hand", "1.0.0").with_tools().with_logging()
-    }
-
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
-        let add_schema = json!({
-            "type": "object",
-            "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
-            "required": ["a", "b"]
-        });
-        Ok(vec![
-            Tool::new(
-                "add",
-                "Adds two integers",
-                add_schema.as_object().cloned().unwrap_or_default(),
-            ),
-            Tool::new(
-                "greet",
-                "Greets the user by the name they give",
-                Tool::no_arguments(),
-            ),
-            Tool::new("boom", "Panics", Tool::no_arguments()),
-        ])
-    }
-
-    async fn call_tool(
-        &self,
-        cx: &Cx,
-        name: &str,
-        args: JsonObject,
-    ) -> Result<CallToolResult, Error> {
-        match name {
-            "add" => {
-                let (Some(a), Some(b)) = (
-                    args.get("a").and_then(|v| v.as_i64()),
-                    args.get("b").and_then(|v| v.as_i64()),
-                ) else {
-                    return Ok(CallToolResult::error("`a` and `b` must be integers"));
-                };
-                Ok(CallToolResult::text((a + b).to_string()))
-            }
-            "greet" => {
-                let text = match cx.elicit("user_name", greet_form()).await {
-                    Ok(r) if r.action == ElicitAction::Accept => {
-                        let name = r
-                            .content
-                            .as_ref()
-                            .and_then(|c| c.get("name"))
-                            .and_then(|v| v.as_str());
-                        match name {
-                            Some(n) => format!("Hello, {n}!"),
-                            None => return Ok(CallToolResult::error("no name given")),
-                        }
-                    }
-                    Ok(r) => format!("No name ({:?}).", r.action),
-                    Err(why) => format!("Cannot ask: {why}"),
-                };
-                Ok(CallToolResult::text(text))
-            }
-            "boom" => panic!("kaboom"),
-            other => Err(Error::unknown_tool(other)),
-        }
-    }
-}
-
-// ---------------------------------------------------------------------------------------------
-// `Lab`: one tool per runtime behaviour the behaviour tests exercise.
-// ---------------------------------------------------------------------------------------------
 
 /// What a [`Lab`] server lets a test observe from inside its handlers.
 #[derive(Debug)]
@@ -107,6 +24,12 @@ pub struct Probe {
     pub slow_dropped_notify: Notify,
     /// `rendezvous` completes only when two calls wait on it at the same time.
     pub rendezvous: Barrier,
+    /// The price `reprice` asks the user to confirm (10 at first).
+    pub price: AtomicU64,
+    /// Notified (one permit) each time `gate` starts.
+    pub gate_started: Notify,
+    /// `gate` finishes when this is notified.
+    pub gate: Notify,
 }
 
 impl Default for Probe {
@@ -117,6 +40,9 @@ impl Default for Probe {
             slow_started: Notify::new(),
             slow_dropped_notify: Notify::new(),
             rendezvous: Barrier::new(2),
+            price: AtomicU64::new(10),
+            gate_started: Notify::new(),
+            gate: Notify::new(),
         }
     }
 }
@@ -126,6 +52,8 @@ impl Default for Probe {
 pub struct Lab {
     /// Shared with the test.
     pub probe: Arc<Probe>,
+    /// The cache hints of its cacheable results (the default: `ttlMs: 0`, public).
+    pub cache: CacheHint,
 }
 
 impl Lab {
@@ -133,43 +61,17 @@ impl Lab {
     pub fn new() -> Self {
         Lab::default()
     }
-}
 
-/// A one-field form (`value: string`) with this message.
-pub fn text_form(message: &str) -> ElicitRequest {
-    let schema = json!({"type": "object", "properties": {"value": {"type": "string"}}, "required": ["value"]});
-    ElicitRequest::Form {
-        message: message.into(),
-        requested_schema: schema.as_object().cloned().unwrap_or_default(),
-    }
-}
-
-/// The `value` of an accepted form, `<decline>`/`<cancel>` otherwise.
-fn form_value(r: &rondo_mcp::protocol::ElicitResult) -> String {
-    match r.action {
-        ElicitAction::Accept => r
-            .content
-            .as_ref()
-            .and_then(|c| c.get("value"))
-            .and_then(|v| v.as_str())
-            .unwrap_or("<none>")
-            .to_owned(),
-        ElicitAction::Decline => "<decline>".into(),
-        ElicitAction::Cancel => "<cancel>".into(),
-    }
-}
-
-/// A short, stable name for an ask failure, for assertions on tool text.
-pub fn describe(e: &AskError) -> String {
-    match e {
-        AskError::Unsupported(c) => format!(
-            "unsupported:{}",
-            serde_json::to_string(c).unwrap_or_default()
-        ),
-        AskError::Rejected(e) => format!("rejected:{}", e.code),
-        AskError::Invalid(_) => "invalid".into(),
-        AskError::Timeout => "timeout".into(),
-        AskError::Disconnected => "disconnected".into(),
+    /// A lab whose cacheable results may be cached by anyone for a minute: what a result
+    /// built from the client's answers must not inherit.
+    pub fn publicly_cached() -> Self {
+        Lab {
+            cache: CacheHint {
+                ttl_ms: 60_000,
+                scope: CacheScope::Public,
+            },
+            ..Lab::default()
+        }
     }
 }
 
@@ -213,6 +115,8 @@ const LAB_TOOLS: &[(&str, &str)] = &[
         "rendezvous",
         "Finishes once two calls are in flight together",
     ),
+    ("reprice", "Asks `confirm` to pay the probe's current price"),
+    ("gate", "Finishes when the test opens the gate"),
 ];
 
 impl Handler for Lab {
@@ -222,6 +126,7 @@ impl Handler for Lab {
             .with_prompts()
             .with_resources()
             .with_logging()
+            .cache(self.cache)
     }
 
     async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
@@ -390,6 +295,19 @@ impl Handler for Lab {
                 probe.rendezvous.wait().await;
                 "met".to_owned()
             }
+            "reprice" => {
+                let price = probe.price.load(Ordering::SeqCst);
+                let ok = cx
+                    .elicit("confirm", text_form(&format!("Pay ${price}?")))
+                    .await;
+                let ok = ok.map(|r| form_value(&r)).unwrap_or_else(|e| describe(&e));
+                format!("paid {price}: {ok}")
+            }
+            "gate" => {
+                probe.gate_started.notify_one();
+                probe.gate.notified().await;
+                "opened".to_owned()
+            }
             other => return Err(Error::unknown_tool(other)),
         };
         Ok(CallToolResult::text(text))
@@ -417,10 +335,19 @@ impl Handler for Lab {
     }
 
     async fn list_resources(&self, _cx: &Cx) -> Result<Vec<Resource>, Error> {
-        Ok(vec![Resource::new("lab://secret", "secret")])
+        Ok(vec![
+            Resource::new("lab://secret", "secret"),
+            Resource::new("lab://plain", "plain"),
+        ])
     }
 
     async fn read_resource(&self, cx: &Cx, uri: &str) -> Result<ReadResourceResult, Error> {
+        if uri == "lab://plain" {
+            let text = ResourceContents::text(uri, "text/plain", "plain");
+            return Ok(ReadResourceResult {
+                contents: vec![text],
+            });
+        }
         if uri != "lab://secret" {
             return Err(Error::resource_not_found(uri));
         }
@@ -434,60 +361,4 @@ impl Handler for Lab {
             )],
         })
     }
-}
-
-// ---------------------------------------------------------------------------------------------
-// Request builders shared by the behaviour tests.
-// ---------------------------------------------------------------------------------------------
-
-/// `tools/call` params (the test client adds `_meta`).
-pub fn call_params(name: &str, arguments: serde_json::Value) -> serde_json::Value {
-    json!({ "name": name, "arguments": arguments })
-}
-
-/// `tools/call` retry params carrying `inputResponses` and `requestState` as given.
-pub fn retry_params(
-    name: &str,
-    arguments: serde_json::Value,
-    responses: serde_json::Value,
-    state: serde_json::Value,
-) -> serde_json::Value {
-    json!({
-        "name": name,
-        "arguments": arguments,
-        "inputResponses": responses,
-        "requestState": state,
-    })
-}
-
-/// Calls the argument-less tool `name` (first round).
-pub async fn call(
-    c: &rondo_mcp::testing::TestClient,
-    name: &str,
-) -> Result<serde_json::Value, rondo_mcp::Error> {
-    c.request("tools/call", call_params(name, json!({}))).await
-}
-
-/// Retries the argument-less tool `name` with `responses` and `state`.
-pub async fn retry(
-    c: &rondo_mcp::testing::TestClient,
-    name: &str,
-    responses: serde_json::Value,
-    state: serde_json::Value,
-) -> Result<serde_json::Value, rondo_mcp::Error> {
-    c.request(
-        "tools/call",
-        retry_params(name, json!({}), responses, state),
-    )
-    .await
-}
-
-/// An accepted one-field form ([`text_form`]) answer.
-pub fn accepted(value: &str) -> serde_json::Value {
-    json!({ "action": "accept", "content": { "value": value } })
-}
-
-/// An accepted [`Hand`] `greet` answer.
-pub fn named(name: &str) -> serde_json::Value {
-    json!({ "action": "accept", "content": { "name": name } })
 }

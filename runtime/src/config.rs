@@ -1,0 +1,48 @@
+//! [`Config`]: the runtime settings every request of a server shares.
+
+use crate::server_info::ServerInfo;
+use crate::state::{Clock, KeyRing, SystemClock};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Runtime settings shared by every request of a server. `Server`'s builders set them.
+#[derive(Clone)]
+pub(crate) struct Config {
+    /// Seals and opens `requestState`.
+    pub keys: KeyRing,
+    /// How long a sealed `requestState` stays valid.
+    pub state_ttl: Duration,
+    /// Rounds after which a multi-round request is refused.
+    pub max_rounds: u32,
+    /// Largest sealed `requestState`, in bytes (memo values count).
+    pub max_state_bytes: usize,
+    /// How long a 2025-11-25 server-to-client request waits for a person to answer.
+    pub ask_timeout: Duration,
+    /// Largest inbound message, in bytes.
+    pub max_message_bytes: usize,
+    /// Wall clock for expiry.
+    pub clock: Arc<dyn Clock>,
+    /// Bound into state so another server's state is refused even under a shared key.
+    pub audience: String,
+    /// The handler's fixed description.
+    pub info: ServerInfo,
+}
+
+impl Config {
+    /// The defaults for a server described by `info`: a random state key (right for one
+    /// process only), 10-minute state expiry, 16 rounds, 64 KiB of state, 5-minute answers on
+    /// 2025-11-25, 4 MiB messages, and the server's name as the audience.
+    pub(crate) fn new(info: ServerInfo) -> Config {
+        Config {
+            keys: KeyRing::random(),
+            state_ttl: Duration::from_secs(600),
+            max_rounds: 16,
+            max_state_bytes: 64 * 1024,
+            ask_timeout: Duration::from_secs(300),
+            max_message_bytes: 4 * 1024 * 1024,
+            clock: Arc::new(SystemClock),
+            audience: info.implementation.name.clone(),
+            info,
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! The mutable state of one request's asks: the answers it may use, the questions the current
+//! pass recorded, its memoised values, and how the handler asked to end the request. The
+//! handler writes it through [`Cx`](super::Cx); the driver reads it after every poll.
+
+use crate::protocol::{Error, InputRequest, JsonObject};
+use crate::state::{Answer, Asked, Carried, QuestionId};
+use serde_json::Value;
+
+/// How a handler ends its request without returning: written here, read by the driver after
+/// the poll that wrote it (the handler's future then never completes, and is dropped). The
+/// first ending wins. It is the one channel from a handler to the driver besides the handler's
+/// result, so any further way to end a request early is a variant of this enum.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Ending {
+    /// Answer with this JSON-RPC error ([`Cx::fail`](super::Cx::fail),
+    /// [`Cx::require`](super::Cx::require), a question from a method that cannot ask).
+    Error(Error),
+}
+
+/// A question recorded during one pass of a 2026-07-28 handler.
+#[derive(Debug, Clone)]
+pub(crate) struct Recorded {
+    /// Which question.
+    pub question: QuestionId,
+    /// Its rendering, as sent in `inputRequests`.
+    pub request: InputRequest,
+}
+
+/// Mutable per-request ask state (never held across an `.await`).
+#[derive(Debug, Default)]
+pub(crate) struct AskState {
+    /// Whether this method may ask for input ([`Method::may_ask_for_input`](crate::protocol::Method::may_ask_for_input)).
+    pub may_ask: bool,
+    /// Answers from sealed state plus the fresh ones matched to last round's questions.
+    pub answers: Vec<Answer>,
+    /// `inputResponses` sent without a `requestState` (no question was rendered for them yet):
+    /// matched by key alone to the questions asked in this pass.
+    pub unbound: JsonObject,
+    /// Memoised values: those from sealed state plus those computed now.
+    pub memo: JsonObject,
+    /// Questions recorded in this pass.
+    pub questions: Vec<Recorded>,
+    /// How the handler asked to end the request, if it did.
+    ending: Option<Ending>,
+}
+
+impl AskState {
+    /// The state of a request that may ask, starting from what earlier rounds carried (or
+    /// nothing, on the first round) and the `inputResponses` that came without state.
+    pub(crate) fn asking(carried: Carried, unbound: JsonObject) -> AskState {
+        AskState {
+            may_ask: true,
+            answers: carried.answers,
+            unbound,
+            memo: carried.memo,
+            ..AskState::default()
+        }
+    }
+
+    /// Records how the request ends; an earlier ending stays.
+    pub(crate) fn end(&mut self, ending: Ending) {
+        self.ending.get_or_insert(ending);
+    }
+
+    /// The ending the handler recorded, taken by the driver.
+    pub(crate) fn take_ending(&mut self) -> Option<Ending> {
+        self.ending.take()
+    }
+
+    /// The answer to `question`, parsed, if one was given. An answer sent without state under
+    /// the question's key is bound to it first. An answer `parse` rejects is dropped, so the
+    /// question is asked again.
+    pub(crate) fn answer<T>(
+        &mut self,
+        question: &QuestionId,
+        parse: impl Fn(Value) -> Result<T, String>,
+    ) -> Option<T> {
+        if let Some(value) = self.unbound.remove(&question.key) {
+            self.answers.push(Answer {
+                question: question.clone(),
+                value,
+            });
+        }
+        let i = self.answers.iter().position(|a| a.question == *question)?;
+        match parse(self.answers[i].value.clone()) {
+            Ok(t) => Some(t),
+            Err(why) => {
+                tracing::debug!(key = question.key, %why, "answer did not parse; asking again");
+                self.answers.remove(i);
+                None
+            }
+        }
+    }
+
+    /// Records `question` for this pass's `InputRequiredResult` (once, however often it is
+    /// asked).
+    pub(crate) fn record(&mut self, question: QuestionId, request: InputRequest) {
+        if !self.questions.iter().any(|q| q.question == question) {
+            self.questions.push(Recorded { question, request });
+        }
+    }
+
+    /// Replaces an earlier answer to the same question with a fresh one (a retry's
+    /// `inputResponses`).
+    pub(crate) fn accept(&mut self, asked: Asked, value: Value) {
+        self.answers.retain(|a| a.question != asked.question);
+        self.answers.push(Answer {
+            question: asked.question,
+            value,
+        });
+    }
+
+    /// The `inputRequests` of this pass and what the next round carries. Wire keys are the
+    /// questions' keys, unless two questions with one key but different renderings were asked:
+    /// then each gets `~` and 8 hex digits of its digest.
+    pub(crate) fn next_round(&self, round: u32) -> (JsonObject, Carried) {
+        let mut requests = JsonObject::new();
+        let mut asked = Vec::with_capacity(self.questions.len());
+        for q in &self.questions {
+            let key = &q.question.key;
+            let collides = self
+                .questions
+                .iter()
+                .filter(|o| o.question.key == *key)
+                .count()
+                > 1;
+            let wire_key = if collides {
+                format!("{key}~{}", &q.question.digest[..8])
+            } else {
+                key.clone()
+            };
+            requests.insert(wire_key.clone(), q.request.to_wire());
+            asked.push(Asked {
+                wire_key,
+                question: q.question.clone(),
+            });
+        }
+        let carried = Carried {
+            round,
+            asked,
+            answers: self.answers.clone(),
+            memo: self.memo.clone(),
+        };
+        (requests, carried)
+    }
+}

@@ -1,0 +1,82 @@
+//! The driver: polls a handler's future and reports how it came to an end, reading the
+//! request's ask state after every poll that did not finish (design §2).
+
+use super::Answered;
+use crate::cx::{Cx, Ending};
+use crate::protocol::Error;
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+use std::pin::pin;
+use std::task::Poll;
+
+/// What a handler's future came to.
+pub(super) enum Driven<T> {
+    /// It returned.
+    Done(T),
+    /// A 2026-07-28 pass recorded questions: answer `InputRequiredResult`.
+    InputRequired,
+    /// The handler ended the request through its context ([`Ending`]).
+    Ended(Ending),
+    /// It panicked, with this message.
+    Panicked(String),
+    /// The client cancelled the request: nothing may be sent.
+    Cancelled,
+}
+
+/// Polls a handler future to completion, a recorded question (2026-07-28), an ending, a panic
+/// or cancellation. After every poll that returns `Pending`, the ask state is checked: an
+/// ending, or questions recorded in this pass, drop the future (the tool's locals with it).
+pub(super) async fn drive<F: Future>(cx: &Cx, fut: F) -> Driven<F::Output> {
+    let mut fut = pin!(fut);
+    let run = std::future::poll_fn(|tcx| {
+        match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(tcx))) {
+            Ok(Poll::Ready(v)) => Poll::Ready(Driven::Done(v)),
+            Ok(Poll::Pending) => {
+                let mut asks = cx.asks();
+                if let Some(ending) = asks.take_ending() {
+                    Poll::Ready(Driven::Ended(ending))
+                } else if !asks.questions.is_empty() {
+                    Poll::Ready(Driven::InputRequired)
+                } else {
+                    Poll::Pending
+                }
+            }
+            Err(payload) => Poll::Ready(Driven::Panicked(panic_message(payload.as_ref()))),
+        }
+    });
+    tokio::select! {
+        biased;
+        _ = cx.cancel.cancelled() => Driven::Cancelled,
+        d = run => d,
+    }
+}
+
+fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "non-string panic payload".into())
+}
+
+/// The answer of an ending, for every method.
+pub(super) fn ended(ending: Ending) -> Answered {
+    match ending {
+        Ending::Error(e) => Err(e),
+    }
+}
+
+/// The non-`Done` ends of a method that cannot ask for input.
+pub(super) fn settle<T>(d: Driven<T>) -> Answered {
+    match d {
+        Driven::Done(_) | Driven::InputRequired => Err(Error::internal(
+            "this method cannot ask the client for input",
+        )),
+        Driven::Ended(ending) => ended(ending),
+        Driven::Panicked(msg) => {
+            tracing::error!(panic = %msg, "handler panicked");
+            Err(Error::internal("The handler failed with an internal error"))
+        }
+        Driven::Cancelled => Ok(None),
+    }
+}

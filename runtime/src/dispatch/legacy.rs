@@ -1,0 +1,100 @@
+//! 2025-11-25 sessions: `initialize`, which opens one, and the methods only a session has
+//! (`ping`, `logging/setLevel`, `resources/subscribe`/`unsubscribe`) in front of the shared ones.
+
+use super::{Answered, ClientFacts, Conn, Engine, string_param};
+use crate::handler::Handler;
+use crate::protocol::{
+    ClientCapabilities, Error, InitializeResult, JsonObject, LEGACY_VERSIONS, LoggingLevel, Method,
+    Request, to_object,
+};
+use crate::session::LegacySession;
+use serde_json::Value;
+use tracing::Span;
+
+impl<H: Handler> Engine<H> {
+    /// Answers an `initialize` and returns the session it opens.
+    pub(crate) fn initialize(&self, req: &Request) -> Result<(Value, LegacySession), Error> {
+        let params = req
+            .params
+            .as_ref()
+            .ok_or_else(|| Error::invalid_params("`initialize` needs params"))?;
+        let requested = params
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+            .ok_or_else(|| {
+                Error::invalid_params("`initialize` needs a string `protocolVersion`")
+            })?;
+        // An unknown version is answered with the one the server speaks (2025-11-25 § Version
+        // Negotiation); the client decides whether it can go on.
+        let version = if LEGACY_VERSIONS.contains(&requested) {
+            requested
+        } else {
+            LEGACY_VERSIONS[0]
+        };
+        let caps: ClientCapabilities = match params.get("capabilities") {
+            None => ClientCapabilities::default(),
+            Some(v) => serde_json::from_value(v.clone())
+                .map_err(|e| Error::invalid_params(format!("Invalid `capabilities`: {e}")))?,
+        };
+        let client_info = params
+            .get("clientInfo")
+            .and_then(|v| serde_json::from_value(v.clone()).ok());
+        let info = &self.config.info;
+        let result = InitializeResult {
+            protocol_version: version,
+            capabilities: {
+                let mut c = info.capabilities.clone();
+                c.extensions = None;
+                c
+            },
+            server_info: &info.implementation,
+            instructions: info.instructions.as_deref(),
+        };
+        let result = Value::Object(to_object(&result)?);
+        tracing::info!(version, client = ?client_info, "2025-11-25 session opened");
+        let session = LegacySession::new(version.to_owned(), caps, client_info);
+        Ok((result, session))
+    }
+
+    /// Serves a request of a 2025-11-25 session.
+    pub(super) async fn legacy(
+        &self,
+        req: &Request,
+        session: &LegacySession,
+        conn: &Conn,
+    ) -> Answered {
+        Span::current().record("revision", session.protocol_version.as_str());
+        let params = req.params.as_ref();
+        let caps = &self.config.info.capabilities;
+        let subscribe = caps.resources.as_ref().and_then(|r| r.subscribe) == Some(true);
+        match &req.method {
+            Method::Ping => Ok(Some(empty())),
+            Method::SetLogLevel if caps.logging.is_some() => {
+                session.set_log_level(log_level(params)?);
+                Ok(Some(empty()))
+            }
+            m @ (Method::ResourcesSubscribe | Method::ResourcesUnsubscribe) if subscribe => {
+                let uri = string_param(params, "uri")?;
+                session.subscribe(uri, *m == Method::ResourcesSubscribe);
+                Ok(Some(empty()))
+            }
+            _ => {
+                let facts = ClientFacts::legacy(session, params);
+                self.method(req, conn, facts).await
+            }
+        }
+    }
+}
+
+/// The `level` of `logging/setLevel`.
+fn log_level(params: Option<&JsonObject>) -> Result<LoggingLevel, Error> {
+    params
+        .and_then(|p| p.get("level"))
+        .and_then(|l| serde_json::from_value::<LoggingLevel>(l.clone()).ok())
+        .ok_or_else(|| Error::invalid_params("`level` must be a logging level"))
+}
+
+/// The empty result of `ping` and the session-only methods.
+fn empty() -> Value {
+    Value::Object(JsonObject::new())
+}

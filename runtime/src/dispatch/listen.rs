@@ -1,0 +1,65 @@
+//! `subscriptions/listen` (2026-07-28 § Subscriptions): a long-lived request that streams the
+//! change notifications its filter asks for, over any transport.
+//!
+//! The server first sends `notifications/subscriptions/acknowledged` with the subset of the
+//! filter it honours (only what it advertises, see [`ServerInfo::with_tools_list_changed`] and
+//! friends), then only the notification kinds asked for, each carrying
+//! `_meta["io.modelcontextprotocol/subscriptionId"]` = the listen request's id. The stream ends
+//! when the client cancels it (closing the HTTP stream, `notifications/cancelled` on stdio) or,
+//! gracefully, with a completion result when the server shuts down
+//! ([`Notifier::shutdown`](crate::Notifier::shutdown)).
+//!
+//! [`ServerInfo::with_tools_list_changed`]: crate::ServerInfo::with_tools_list_changed
+
+use super::{Answered, Conn, Engine};
+use crate::handler::Handler;
+use crate::notify::filter::Filter;
+use crate::protocol::{CompleteEnvelope, Error, JsonObject, Request, meta, notification};
+use serde_json::{Value, json};
+use tokio::sync::broadcast;
+
+impl<H: Handler> Engine<H> {
+    /// Serves one `subscriptions/listen` until it is cancelled (`Ok(None)`, nothing more may be
+    /// sent) or the server shuts down (the completion result).
+    pub(super) async fn listen(&self, req: &Request, conn: &Conn) -> Answered {
+        let raw = req
+            .params
+            .as_ref()
+            .and_then(|p| p.get("notifications"))
+            .ok_or_else(|| Error::invalid_params("`notifications` filter is required"))?;
+        let filter = Filter::honoured(raw, &self.config.info.capabilities)?;
+        // Subscribe before acknowledging so nothing announced after the ack is missed.
+        let mut events = self.hub.subscribe();
+        let sub = json!(req.id);
+        let ack = notification(
+            "notifications/subscriptions/acknowledged",
+            json!({ "notifications": filter.to_wire(), "_meta": { meta::SUBSCRIPTION_ID: sub } }),
+        );
+        if !conn.out.send(ack).await {
+            return Ok(None);
+        }
+        tracing::debug!(filter = ?filter, "listen stream open");
+        loop {
+            tokio::select! {
+                biased;
+                _ = conn.cancel.cancelled() => return Ok(None),
+                _ = self.hub.closing() => break,
+                event = events.recv() => match event {
+                    Ok(change) if filter.wants(&change) => {
+                        if !conn.out.send(change.to_message(Some(&sub))).await {
+                            return Ok(None);
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(broadcast::error::RecvError::Lagged(n)) => {
+                        tracing::warn!(missed = n, "listen stream fell behind; changes dropped");
+                    }
+                    Err(broadcast::error::RecvError::Closed) => break,
+                },
+            }
+        }
+        let info = &self.config.info.implementation;
+        let end = CompleteEnvelope::new(info, None).subscription(&sub);
+        end.wrap(Value::Object(JsonObject::new())).map(Some)
+    }
+}

@@ -1,0 +1,54 @@
+//! The methods only 2026-07-28 serves (`server/discover`, `subscriptions/listen`) in front of
+//! the shared ones, and the tool list the HTTP transport needs for its header checks.
+
+use super::{Answered, ClientFacts, Conn, Engine};
+use crate::era::ModernMeta;
+use crate::handler::Handler;
+use crate::protocol::{DiscoverResult, MODERN_VERSIONS, Method, Request, Revision};
+use tracing::Span;
+
+impl<H: Handler> Engine<H> {
+    /// Serves a stateless 2026-07-28 request whose `_meta` the transport checked.
+    pub(super) async fn modern(&self, req: &Request, meta: ModernMeta, conn: &Conn) -> Answered {
+        Span::current().record("revision", Revision::V2026_07_28.as_str());
+        match req.method {
+            Method::Discover => self.discover(),
+            Method::Listen => self.listen(req, conn).await,
+            _ => self.method(req, conn, ClientFacts::modern(meta)).await,
+        }
+    }
+
+    /// `server/discover`: the versions served per request, and what the server offers.
+    fn discover(&self) -> Answered {
+        let info = &self.config.info;
+        let result = DiscoverResult {
+            supported_versions: MODERN_VERSIONS,
+            capabilities: &info.capabilities,
+            instructions: info.instructions.as_deref(),
+        };
+        self.complete(&Method::Discover, Revision::V2026_07_28, result, false)
+    }
+
+    /// The tools listed to the caller of a 2026-07-28 request; the HTTP transport reads their
+    /// `x-mcp-header` annotations to check `Mcp-Param-*` headers. Nothing the listing sends
+    /// reaches the client (the transport drops `conn`'s receiver), and it cannot ask for input.
+    #[cfg(feature = "http")]
+    pub(crate) async fn tools_for(
+        &self,
+        req: &Request,
+        meta: &ModernMeta,
+        conn: &Conn,
+    ) -> Result<Vec<crate::protocol::Tool>, crate::protocol::Error> {
+        use super::drive::{Driven, drive, settle};
+        let facts = ClientFacts {
+            log_level: None,
+            progress_token: None,
+            ..ClientFacts::modern(meta.clone())
+        };
+        let cx = self.cx(req, conn, facts, None, crate::cx::AskState::default(), 0);
+        match drive(&cx, self.handler.list_tools(&cx)).await {
+            Driven::Done(r) => r,
+            other => settle(other).map(|_| Vec::new()),
+        }
+    }
+}

@@ -1,0 +1,127 @@
+//! The traits behind `#[prompt]`: one prompt ([`PromptHandler`]), a set of prompts
+//! ([`PromptSet`]), and what a prompt may return ([`IntoPromptResult`]).
+
+use crate::cx::Cx;
+use crate::protocol::{Content, Error, GetPromptResult, JsonObject, Prompt, PromptMessage};
+use crate::sets::{ItemSet, SetEntry};
+use crate::tools::BoxFuture;
+
+/// One prompt, defined by a type (`#[prompt]` implements it on a hidden type named after the
+/// function, which `prompts![..]` collects).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a prompt",
+    label = "not a `#[prompt]` function",
+    note = "add `#[rondo_mcp::prompt]` to the function, or implement `rondo_mcp::PromptHandler` for the type"
+)]
+pub trait PromptHandler: 'static {
+    /// The prompt's name.
+    const NAME: &'static str;
+    /// The definition listed by `prompts/list`.
+    fn definition() -> Prompt;
+    /// Renders the prompt.
+    fn get<'a>(cx: &'a Cx, arguments: JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
+}
+
+type GetFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
+
+/// Prompts, built by `prompts![a, b]` or [`PromptSet::with`].
+#[derive(Clone, Default)]
+pub struct PromptSet {
+    items: ItemSet<PromptEntry>,
+}
+
+/// One prompt of a [`PromptSet`]: what [`PromptHandler`] provides, as function pointers.
+#[derive(Clone, Copy)]
+struct PromptEntry {
+    name: &'static str,
+    definition: fn() -> Prompt,
+    get: GetFn,
+}
+
+impl SetEntry for PromptEntry {
+    const KEY: &'static str = "prompt name";
+    fn key(&self) -> &str {
+        self.name
+    }
+}
+
+impl std::fmt::Debug for PromptSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.items.fmt(f)
+    }
+}
+
+impl PromptSet {
+    /// An empty set.
+    pub fn new() -> Self {
+        PromptSet::default()
+    }
+    /// Adds the prompt `P`.
+    pub fn with<P: PromptHandler>(mut self) -> Self {
+        self.items.push(PromptEntry {
+            name: P::NAME,
+            definition: P::definition,
+            get: P::get,
+        });
+        self
+    }
+    /// Adds the prompts of `other`.
+    ///
+    /// # Panics
+    /// When a name is already taken.
+    pub(crate) fn merge(&mut self, other: PromptSet) {
+        self.items.merge(other.items);
+    }
+    /// The definitions, in the order the prompts were added.
+    pub(crate) fn list(&self) -> Vec<Prompt> {
+        self.items.entries().map(|e| (e.definition)()).collect()
+    }
+    /// Renders the prompt `name`; `None` when the set has no such prompt.
+    pub(crate) fn get<'a>(
+        &self,
+        cx: &'a Cx,
+        name: &str,
+        args: JsonObject,
+    ) -> Option<BoxFuture<'a, Result<GetPromptResult, Error>>> {
+        self.items.find(name).map(|e| (e.get)(cx, args))
+    }
+}
+
+/// What a `#[prompt]` function may return.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be returned from a `#[prompt]` function",
+    note = "return `String` (one user message), `PromptMessage`, `Vec<PromptMessage>`, `GetPromptResult`, or a `Result<_, rondo_mcp::Error>` of one of them"
+)]
+pub trait IntoPromptResult {
+    /// Converts into the result sent to the client.
+    fn into_prompt_result(self) -> Result<GetPromptResult, Error>;
+}
+
+impl IntoPromptResult for GetPromptResult {
+    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
+        Ok(self)
+    }
+}
+impl IntoPromptResult for Vec<PromptMessage> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
+        Ok(GetPromptResult {
+            description: None,
+            messages: self,
+        })
+    }
+}
+impl IntoPromptResult for PromptMessage {
+    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
+        vec![self].into_prompt_result()
+    }
+}
+impl IntoPromptResult for String {
+    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
+        PromptMessage::user(Content::text(self)).into_prompt_result()
+    }
+}
+impl<T: IntoPromptResult> IntoPromptResult for Result<T, Error> {
+    fn into_prompt_result(self) -> Result<GetPromptResult, Error> {
+        self.and_then(T::into_prompt_result)
+    }
+}

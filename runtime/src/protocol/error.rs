@@ -1,0 +1,123 @@
+//! The protocol-level error: JSON-RPC error objects and the codes the server emits.
+
+use super::ClientCapabilities;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use std::fmt;
+
+/// The JSON-RPC error codes the server emits (MCP 2026-07-28 § Error Codes).
+pub mod code {
+    /// Invalid JSON.
+    pub const PARSE_ERROR: i64 = -32700;
+    /// Not a valid JSON-RPC request object.
+    pub const INVALID_REQUEST: i64 = -32600;
+    /// Unknown method, or a method behind a capability the server does not advertise.
+    pub const METHOD_NOT_FOUND: i64 = -32601;
+    /// Invalid parameters: missing `_meta` fields, unknown tool, bad `requestState`, ...
+    pub const INVALID_PARAMS: i64 = -32602;
+    /// Internal error.
+    pub const INTERNAL_ERROR: i64 = -32603;
+    /// HTTP headers missing, malformed or different from the body.
+    pub const HEADER_MISMATCH: i64 = -32020;
+    /// The request needs a client capability that the client did not declare.
+    pub const MISSING_REQUIRED_CLIENT_CAPABILITY: i64 = -32021;
+    /// The requested protocol version is not served.
+    pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
+}
+
+/// A JSON-RPC error object, and the protocol-level error type of the whole crate.
+///
+/// Tool *execution* errors are not `Error`s: they are `CallToolResult`s with `isError: true`, so
+/// the model can read them and correct itself. An `Error` is for requests the server could not
+/// serve at all (unknown tool, malformed params, missing capability, ...).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Error {
+    /// The error code (see [`code`]).
+    pub code: i64,
+    /// A concise single sentence.
+    pub message: String,
+    /// Structured details.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub data: Option<Value>,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.message, self.code)
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl Error {
+    /// An error with a code and message and no data.
+    pub fn new(code: i64, message: impl Into<String>) -> Self {
+        Error {
+            code,
+            message: message.into(),
+            data: None,
+        }
+    }
+    /// Attaches `data`.
+    pub fn with_data(mut self, data: Value) -> Self {
+        self.data = Some(data);
+        self
+    }
+    /// `-32700`.
+    pub fn parse_error(detail: impl fmt::Display) -> Self {
+        Error::new(code::PARSE_ERROR, "Parse error")
+            .with_data(json!({ "reason": detail.to_string() }))
+    }
+    /// `-32600`.
+    pub fn invalid_request(reason: impl Into<String>) -> Self {
+        Error::new(code::INVALID_REQUEST, "Invalid request")
+            .with_data(json!({ "reason": reason.into() }))
+    }
+    /// `-32601`.
+    pub fn method_not_found(method: &str) -> Self {
+        Error::new(
+            code::METHOD_NOT_FOUND,
+            format!("Method not found: {method}"),
+        )
+    }
+    /// `-32602` with a message.
+    pub fn invalid_params(message: impl Into<String>) -> Self {
+        Error::new(code::INVALID_PARAMS, message)
+    }
+    /// `-32602`, the spec's message for an unknown tool.
+    pub fn unknown_tool(name: &str) -> Self {
+        Error::invalid_params(format!("Unknown tool: {name}"))
+    }
+    /// `-32602`, the spec's shape for an unknown resource (`data.uri`).
+    pub fn resource_not_found(uri: &str) -> Self {
+        Error::invalid_params("Resource not found").with_data(json!({ "uri": uri }))
+    }
+    /// `-32603`.
+    pub fn internal(message: impl Into<String>) -> Self {
+        Error::new(code::INTERNAL_ERROR, message)
+    }
+    /// `-32020`.
+    pub fn header_mismatch(message: impl Into<String>) -> Self {
+        Error::new(code::HEADER_MISMATCH, message)
+    }
+    /// `-32021` with `data.requiredCapabilities` (an object, as the spec requires).
+    pub fn missing_capability(required: &ClientCapabilities) -> Self {
+        let names: Vec<&str> = required.names();
+        Error::new(
+            code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            format!(
+                "Server requires the {} capability for this request",
+                names.join(", ")
+            ),
+        )
+        .with_data(json!({ "requiredCapabilities": required }))
+    }
+    /// `-32022` with `data.supported` and `data.requested`.
+    pub fn unsupported_version(supported: &[&str], requested: &str) -> Self {
+        Error::new(
+            code::UNSUPPORTED_PROTOCOL_VERSION,
+            "Unsupported protocol version",
+        )
+        .with_data(json!({ "supported": supported, "requested": requested }))
+    }
+}

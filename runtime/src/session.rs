@@ -1,0 +1,79 @@
+//! [`LegacySession`]: what a 2025-11-25 session negotiated at `initialize` and what it changed
+//! since (log level, resource subscriptions). One stdio process after `initialize`, or one
+//! HTTP `Mcp-Session-Id`.
+
+use crate::backchannel::BackChannel;
+use crate::notify::Change;
+use crate::notify::filter::Advertised;
+use crate::protocol::{ClientCapabilities, Implementation, LoggingLevel};
+use crate::sync::lock;
+use std::collections::BTreeSet;
+use std::sync::{Arc, Mutex};
+
+/// A 2025-11-25 session.
+#[derive(Debug)]
+pub(crate) struct LegacySession {
+    /// The negotiated version.
+    pub protocol_version: String,
+    /// What the client declared at `initialize`.
+    pub client_capabilities: ClientCapabilities,
+    /// The client's name and version.
+    pub client_info: Option<Implementation>,
+    /// Server-to-client requests of this session.
+    pub back: Arc<BackChannel>,
+    /// `logging/setLevel`; no log notifications until it is set.
+    log_level: Mutex<Option<LoggingLevel>>,
+    /// `resources/subscribe`d URIs.
+    subscriptions: Mutex<BTreeSet<String>>,
+}
+
+impl LegacySession {
+    /// A session that negotiated `protocol_version` with a client declaring `capabilities`.
+    pub(crate) fn new(
+        protocol_version: String,
+        client_capabilities: ClientCapabilities,
+        client_info: Option<Implementation>,
+    ) -> LegacySession {
+        LegacySession {
+            protocol_version,
+            client_capabilities,
+            client_info,
+            back: Arc::new(BackChannel::default()),
+            log_level: Mutex::new(None),
+            subscriptions: Mutex::new(BTreeSet::new()),
+        }
+    }
+
+    /// The level `logging/setLevel` chose, if any.
+    pub(crate) fn log_level(&self) -> Option<LoggingLevel> {
+        *lock(&self.log_level)
+    }
+
+    /// `logging/setLevel`.
+    pub(crate) fn set_log_level(&self, level: LoggingLevel) {
+        *lock(&self.log_level) = Some(level);
+    }
+
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe` (`!on`) of `uri`.
+    pub(crate) fn subscribe(&self, uri: &str, on: bool) {
+        let mut subscriptions = lock(&self.subscriptions);
+        if on {
+            subscriptions.insert(uri.to_owned());
+        } else {
+            subscriptions.remove(uri);
+        }
+    }
+
+    /// What the session receives outside any request (HTTP GET stream, stdio): the list
+    /// changes the server advertises, and updates of the URIs it subscribed to.
+    pub(crate) fn wants(&self, advertised: Advertised, change: &Change) -> bool {
+        match change {
+            Change::ToolsListChanged => advertised.tools,
+            Change::PromptsListChanged => advertised.prompts,
+            Change::ResourcesListChanged => advertised.resources,
+            Change::ResourceUpdated(uri) => {
+                advertised.subscribe && lock(&self.subscriptions).contains(uri)
+            }
+        }
+    }
+}

@@ -1,0 +1,240 @@
+//! The official JSON Schemas of both revisions (`runtime/schema/`), compiled once per process,
+//! and the tables the [`Validator`](super::Validator) reads from them: which definition each
+//! party's requests and notifications must satisfy (from the `ClientRequest`, `ServerRequest`,
+//! `ClientNotification` and `ServerNotification` unions), which definition an error code has,
+//! and which requests may be answered with an `InputRequiredResult` (those whose params carry
+//! `inputResponses`).
+
+use crate::protocol::Revision;
+use jsonschema::ValidatorMap;
+use serde_json::Value;
+use std::collections::{HashMap, HashSet};
+use std::sync::OnceLock;
+
+const V2025_11_25: &str = include_str!("../../schema/2025-11-25/schema.json");
+const V2026_07_28: &str = include_str!("../../schema/2026-07-28/schema.json");
+
+/// Who sends a message.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Party {
+    Client,
+    Server,
+}
+
+impl Party {
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Party::Client => "Client",
+            Party::Server => "Server",
+        }
+    }
+}
+
+/// What an error definition describes: the whole response (`HeaderMismatchError`, ...) or only
+/// its `error` member (`ParseError`, `InvalidParamsError`, ...). The schema has both kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ErrorScope {
+    Response,
+    ErrorMember,
+}
+
+/// One revision's schema and the tables derived from it.
+pub(super) struct Schema {
+    compiled: ValidatorMap,
+    defs: HashSet<String>,
+    requests: HashMap<(Party, String), String>,
+    notifications: HashMap<(Party, String), String>,
+    errors: HashMap<i64, (String, ErrorScope)>,
+    input_required: HashSet<String>,
+}
+
+impl std::fmt::Debug for Schema {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Schema")
+            .field("defs", &self.defs.len())
+            .finish()
+    }
+}
+
+/// The schema of `revision`, compiled on first use.
+pub(super) fn schema(revision: Revision) -> &'static Schema {
+    static OLD: OnceLock<Schema> = OnceLock::new();
+    static NEW: OnceLock<Schema> = OnceLock::new();
+    let (cell, text) = match revision {
+        Revision::V2025_11_25 => (&OLD, V2025_11_25),
+        Revision::V2026_07_28 => (&NEW, V2026_07_28),
+    };
+    cell.get_or_init(|| Schema::load(text))
+}
+
+impl Schema {
+    fn load(text: &str) -> Schema {
+        let mut root: Value = serde_json::from_str(text).expect("the bundled schema is JSON");
+        widen(&mut root);
+        let compiled = jsonschema::options()
+            .should_validate_formats(true)
+            .build_map(&root)
+            .expect("the bundled schema compiles");
+        let defs = &root["$defs"];
+        let mut schema = Schema {
+            compiled,
+            defs: defs
+                .as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| k.clone())
+                .collect(),
+            requests: HashMap::new(),
+            notifications: HashMap::new(),
+            errors: HashMap::new(),
+            input_required: HashSet::new(),
+        };
+        for party in [Party::Client, Party::Server] {
+            for (kind, table) in [
+                ("Request", &mut schema.requests),
+                ("Notification", &mut schema.notifications),
+            ] {
+                for def in members(defs, &format!("{}{kind}", party.name())) {
+                    if let Some(m) = defs[&def].pointer("/properties/method/const") {
+                        let m = m.as_str().unwrap_or_default().to_owned();
+                        table.insert((party, m), def);
+                    }
+                }
+            }
+        }
+        for (name, def) in defs.as_object().into_iter().flatten() {
+            if let Some((code, scope)) = error_code(def) {
+                schema.errors.insert(code, (name.clone(), scope));
+            }
+            let params = def
+                .pointer("/properties/params/$ref")
+                .and_then(Value::as_str)
+                .and_then(|r| r.strip_prefix("#/$defs/"));
+            if params.is_some_and(|p| defs[p].pointer("/properties/inputResponses").is_some()) {
+                schema.input_required.insert(name.clone());
+            }
+        }
+        schema
+    }
+
+    /// Whether the schema defines `def`.
+    pub(super) fn has(&self, def: &str) -> bool {
+        self.defs.contains(def)
+    }
+
+    /// The definition of a request `party` may send with `method`.
+    pub(super) fn request(&self, party: Party, method: &str) -> Option<&str> {
+        let key = (party, method.to_owned());
+        self.requests.get(&key).map(String::as_str)
+    }
+
+    /// The definition of a notification `party` may send with `method`.
+    pub(super) fn notification(&self, party: Party, method: &str) -> Option<&str> {
+        let key = (party, method.to_owned());
+        self.notifications.get(&key).map(String::as_str)
+    }
+
+    /// The definition the result of `request` (a request definition) must satisfy:
+    /// `FooRequest` is answered by `FooResult`, a request without one by `EmptyResult`.
+    pub(super) fn result_of(&self, request: &str) -> String {
+        let result = format!("{}Result", request.trim_end_matches("Request"));
+        if self.has(&result) {
+            result
+        } else {
+            "EmptyResult".to_owned()
+        }
+    }
+
+    /// Whether `request` (a request definition) may be answered with an `InputRequiredResult`.
+    pub(super) fn may_require_input(&self, request: &str) -> bool {
+        self.input_required.contains(request)
+    }
+
+    /// The specific definition of an error code, where the schema has one.
+    pub(super) fn error(&self, code: i64) -> Option<(&str, ErrorScope)> {
+        self.errors.get(&code).map(|(d, s)| (d.as_str(), *s))
+    }
+
+    /// Validates `instance` against `def`; the errors, each with where it is, otherwise.
+    pub(super) fn check(&self, def: &str, instance: &Value) -> Result<(), Vec<String>> {
+        let Some(validator) = self.compiled.get(&format!("#/$defs/{def}")) else {
+            return Err(vec![format!("the schema has no definition `{def}`")]);
+        };
+        let errors: Vec<String> = validator
+            .iter_errors(instance)
+            .take(8)
+            .map(|e| {
+                let at = e.instance_path().to_string();
+                let at = if at.is_empty() { "/".to_owned() } else { at };
+                format!("at {at}: {e}")
+            })
+            .collect();
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+}
+
+/// The definitions a union definition (`anyOf` of `$ref`s) names; a definition that is not a
+/// union stands for itself (2026-07-28's `ClientNotification` is one notification).
+fn members(defs: &Value, union: &str) -> Vec<String> {
+    let Some(def) = defs.get(union) else {
+        return Vec::new();
+    };
+    match def.get("anyOf").and_then(Value::as_array) {
+        Some(items) => items
+            .iter()
+            .filter_map(|i| i.get("$ref")?.as_str()?.strip_prefix("#/$defs/"))
+            .map(str::to_owned)
+            .collect(),
+        None => vec![union.to_owned()],
+    }
+}
+
+/// The error code a definition pins, and what it describes.
+fn error_code(def: &Value) -> Option<(i64, ErrorScope)> {
+    if let Some(code) = def
+        .pointer("/properties/code/const")
+        .and_then(Value::as_i64)
+    {
+        return Some((code, ErrorScope::ErrorMember));
+    }
+    let parts = def.pointer("/properties/error/allOf")?.as_array()?;
+    parts
+        .iter()
+        .find_map(|p| p.pointer("/properties/code/const")?.as_i64())
+        .map(|code| (code, ErrorScope::Response))
+}
+
+/// Widens what `schema.json` narrows by accident of its generator (the normative `schema.ts`
+/// says otherwise; see DIGEST §10 A4): the values of an elicitation answer's `content` are
+/// `string | number | boolean | string[]` (the JSON says `integer`, so a float answered to a
+/// `number` field would fail), and 2026-07-28's `JSONValue` includes `number` and `null` (the
+/// JSON has neither non-integral numbers nor `null`). Nothing else is changed.
+fn widen(root: &mut Value) {
+    let content = "/$defs/ElicitResult/properties/content/additionalProperties/anyOf";
+    add_types(root, content, &["number"]);
+    if root.pointer("/$defs/JSONValue").is_some() {
+        add_types(root, "/$defs/JSONValue/anyOf", &["number", "null"]);
+    }
+}
+
+/// Adds `extra` to the one `"type": [...]` list of scalar types among the `anyOf` at `pointer`.
+fn add_types(root: &mut Value, pointer: &str, extra: &[&str]) {
+    let scalars = root
+        .pointer_mut(pointer)
+        .and_then(Value::as_array_mut)
+        .and_then(|items| {
+            items
+                .iter_mut()
+                .find_map(|i| i.get_mut("type")?.as_array_mut())
+        })
+        .unwrap_or_else(|| panic!("the bundled schema changed at {pointer}: revisit `widen`"));
+    for t in extra {
+        if !scalars.iter().any(|s| s == t) {
+            scalars.push(Value::from(*t));
+        }
+    }
+}
