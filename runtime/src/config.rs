@@ -24,8 +24,33 @@ pub(crate) struct Config {
     pub clock: Arc<dyn Clock>,
     /// Bound into state so another server's state is refused even under a shared key.
     pub audience: String,
+    /// How the out-of-band flows of URL-mode questions are waited for.
+    pub flow: FlowSettings,
     /// The handler's fixed description.
     pub info: ServerInfo,
+}
+
+/// How a URL-mode question's out-of-band flow is waited for ([`UrlFlow::finished`](crate::UrlFlow::finished)).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct FlowSettings {
+    /// 2026-07-28: how long one request waits before answering a state-only
+    /// `InputRequiredResult`; it also paces a client that retries at once.
+    pub wait: Duration,
+    /// How long a flow is waited for in all, across rounds; then the request fails.
+    pub budget: Duration,
+    /// How often the server's check runs while waiting.
+    pub poll: Duration,
+}
+
+impl FlowSettings {
+    /// The defaults: 20 s per request, 15 minutes in all, a check every second.
+    fn new() -> FlowSettings {
+        FlowSettings {
+            wait: Duration::from_secs(20),
+            budget: Duration::from_secs(15 * 60),
+            poll: Duration::from_secs(1),
+        }
+    }
 }
 
 impl Config {
@@ -42,6 +67,7 @@ impl Config {
             max_message_bytes: 4 * 1024 * 1024,
             clock: Arc::new(SystemClock),
             audience: info.implementation.name.clone(),
+            flow: FlowSettings::new(),
             info,
         }
     }

@@ -79,6 +79,21 @@ impl<H: Handler> Server<H> {
         self.config().ask_timeout = timeout;
         self
     }
+    /// How long one request waits for a URL-mode question's out-of-band flow
+    /// ([`UrlFlow::finished`](crate::UrlFlow::finished)) before a 2026-07-28 client is told to
+    /// retry (default 20 s). It also paces a client that retries at once.
+    pub fn flow_wait(mut self, wait: Duration) -> Self {
+        let flow = &mut self.config().flow;
+        flow.wait = wait;
+        flow.poll = flow.poll.min(wait / 4);
+        self
+    }
+    /// How long such a flow is waited for in all, across retries, before the request fails
+    /// (default 15 minutes). Waiting rounds do not count towards [`Server::max_rounds`].
+    pub fn flow_budget(mut self, budget: Duration) -> Self {
+        self.config().flow.budget = budget;
+        self
+    }
     /// The largest inbound message, in bytes.
     pub fn max_message_bytes(mut self, bytes: usize) -> Self {
         self.config().max_message_bytes = bytes;

@@ -21,3 +21,4 @@ pub fn validate_transcript(revision: Revision, transcript: &[Frame]) -> usize {
     check.assert_valid();
     check.checked()
 }
+pub mod questions;

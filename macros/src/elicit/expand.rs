@@ -187,7 +187,8 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
         }
         Fallback::Args(span) => {
             let args = paths.args_fallback().at(*span);
-            quote_spanned!(*span=> let _ = #inputs; #args::<#output>(#cx))
+            let key = &q.key;
+            quote_spanned!(*span=> let _ = #inputs; #args::<#output>(#cx, #key))
         }
         Fallback::Function(path) => function_fallback(q, path, paths),
     };

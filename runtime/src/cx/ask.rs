@@ -2,7 +2,7 @@
 //! request's answers or a recorded question, or (2025-11-25) a real back-channel request.
 
 use super::Cx;
-use super::ask_state::Ending;
+use super::ask_state::{Ending, Reading};
 use crate::backchannel::BackChannelError;
 use crate::canonical;
 use crate::protocol::{
@@ -48,6 +48,15 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
+/// Why [`Cx::ask_core`] has no answer.
+#[derive(Debug)]
+pub(crate) enum Failure {
+    /// The client could not or did not answer.
+    Ask(AskError),
+    /// It answered, and the answer cannot be used (see [`Reading::Unusable`]).
+    Unusable(String),
+}
+
 impl Cx {
     /// Asks the client one question and parses the answer with `parse`.
     ///
@@ -67,20 +76,43 @@ impl Cx {
         request: InputRequest,
         parse: impl Fn(Value) -> Result<T, String>,
     ) -> Result<T, AskError> {
+        let read = |_: &InputRequest, v: Value| match parse(v) {
+            Ok(t) => Reading::Value(t),
+            Err(why) => Reading::Again(why),
+        };
+        self.ask_core(key, request, false, read)
+            .await
+            .map_err(|failure| match failure {
+                Failure::Ask(e) => e,
+                Failure::Unusable(why) => AskError::Invalid(why),
+            })
+    }
+
+    /// The engine under [`Cx::ask_raw`] and the typed questions: the capability check, then an
+    /// answer (2026-07-28: from this request, else the question is recorded and the pass ends;
+    /// 2025-11-25: from a real request). `consent`: an answer sent before the question was
+    /// shown is not taken. `read` sees the request as it was sent and the answer.
+    pub(crate) async fn ask_core<T>(
+        &self,
+        key: &str,
+        request: InputRequest,
+        consent: bool,
+        read: impl Fn(&InputRequest, Value) -> Reading<T>,
+    ) -> Result<T, Failure> {
         if let Some(missing) = self
             .client_capabilities
             .missing(&request.required_capabilities())
         {
-            return Err(AskError::Unsupported(missing));
+            return Err(Failure::Ask(AskError::Unsupported(missing)));
         }
         if !self.asks().may_ask {
             let why = format!("`{}` cannot ask the client for input", self.method);
             self.end(Ending::Error(Error::internal(why))).await
         }
         if self.revision.is_modern() {
-            self.ask_modern(key, request, parse).await
+            self.ask_modern(key, request, consent, read).await
         } else {
-            self.ask_legacy(request, parse).await
+            self.ask_legacy(request, read).await
         }
     }
 
@@ -90,18 +122,20 @@ impl Cx {
         &self,
         key: &str,
         request: InputRequest,
-        parse: impl Fn(Value) -> Result<T, String>,
-    ) -> Result<T, AskError> {
+        consent: bool,
+        read: impl Fn(&InputRequest, Value) -> Reading<T>,
+    ) -> Result<T, Failure> {
         let question = QuestionId {
             key: key.to_owned(),
             digest: canonical::short_digest(&request.to_wire()),
         };
         {
             let mut asks = self.asks();
-            if let Some(t) = asks.answer(&question, parse) {
-                return Ok(t);
+            match asks.answer(&question, consent, |v| read(&request, v)) {
+                Some(Ok(t)) => return Ok(t),
+                Some(Err(why)) => return Err(Failure::Unusable(why)),
+                None => asks.record(question, request),
             }
-            asks.record(question, request);
         }
         std::future::pending().await
     }
@@ -109,10 +143,10 @@ impl Cx {
     async fn ask_legacy<T>(
         &self,
         request: InputRequest,
-        parse: impl Fn(Value) -> Result<T, String>,
-    ) -> Result<T, AskError> {
+        read: impl Fn(&InputRequest, Value) -> Reading<T>,
+    ) -> Result<T, Failure> {
         let Some(back) = &self.back else {
-            return Err(AskError::Disconnected);
+            return Err(Failure::Ask(AskError::Disconnected));
         };
         let request = with_elicitation_id(request);
         let sent = back.request(
@@ -122,12 +156,19 @@ impl Cx {
             self.ask_timeout,
             &self.cancel,
         );
-        match sent.await {
-            Ok(v) => parse(v).map_err(AskError::Invalid),
-            Err(BackChannelError::Client(e)) => Err(AskError::Rejected(e)),
-            Err(BackChannelError::Timeout) => Err(AskError::Timeout),
-            Err(BackChannelError::Closed) => Err(AskError::Disconnected),
-        }
+        let error = match sent.await {
+            Ok(v) => {
+                return match read(&request, v) {
+                    Reading::Value(t) => Ok(t),
+                    Reading::Again(why) => Err(Failure::Ask(AskError::Invalid(why))),
+                    Reading::Unusable(why) => Err(Failure::Unusable(why)),
+                };
+            }
+            Err(BackChannelError::Client(e)) => AskError::Rejected(e),
+            Err(BackChannelError::Timeout) => AskError::Timeout,
+            Err(BackChannelError::Closed) => AskError::Disconnected,
+        };
+        Err(Failure::Ask(error))
     }
 
     /// Asks for an elicitation (form or URL mode) and returns the user's [`ElicitResult`];

@@ -2,9 +2,10 @@
 //! pass recorded, its memoised values, and how the handler asked to end the request. The
 //! handler writes it through [`Cx`](super::Cx); the driver reads it after every poll.
 
-use crate::protocol::{Error, InputRequest, JsonObject};
+use crate::protocol::{CallToolResult, Error, InputRequest, JsonObject};
 use crate::state::{Answer, Asked, Carried, QuestionId};
 use serde_json::Value;
+use std::collections::BTreeMap;
 
 /// How a handler ends its request without returning: written here, read by the driver after
 /// the poll that wrote it (the handler's future then never completes, and is dropped). The
@@ -13,8 +14,29 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Ending {
     /// Answer with this JSON-RPC error ([`Cx::fail`](super::Cx::fail),
-    /// [`Cx::require`](super::Cx::require), a question from a method that cannot ask).
+    /// [`Cx::require`](super::Cx::require), a question from a method that cannot ask, a
+    /// question whose fallback refuses).
     Error(Error),
+    /// A failure the model can read: a tool answers an `isError` result with this text, a
+    /// prompt or a resource an internal error (a question the client answered with an error, a
+    /// form answered wrongly on 2025-11-25, an out-of-band flow past its time budget).
+    Failed(String),
+    /// The tool ends with this complete result (a fallback that ends the tool early).
+    Result(CallToolResult),
+    /// 2026-07-28: answer an `InputRequiredResult` carrying only `requestState`, so the client
+    /// retries (an out-of-band flow is still unfinished).
+    Retry,
+}
+
+/// How an answer reads, for [`AskState::answer`].
+#[derive(Debug)]
+pub(crate) enum Reading<T> {
+    /// The answer.
+    Value(T),
+    /// It does not fit: drop it and ask again.
+    Again(String),
+    /// It cannot be used, and asking again would get the same answer: the caller falls back.
+    Unusable(String),
 }
 
 /// A question recorded during one pass of a 2026-07-28 handler.
@@ -42,6 +64,10 @@ pub(crate) struct AskState {
     pub questions: Vec<Recorded>,
     /// How the handler asked to end the request, if it did.
     ending: Option<Ending>,
+    /// How many earlier rounds only waited (see [`Carried::waits`]).
+    pub waits: u32,
+    /// When each out-of-band flow started to be waited for (see [`Carried::flows`]).
+    pub flows: BTreeMap<String, u64>,
 }
 
 impl AskState {
@@ -53,6 +79,8 @@ impl AskState {
             answers: carried.answers,
             unbound,
             memo: carried.memo,
+            waits: carried.waits,
+            flows: carried.flows,
             ..AskState::default()
         }
     }
@@ -67,25 +95,36 @@ impl AskState {
         self.ending.take()
     }
 
-    /// The answer to `question`, parsed, if one was given. An answer sent without state under
-    /// the question's key is bound to it first. An answer `parse` rejects is dropped, so the
-    /// question is asked again.
+    /// The answer to `question`, read, if one was given. An answer sent without state under
+    /// the question's key is bound to it first, unless the question carries `consent`: consent
+    /// counts only for a rendering the server sent (bound through `requestState`). An answer
+    /// that reads [`Reading::Again`] is dropped, so the question is asked again; one that reads
+    /// [`Reading::Unusable`] stays (it would be the same next time) and its reason is returned.
     pub(crate) fn answer<T>(
         &mut self,
         question: &QuestionId,
-        parse: impl Fn(Value) -> Result<T, String>,
-    ) -> Option<T> {
+        consent: bool,
+        read: impl Fn(Value) -> Reading<T>,
+    ) -> Option<Result<T, String>> {
         if let Some(value) = self.unbound.remove(&question.key) {
-            self.answers.push(Answer {
-                question: question.clone(),
-                value,
-            });
+            if consent {
+                tracing::warn!(
+                    key = question.key,
+                    "an answer to a consent question came before the question was shown; ignored"
+                );
+            } else {
+                self.answers.push(Answer {
+                    question: question.clone(),
+                    value,
+                });
+            }
         }
         let i = self.answers.iter().position(|a| a.question == *question)?;
-        match parse(self.answers[i].value.clone()) {
-            Ok(t) => Some(t),
-            Err(why) => {
-                tracing::debug!(key = question.key, %why, "answer did not parse; asking again");
+        match read(self.answers[i].value.clone()) {
+            Reading::Value(t) => Some(Ok(t)),
+            Reading::Unusable(why) => Some(Err(why)),
+            Reading::Again(why) => {
+                tracing::debug!(key = question.key, %why, "answer did not fit; asking again");
                 self.answers.remove(i);
                 None
             }
@@ -113,7 +152,9 @@ impl AskState {
     /// The `inputRequests` of this pass and what the next round carries. Wire keys are the
     /// questions' keys, unless two questions with one key but different renderings were asked:
     /// then each gets `~` and 8 hex digits of its digest.
-    pub(crate) fn next_round(&self, round: u32) -> (JsonObject, Carried) {
+    /// `waited` says whether this round only waited (no questions): it then counts in
+    /// [`Carried::waits`].
+    pub(crate) fn next_round(&self, round: u32, waited: bool) -> (JsonObject, Carried) {
         let mut requests = JsonObject::new();
         let mut asked = Vec::with_capacity(self.questions.len());
         for q in &self.questions {
@@ -140,6 +181,8 @@ impl AskState {
             asked,
             answers: self.answers.clone(),
             memo: self.memo.clone(),
+            waits: self.waits + u32::from(waited),
+            flows: self.flows.clone(),
         };
         (requests, carried)
     }

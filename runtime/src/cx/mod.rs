@@ -4,7 +4,8 @@ mod ask;
 mod ask_state;
 
 pub use ask::{AskError, parse_as};
-pub(crate) use ask_state::{AskState, Ending};
+pub(crate) use ask::Failure;
+pub(crate) use ask_state::{AskState, Ending, Reading};
 
 use crate::backchannel::{BackChannel, Outbound};
 use crate::notify::Notifier;
@@ -12,6 +13,8 @@ use crate::protocol::{
     ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
     RequestId, Revision, notification,
 };
+use crate::config::FlowSettings;
+use crate::state::Clock;
 use crate::sync::lock;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -65,6 +68,12 @@ pub struct Cx {
     pub(crate) back: Option<Arc<BackChannel>>,
     /// How long a 2025-11-25 back-channel question waits for its answer.
     pub(crate) ask_timeout: Duration,
+    /// How URL-mode flows are waited for.
+    pub(crate) flow: FlowSettings,
+    /// The server's clock (flow budgets).
+    pub(crate) clock: Arc<dyn Clock>,
+    /// A tool call's arguments (`fallback = args` builds a form's answer from them).
+    pub(crate) arguments: Option<JsonObject>,
     pub(crate) notifier: Notifier,
     pub(crate) asks: Mutex<AskState>,
 }
@@ -205,6 +214,37 @@ impl Cx {
             }
         }
         Ok(t)
+    }
+
+    /// The tool call's arguments, when this request is a `tools/call`.
+    pub(crate) fn arguments(&self) -> Option<&JsonObject> {
+        self.arguments.as_ref()
+    }
+
+    /// How URL-mode flows are waited for.
+    pub(crate) fn flow_settings(&self) -> FlowSettings {
+        self.flow
+    }
+
+    /// Now, in ms since the epoch, by the server's clock.
+    pub(crate) fn now_ms(&self) -> u64 {
+        self.clock.now_ms()
+    }
+
+    /// When the flow of question `key` started to be waited for: now, the first time; sealed
+    /// into `requestState` so later rounds measure from the same start.
+    pub(crate) fn flow_started(&self, key: &str) -> u64 {
+        let now = self.now_ms();
+        *self.asks().flows.entry(key.to_owned()).or_insert(now)
+    }
+
+    /// 2025-11-25: tells the client the URL-mode elicitation `id` finished, on this request's
+    /// stream (so only the client that started it hears it).
+    pub(crate) async fn elicitation_complete(&self, id: &str) {
+        let params = json!({ "elicitationId": id });
+        self.out
+            .send(notification(Method::ElicitationComplete.as_str(), params))
+            .await;
     }
 
     /// This request's ask state (answers, recorded questions, memo values, ending).

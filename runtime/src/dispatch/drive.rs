@@ -63,6 +63,13 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 pub(super) fn ended(ending: Ending) -> Answered {
     match ending {
         Ending::Error(e) => Err(e),
+        Ending::Failed(why) => Err(Error::internal(why)),
+        Ending::Result(_) => Err(Error::internal(
+            "only a tool can end with a result of its own",
+        )),
+        Ending::Retry => Err(Error::internal(
+            "only a tool, prompt or resource can wait for the client",
+        )),
     }
 }
 

@@ -88,7 +88,8 @@ impl<H: Handler> Engine<H> {
         let arguments = object_param(params, "arguments")?;
         let legacy = !facts.revision.is_modern();
         let bound = self.open_rounds(req, conn, &facts, name, &json!(arguments))?;
-        let cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
+        let mut cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
+        cx.arguments = Some(arguments.clone());
         let out = match drive(&cx, self.handler.call_tool(&cx, name, arguments)).await {
             // A tool's panic is an execution error the model can read, not a protocol error.
             Driven::Panicked(msg) => {

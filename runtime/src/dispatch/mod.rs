@@ -207,6 +207,9 @@ impl<H: Handler> Engine<H> {
             out: conn.out.clone(),
             back: facts.back,
             ask_timeout: self.config.ask_timeout,
+            flow: self.config.flow,
+            clock: self.config.clock.clone(),
+            arguments: None,
             notifier: self.hub.clone(),
             asks: Mutex::new(asks),
         }

@@ -2,12 +2,15 @@
 //! retry's `requestState`, matching its `inputResponses` to the questions asked, and sealing
 //! the next round's state into an `InputRequiredResult`. The token format is `state/`'s.
 
-use super::drive::{Driven, settle};
+use super::drive::{Driven, ended, settle};
 use super::{Answered, ClientFacts, Conn, Engine};
 use crate::canonical;
-use crate::cx::{AskState, Cx};
+use crate::cx::{AskState, Cx, Ending};
 use crate::handler::Handler;
-use crate::protocol::{Error, InputRequiredResult, JsonObject, Request};
+use crate::protocol::{
+    CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, ReadResourceResult,
+    Request,
+};
 use crate::state::{Binding, Carried, StateCodec};
 use serde::Serialize;
 use serde_json::Value;
@@ -73,35 +76,45 @@ impl<H: Handler> Engine<H> {
     }
 
     /// Turns the end of a method that may ask for input into its answer.
-    pub(super) fn finish_rounds<T: Serialize>(
+    pub(super) fn finish_rounds<T: Serialize + EndsWith>(
         &self,
         cx: &Cx,
         binding: Binding,
         out: Driven<Result<T, Error>>,
         adjust: impl FnOnce(T) -> T,
     ) -> Answered {
-        match out {
-            Driven::Done(r) => {
-                let from_answers = cx.round > 0 || !cx.asks().answers.is_empty();
-                self.complete(&cx.method, cx.revision, adjust(r?), from_answers)
+        let result = match out {
+            Driven::Done(r) => r?,
+            Driven::InputRequired => return self.input_required(cx, binding, false).map(Some),
+            Driven::Ended(Ending::Retry) if cx.revision.is_modern() => {
+                return self.input_required(cx, binding, true).map(Some);
             }
-            Driven::InputRequired => self.input_required(cx, binding).map(Some),
-            other => settle(other),
-        }
+            Driven::Ended(ending) => match T::ends_with(ending) {
+                Ok(t) => t,
+                Err(ending) => return ended(ending),
+            },
+            other => return settle(other),
+        };
+        let from_answers = cx.round > 0 || !cx.asks().answers.is_empty();
+        self.complete(&cx.method, cx.revision, adjust(result), from_answers)
     }
 
-    /// The `InputRequiredResult` of a pass that recorded questions.
-    fn input_required(&self, cx: &Cx, binding: Binding) -> Result<Value, Error> {
+    /// The `InputRequiredResult` of a pass that recorded questions, or (`waited`) of one that
+    /// only waits for an out-of-band flow: then it carries no `inputRequests`, and it does not
+    /// count towards the round cap (the flow's time budget bounds such rounds).
+    fn input_required(&self, cx: &Cx, binding: Binding, waited: bool) -> Result<Value, Error> {
         let cfg = &self.config;
-        if cx.round + 1 > cfg.max_rounds {
+        let asked_rounds = cx.round.saturating_sub(cx.asks().waits);
+        if !waited && asked_rounds + 1 > cfg.max_rounds {
             return Err(Error::invalid_params(format!(
                 "The request needed more than {} rounds of input; start it again",
                 cfg.max_rounds
             )));
         }
-        let (requests, carried) = cx.asks().next_round(cx.round + 1);
+        let (requests, carried) = cx.asks().next_round(cx.round + 1, waited);
         let state = self.state_codec().seal(binding, carried)?;
-        InputRequiredResult::new(&cfg.info.implementation, Some(requests), state).to_value()
+        let requests = (!waited).then_some(requests);
+        InputRequiredResult::new(&cfg.info.implementation, requests, state).to_value()
     }
 
     /// Seals and opens this server's `requestState`, as of now.
@@ -130,3 +143,26 @@ fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, E
         None => Ok(Some(responses)),
     }
 }
+
+/// What a method's result can be when the handler ended the request through its context: a
+/// tool turns a readable failure into an `isError` result and takes a result of its own; other
+/// methods answer the ending as an error.
+pub(super) trait EndsWith: Sized {
+    /// The result `ending` comes to, or the ending back when it is not a result.
+    fn ends_with(ending: Ending) -> Result<Self, Ending> {
+        Err(ending)
+    }
+}
+
+impl EndsWith for CallToolResult {
+    fn ends_with(ending: Ending) -> Result<Self, Ending> {
+        match ending {
+            Ending::Failed(why) => Ok(CallToolResult::error(why)),
+            Ending::Result(result) => Ok(result),
+            other => Err(other),
+        }
+    }
+}
+
+impl EndsWith for GetPromptResult {}
+impl EndsWith for ReadResourceResult {}

@@ -80,6 +80,9 @@ methods! {
     Progress => "notifications/progress",
     /// `notifications/roots/list_changed` (2025-11-25).
     RootsListChanged => "notifications/roots/list_changed",
+    /// `notifications/elicitation/complete` (2025-11-25, server to client): a URL-mode
+    /// elicitation's out-of-band flow finished.
+    ElicitationComplete => "notifications/elicitation/complete",
 }
 
 impl Method {

@@ -22,6 +22,7 @@ pub(crate) use keys::fill_random;
 use crate::protocol::{Error, JsonObject};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The message of every `requestState` rejection. Frozen: it tells an attacker nothing.
@@ -87,6 +88,12 @@ pub(crate) struct Carried {
     pub answers: Vec<Answer>,
     /// Memoised intermediate results.
     pub memo: JsonObject,
+    /// How many of the rounds only waited for an out-of-band flow (state-only
+    /// `InputRequiredResult`s): they do not count towards the round cap.
+    pub waits: u32,
+    /// When each out-of-band flow (a URL-mode question's page) started to be waited for, in ms
+    /// since the epoch, by question key: the waiting's time budget runs from there.
+    pub flows: BTreeMap<String, u64>,
 }
 
 /// The sealed payload: the binding, an expiry, and what the round carried. Short field names
@@ -114,6 +121,14 @@ struct Payload {
     answers: Vec<Answer>,
     #[serde(default)]
     memo: JsonObject,
+    #[serde(rename = "wr", default, skip_serializing_if = "is_zero")]
+    waits: u32,
+    #[serde(rename = "f", default, skip_serializing_if = "BTreeMap::is_empty")]
+    flows: BTreeMap<String, u64>,
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 impl Payload {
@@ -129,6 +144,8 @@ impl Payload {
             asked: carried.asked,
             answers: carried.answers,
             memo: carried.memo,
+            waits: carried.waits,
+            flows: carried.flows,
         }
     }
 
@@ -158,6 +175,8 @@ impl Payload {
             asked: self.asked,
             answers: self.answers,
             memo: self.memo,
+            waits: self.waits,
+            flows: self.flows,
         }
     }
 }
@@ -268,6 +287,8 @@ mod tests {
                 value: json!({"action": "accept"}),
             }],
             memo: JsonObject::new(),
+            waits: 1,
+            flows: BTreeMap::from([("pay".to_owned(), 7)]),
         };
         let keys = KeyRing::new(1, [3; 32]);
         let token = codec(&keys, 0).seal(binding(), carried.clone()).unwrap();

@@ -1,0 +1,83 @@
+//! [`Form<T>`]: what an `#[elicit(form)]` function renders.
+
+use super::{Answer, Failed, Read, Rendered};
+use crate::cx::AskError;
+use crate::protocol::{ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision};
+use crate::question::Elicit;
+use serde_json::Value;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// A form the user fills in: a message, and the fields of `T` (`#[derive(Elicit)]`).
+///
+/// The answer is an [`Answer<T>`]: the submitted form parsed into `T`, or the user's decline or
+/// cancel. An answer that does not fit the form is asked again (2026-07-28) or ends the request
+/// with a message naming the problem (2025-11-25).
+pub struct Form<T> {
+    message: String,
+    form: PhantomData<fn() -> T>,
+}
+
+impl<T: Elicit> Form<T> {
+    /// A form with this message (what is asked and why).
+    pub fn new(message: impl Into<String>) -> Self {
+        Form {
+            message: message.into(),
+            form: PhantomData,
+        }
+    }
+
+    /// The message.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
+impl<T> fmt::Debug for Form<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Form").field("message", &self.message).finish_non_exhaustive()
+    }
+}
+
+impl<T: Elicit + Send + 'static> Rendered for Form<T> {
+    type Answer = Answer<T>;
+
+    fn needs() -> ClientCapabilities {
+        ClientCapabilities::with_elicitation_form()
+    }
+
+    fn consent(&self) -> bool {
+        T::CONSENT
+    }
+
+    fn request(&self, revision: Revision) -> InputRequest {
+        InputRequest::Elicit(ElicitRequest::Form {
+            message: self.message.clone(),
+            requested_schema: T::requested_schema(revision),
+        })
+    }
+
+    fn read(&self, key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Answer<T>> {
+        let result: ElicitResult = match serde_json::from_value(answer) {
+            Ok(r) => r,
+            Err(e) => return Read::AskAgain(format!("the answer to `{key}` is not an elicitation result: {e}")),
+        };
+        match result.action {
+            ElicitAction::Decline => Read::Answer(Answer::Decline),
+            ElicitAction::Cancel => Read::Answer(Answer::Cancel),
+            ElicitAction::Accept => match T::from_content(&result.content.unwrap_or_default()) {
+                Ok(t) => Read::Answer(Answer::Accept(t)),
+                Err(e) => Read::AskAgain(format!("the answer to `{key}` does not fit the form: {e}")),
+            },
+        }
+    }
+
+    fn failed(&self, key: &'static str, why: &AskError) -> Failed<Answer<T>> {
+        match why {
+            AskError::Unsupported(_) => Failed::Fallback,
+            // Nobody answered in time: the form was dismissed.
+            AskError::Timeout => Failed::Answer(Answer::Cancel),
+            other => Failed::End(format!("Could not ask `{key}`: {other}")),
+        }
+    }
+}

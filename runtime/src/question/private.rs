@@ -1,0 +1,248 @@
+//! What the question macros' expansions call, re-exported by `__private` (not a public API).
+
+use super::{Answer, Fallback, Form, Rendered, Url};
+use crate::cx::Cx;
+use crate::protocol::{CallToolResult, JsonObject, Revision};
+use crate::question::Elicit;
+use crate::tools::BoxFuture;
+use serde_json::Value;
+use std::cell::Cell;
+use std::future::Future;
+
+/// `#[elicit(form)]`: what the function renders must be a `Form<T>`.
+#[diagnostic::on_unimplemented(
+    message = "`#[elicit(form)]` functions return `Form<T>`, not `{Self}`",
+    label = "not a form",
+    note = "write `-> rondo_mcp::Form<T>` with `#[derive(Elicit)]` on `T`; for a page the user opens, write `#[elicit(url)]` and `-> rondo_mcp::Url`"
+)]
+pub trait FormQuestion {
+    /// The rendering: the form itself.
+    type Rendered: Rendered;
+    /// The form's fields.
+    type Form: Elicit;
+}
+
+impl<T: Elicit + Send + 'static> FormQuestion for Form<T> {
+    type Rendered = Form<T>;
+    type Form = T;
+}
+
+/// `#[elicit(url)]`: what the function renders must be a `Url`.
+#[diagnostic::on_unimplemented(
+    message = "`#[elicit(url)]` functions return `Url`, not `{Self}`",
+    label = "not a URL-mode question",
+    note = "write `-> rondo_mcp::Url` (`Url::new(message, url)`); for a form, write `#[elicit(form)]` and `-> rondo_mcp::Form<T>`"
+)]
+pub trait UrlQuestion {
+    /// The rendering: the page.
+    type Rendered: Rendered;
+}
+
+impl UrlQuestion for Url {
+    type Rendered = Url;
+}
+
+/// A question's input: cloned for each rendering (the fallback gets the original).
+#[diagnostic::on_unimplemented(
+    message = "a question renders from clones of its inputs, and `{Self}` is not `Clone`",
+    label = "not `Clone`",
+    note = "take the input by reference (`&T` is always `Clone`), or derive `Clone` on the type"
+)]
+pub trait QuestionInput: Clone {}
+
+impl<T: Clone> QuestionInput for T {}
+
+/// A clone of one input, for rendering.
+pub fn input<T: QuestionInput>(input: &T) -> T {
+    input.clone()
+}
+
+/// `fallback = refuse`: the request ends with `-32021` naming what the client lacks.
+pub fn refuse<'a, A: Send + 'a>() -> BoxFuture<'a, Fallback<A>> {
+    Box::pin(async { Fallback::Refuse })
+}
+
+/// `fallback = args`: the form's answer built from the tool's arguments, or the end of the tool
+/// with an error result naming what is missing, so the model can call again with them.
+pub fn args_fallback<'a, R: FormQuestion>(
+    cx: &'a Cx,
+    key: &'static str,
+) -> BoxFuture<'a, Fallback<Answer<R::Form>>>
+where
+    R::Form: Send + 'a,
+{
+    let empty = JsonObject::new();
+    let arguments = cx.arguments().unwrap_or(&empty);
+    let fallback = match <R::Form as Elicit>::from_content(arguments) {
+        Ok(form) => Fallback::Answer(Answer::Accept(form)),
+        Err(e) => Fallback::End(CallToolResult::error(format!(
+            "This client cannot show the form `{key}`, so its fields are arguments of this tool: {e}. Call the tool again with them."
+        ))),
+    };
+    Box::pin(async move { fallback })
+}
+
+/// `fallback = args`: the form's field names.
+pub const fn form_fields<R: FormQuestion>() -> &'static [&'static str] {
+    <R::Form as Elicit>::FIELDS
+}
+
+/// `fallback = args`: the form's fields as tool-argument properties (none required: a tool
+/// whose client can show the form never needs them).
+pub fn argument_schema<R: FormQuestion>() -> JsonObject {
+    let schema = <R::Form as Elicit>::requested_schema(Revision::V2026_07_28);
+    match schema.get("properties") {
+        Some(Value::Object(properties)) => properties.clone(),
+        _ => JsonObject::new(),
+    }
+}
+
+/// `fallback = args` refused for a form that carries consent (a `const` evaluation, spanned at
+/// `args`).
+pub const fn assert_no_consent<R: FormQuestion>() {
+    if <R::Form as Elicit>::CONSENT {
+        panic!(
+            "`fallback = args` would let the model fill in this form, and its yes/no field is consent, which never comes from the model; \
+             use `fallback = refuse` or a function, or mark the field `#[elicit(not_consent)]` if it is plain data"
+        )
+    }
+}
+
+/// A tool's input schema with the fields of its `fallback = args` questions added as optional
+/// properties.
+///
+/// # Panics
+/// When a field has the name of an argument the schema already has (arguments the macros cannot
+/// see, from `#[args]` or `input_schema = ..`; named arguments are checked at compile time):
+/// a programming error, raised when the tool list is built, never on a request.
+pub fn with_question_arguments(
+    mut schema: JsonObject,
+    questions: &[fn() -> Option<JsonObject>],
+) -> JsonObject {
+    let mut added = JsonObject::new();
+    for fields in questions.iter().filter_map(|q| q()) {
+        added.extend(fields);
+    }
+    if added.is_empty() {
+        return schema;
+    }
+    let properties = schema
+        .entry("properties")
+        .or_insert_with(|| Value::Object(JsonObject::new()));
+    if let Value::Object(properties) = properties {
+        for (name, field) in added {
+            assert!(
+                !properties.contains_key(&name),
+                "the tool argument `{name}` is also a field of a form asked with `fallback = args`; rename one"
+            );
+            properties.insert(name, field);
+        }
+    }
+    schema
+}
+
+/// The index of the first of `arguments` that is also one of `fields`, if any (the `const`
+/// check of `asks = [..]` entries with `fallback = args`).
+pub const fn argument_collision(arguments: &[&str], fields: &[&str]) -> Option<usize> {
+    let mut i = 0;
+    while i < arguments.len() {
+        let mut j = 0;
+        while j < fields.len() {
+            if crate::__private::str_eq(arguments[i], fields[j]) {
+                return Some(i);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// A fallback function's result, sync or async: `(&FallbackCall::new(out)).run()` picks
+/// [`ViaFuture`] when `out` is a future (a by-value impl, found first) and [`ViaValue`]
+/// otherwise (an impl on the reference), the bound on each method naming the answer type.
+pub struct FallbackCall<R>(Cell<Option<R>>);
+
+impl<R> FallbackCall<R> {
+    /// Wraps what the fallback function returned.
+    pub fn new(out: R) -> Self {
+        FallbackCall(Cell::new(Some(out)))
+    }
+
+    fn take(&self) -> R {
+        match self.0.take() {
+            Some(out) => out,
+            None => unreachable!("a fallback's result is taken once"),
+        }
+    }
+}
+
+/// What a fallback function may return: the answer itself or a [`Fallback`].
+#[diagnostic::on_unimplemented(
+    message = "this question's fallback must return `{A}`, not `{Self}`",
+    label = "the fallback returns `{Self}`",
+    note = "a fallback is called with the question's inputs and returns its answer (or `Fallback<{A}>` to end the tool early or refuse); it may be `async`"
+)]
+pub trait FallbackValue<A> {
+    /// Into the fallback's outcome.
+    fn into_fallback(self) -> Fallback<A>;
+}
+
+impl<A> FallbackValue<A> for A {
+    fn into_fallback(self) -> Fallback<A> {
+        Fallback::Answer(self)
+    }
+}
+
+impl<A> FallbackValue<A> for Fallback<A> {
+    fn into_fallback(self) -> Fallback<A> {
+        self
+    }
+}
+
+/// An `async` fallback.
+pub trait ViaFuture<A> {
+    /// The future's output.
+    type Output;
+    /// The fallback's outcome, once the future is done.
+    fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
+    where
+        Self: 'a,
+        Self::Output: FallbackValue<A>;
+}
+
+impl<A, F> ViaFuture<A> for FallbackCall<F>
+where
+    A: Send,
+    F: Future + Send,
+{
+    type Output = F::Output;
+    fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
+    where
+        Self: 'a,
+        F::Output: FallbackValue<A>,
+    {
+        let fut = self.take();
+        Box::pin(async move { fut.await.into_fallback() })
+    }
+}
+
+/// A sync fallback.
+pub trait ViaValue<R, A> {
+    /// The fallback's outcome.
+    fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
+    where
+        Self: 'a,
+        R: FallbackValue<A>;
+}
+
+impl<A: Send, R> ViaValue<R, A> for &FallbackCall<R> {
+    fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
+    where
+        Self: 'a,
+        R: FallbackValue<A>,
+    {
+        let fallback = self.take().into_fallback();
+        Box::pin(async move { fallback })
+    }
+}
