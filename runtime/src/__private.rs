@@ -6,14 +6,20 @@ pub use serde_json; // all
 pub use std::collections::BTreeMap; // #[resource]
 
 pub use crate::cx::Cx; // all
+pub use crate::protocol::Revision; // #[derive(Elicit)]
 pub use crate::protocol::{
     CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
 }; // all
+pub use crate::question::form::spec::{FieldSpec, FormReader, FormSchema}; // #[derive(Elicit)]
+pub use crate::question::form::{
+    Bound, Elicit, ElicitEnum, EnumOption, FieldKind, FieldProblem, FormError, FormField,
+    StringFormat, enum_from_value, enum_schema, enum_to_value,
+};
 pub use crate::resources::{
     IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
     ResourceSet,
 }; // #[prompt], #[resource], prompts![], resources![]
-pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
+pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![] // #[derive(Elicit)]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
 use schemars::JsonSchema;
@@ -299,4 +305,46 @@ pub const fn assert_unique(name: &str, earlier: &[(&str, &str)]) {
         }
         i += 1;
     }
+}
+
+/// A value `#[elicit(default = ..)]` accepts for a field of type `T`: a `T`, a plain value for an
+/// `Option` field, or a string literal for a string field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a default for a `{T}` field",
+    label = "the default must be a value of the field's type",
+    note = "write a `{T}`; an `Option` field also takes the plain value, and a string field a string literal"
+)]
+pub trait IntoDefault<T> {
+    /// The default as the field's type.
+    fn into_default(self) -> T;
+}
+
+impl<T: FormField> IntoDefault<T> for T {
+    fn into_default(self) -> T {
+        self
+    }
+}
+
+impl<T: FormField> IntoDefault<Option<T>> for T {
+    fn into_default(self) -> Option<T> {
+        Some(self)
+    }
+}
+
+impl IntoDefault<String> for &str {
+    fn into_default(self) -> String {
+        self.to_owned()
+    }
+}
+
+impl IntoDefault<Option<String>> for &str {
+    fn into_default(self) -> Option<String> {
+        Some(self.to_owned())
+    }
+}
+
+/// `#[derive(Elicit)]`: a field's `default = ..` as the field's type `T`, checked at the
+/// user's expression.
+pub fn default_value<T: FormField, D: IntoDefault<T>>(default: D) -> T {
+    default.into_default()
 }

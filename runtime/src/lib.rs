@@ -12,6 +12,7 @@ mod handler;
 pub mod http;
 mod listen;
 pub mod protocol;
+mod question;
 mod resources;
 mod router;
 mod server;
@@ -28,6 +29,8 @@ pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
 pub use handler::{CacheHint, CacheScope, Handler, ServerInfo};
 pub use listen::{Change, Notifier};
 pub use protocol::Error;
+pub use question::form;
+pub use question::{Elicit, ElicitEnum, FormError, FormField};
 pub use resources::{
     IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
     ResourceSet, UriTemplate,

@@ -204,7 +204,8 @@ impl Cx {
         key: &str,
         request: ElicitRequest,
     ) -> Result<ElicitResult, AskError> {
-        self.ask_raw(key, InputRequest::Elicit(request), parse_as).await
+        self.ask_raw(key, InputRequest::Elicit(request), parse_as)
+            .await
     }
 
     /// Asks the client's model for a completion (deprecated feature in 2026-07-28).
@@ -213,7 +214,8 @@ impl Cx {
         key: &str,
         request: CreateMessageRequest,
     ) -> Result<CreateMessageResult, AskError> {
-        self.ask_raw(key, InputRequest::Sample(request), parse_as).await
+        self.ask_raw(key, InputRequest::Sample(request), parse_as)
+            .await
     }
 
     /// Asks for the client's roots (deprecated feature in 2026-07-28).

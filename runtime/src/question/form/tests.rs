@@ -1,0 +1,163 @@
+//! The field types, the spec's rendering and the reader, without the derive.
+
+use super::spec::{FieldSpec, FormReader, FormSchema};
+use super::*;
+use crate::__private::default_value;
+use serde_json::{Value, json};
+
+#[derive(Debug, PartialEq)]
+enum Seat {
+    Window,
+    Aisle,
+}
+
+impl ElicitEnum for Seat {
+    const OPTIONS: &'static [EnumOption] = &[
+        EnumOption {
+            value: "window",
+            title: Some("Window seat"),
+        },
+        EnumOption {
+            value: "aisle",
+            title: None,
+        },
+    ];
+    fn from_wire(value: &str) -> Option<Self> {
+        match value {
+            "window" => Some(Seat::Window),
+            "aisle" => Some(Seat::Aisle),
+            _ => None,
+        }
+    }
+    fn to_wire(&self) -> &'static str {
+        match self {
+            Seat::Window => "window",
+            Seat::Aisle => "aisle",
+        }
+    }
+}
+
+impl FormField for Seat {
+    const KIND: FieldKind = FieldKind::Enum;
+    fn schema(revision: Revision) -> JsonObject {
+        enum_schema::<Self>(revision)
+    }
+    fn from_value(value: Option<&Value>) -> Result<Self, FieldProblem> {
+        enum_from_value(value)
+    }
+    fn to_value(&self) -> Value {
+        enum_to_value(self)
+    }
+}
+
+const AGE: FieldSpec = FieldSpec::new("age")
+    .min(Bound::Int(18))
+    .max(Bound::Int(300));
+const EMAIL: FieldSpec = FieldSpec::new("email")
+    .title("Email")
+    .format(StringFormat::Email)
+    .max_length(40);
+const SEATS: FieldSpec = FieldSpec::new("seats").min_items(1);
+
+fn schema(revision: Revision) -> Value {
+    let mut form = FormSchema::new(revision);
+    form.field::<u8>(&AGE, None);
+    form.field::<Option<String>>(&EMAIL, Some(|| default_value("ada@example.com")));
+    form.field::<Option<Seat>>(&FieldSpec::new("seat"), Some(|| default_value(Seat::Aisle)));
+    form.field::<Vec<Seat>>(&SEATS, None);
+    form.field::<u32>(&FieldSpec::new("count"), Some(|| default_value(3)));
+    Value::Object(form.finish())
+}
+
+#[test]
+fn renders_the_restricted_form_schema() {
+    assert_eq!(
+        schema(Revision::V2026_07_28),
+        json!({
+            "type": "object",
+            "properties": {
+                "age": {"type": "integer", "minimum": 18, "maximum": 255},
+                "email": {"type": "string", "title": "Email", "format": "email", "maxLength": 40,
+                          "default": "ada@example.com"},
+                "seat": {"type": "string", "default": "aisle", "oneOf": [
+                    {"const": "window", "title": "Window seat"},
+                    {"const": "aisle", "title": "aisle"}]},
+                "seats": {"type": "array", "minItems": 1, "items": {"anyOf": [
+                    {"const": "window", "title": "Window seat"},
+                    {"const": "aisle", "title": "aisle"}]}},
+                "count": {"type": "integer", "minimum": 0, "maximum": u32::MAX, "default": 3},
+            },
+            "required": ["age", "seats"],
+        })
+    );
+    let legacy = schema(Revision::V2025_11_25);
+    assert_eq!(
+        legacy["properties"]["seat"]["enum"],
+        json!(["window", "aisle"])
+    );
+    assert_eq!(
+        legacy["properties"]["seat"]["enumNames"],
+        json!(["Window seat", "aisle"])
+    );
+}
+
+fn read(content: Value) -> Result<(u8, Option<String>, Vec<Seat>, u32), FormError> {
+    let content = content.as_object().cloned().unwrap_or_default();
+    let mut r = FormReader::new(&content);
+    let age = r.field::<u8>(&AGE, None);
+    let email = r.field::<Option<String>>(&EMAIL, None);
+    let seats = r.field::<Vec<Seat>>(&SEATS, None);
+    let count = r.field::<u32>(&FieldSpec::new("count"), Some(|| 3));
+    match (age, email, seats, count) {
+        (Some(a), Some(e), Some(s), Some(c)) => Ok((a, e, s, c)),
+        _ => Err(r.error()),
+    }
+}
+
+#[test]
+fn reads_and_checks_an_answer() {
+    let ok = read(json!({"age": 30.0, "seats": ["aisle", "window"], "extra": 1}));
+    assert_eq!(ok, Ok((30, None, vec![Seat::Aisle, Seat::Window], 3)));
+    let err = read(json!({
+        "age": 12, "email": "ada", "seats": ["middle"], "count": -1
+    }))
+    .unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the answer does not fit the form: `age` must be at least 18, not 12; \
+         `email` must be an email address; `seats` must be one of `window`, `aisle`, not `middle`; \
+         `count` must be at least 0, not -1"
+    );
+    let err = read(json!({"age": 256, "email": 3, "seats": []})).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "the answer does not fit the form: `age` must be at most 255, not 256; \
+         `email` must be a string, not a number; `seats` must have at least 1 item, not 0"
+    );
+    let err = read(json!({"age": 1.5, "email": null})).unwrap_err();
+    assert_eq!(err.missing().collect::<Vec<_>>(), ["seats"]);
+    assert_eq!(
+        err.to_string(),
+        "the answer does not fit the form: `age` must be an integer, not a number with a \
+         fraction; `seats` is required but missing"
+    );
+}
+
+#[test]
+fn floats_and_booleans() {
+    assert_eq!(f32::from_value(Some(&json!(1.5))), Ok(1.5));
+    assert!(matches!(
+        f32::from_value(Some(&json!(1e300))),
+        Err(FieldProblem::TooLarge { .. })
+    ));
+    assert_eq!(
+        bool::from_value(Some(&json!("true"))),
+        Err(FieldProblem::WrongType {
+            expected: "true or false",
+            found: "a string"
+        })
+    );
+    assert_eq!(i64::from_value(Some(&json!(i64::MIN))), Ok(i64::MIN));
+    assert_eq!(u64::from_value(Some(&json!(u64::MAX))), Ok(u64::MAX));
+    assert!(u64::from_value(Some(&json!(-1))).is_err());
+}
