@@ -3,6 +3,7 @@
 //! `rondo_mcp::__private`.
 
 mod common;
+mod derive_elicit;
 mod diag;
 mod list;
 mod paths;
@@ -138,6 +139,13 @@ pub fn prompts(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn resources(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Resources, input.into()).into()
+}
+
+/// Derives a form from a struct (`rondo_mcp::Elicit`), or the options of a choice from a unit
+/// enum (`rondo_mcp::ElicitEnum`); see the `Elicit` trait in `rondo-mcp` for what it renders.
+#[proc_macro_derive(Elicit, attributes(elicit, serde))]
+pub fn derive_elicit(input: TokenStream) -> TokenStream {
+    derive_elicit::expand(input.into()).into()
 }
 
 /// Prints an expansion to stderr when `RONDO_MACROS_DEBUG` is set.

@@ -39,6 +39,7 @@ pub use router::Router;
 pub use server::Server;
 pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
 
+pub use rondo_mcp_macros::Elicit;
 pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
 
 /// The names most servers need.

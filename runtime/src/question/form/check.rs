@@ -37,7 +37,7 @@ impl Bound {
     }
 
     /// Compares two bounds, exactly when both are integers.
-    pub fn cmp(self, other: Bound) -> Ordering {
+    pub fn compare(self, other: Bound) -> Ordering {
         match (self, other) {
             (Bound::Int(a), Bound::Int(b)) => a.cmp(&b),
             (a, b) => a.float().total_cmp(&b.float()),
@@ -60,13 +60,13 @@ fn float(f: f64) -> Number {
 /// A number against `min`/`max`.
 pub fn bounds(n: &Number, min: Option<Bound>, max: Option<Bound>) -> Result<(), FieldProblem> {
     let v = Bound::of(n);
-    if let Some(min) = min.filter(|m| v.cmp(*m) == Ordering::Less) {
+    if let Some(min) = min.filter(|m| v.compare(*m) == Ordering::Less) {
         return Err(FieldProblem::TooSmall {
             minimum: min.number(),
             found: n.clone(),
         });
     }
-    if let Some(max) = max.filter(|m| v.cmp(*m) == Ordering::Greater) {
+    if let Some(max) = max.filter(|m| v.compare(*m) == Ordering::Greater) {
         return Err(FieldProblem::TooLarge {
             maximum: max.number(),
             found: n.clone(),

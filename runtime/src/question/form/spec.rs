@@ -2,7 +2,6 @@
 //! with it: rendering the `requestedSchema` ([`FormSchema`]) and reading an answer back
 //! ([`FormReader`]). Both read the same spec, so the schema and the checks cannot disagree.
 
-use super::FormField;
 use super::check::{self, Bound};
 use super::error::{FieldError, FieldProblem, FormError, StringFormat};
 use crate::protocol::{JsonObject, Revision};
@@ -134,7 +133,7 @@ impl FieldSpec {
 fn narrow(schema: &mut JsonObject, key: &str, bound: Option<Bound>, tighter: Ordering) {
     let Some(bound) = bound else { return };
     let own = schema.get(key).and_then(Value::as_number).map(Bound::of);
-    if own.is_none_or(|own| bound.cmp(own) == tighter) {
+    if own.is_none_or(|own| bound.compare(own) == tighter) {
         schema.insert(key.into(), bound.number().into());
     }
 }
@@ -159,15 +158,28 @@ impl FormSchema {
         }
     }
 
-    /// Adds a field of type `T`. A field with a `default` shows it and is not required.
-    pub fn field<T: FormField>(&mut self, spec: &FieldSpec, default: Option<fn() -> T>) {
-        let mut schema = T::schema(self.revision);
+    /// The revision the schema is for.
+    pub fn revision(&self) -> Revision {
+        self.revision
+    }
+
+    /// Adds a field: its type's `schema`, whether the type is `required`, and its `default` as
+    /// JSON. A field with a default shows it (unless it is `null`) and is not required. (The
+    /// derive passes `<T as FormField>::..` items rather than `T`, so that a type that is not a
+    /// form field is one error at the user's type, not one per use.)
+    pub fn field(
+        &mut self,
+        spec: &FieldSpec,
+        mut schema: JsonObject,
+        required: bool,
+        default: Option<Value>,
+    ) {
         spec.annotate(&mut schema);
-        if let Some(value) = default.map(|d| d().to_value()).filter(|v| !v.is_null()) {
-            schema.insert("default".into(), value);
-        }
-        if T::REQUIRED && default.is_none() {
+        if required && default.is_none() {
             self.required.push(spec.name);
+        }
+        if let Some(value) = default.filter(|v| !v.is_null()) {
+            schema.insert("default".into(), value);
         }
         self.properties.insert(spec.name.into(), schema.into());
     }
@@ -201,21 +213,22 @@ impl<'a> FormReader<'a> {
         }
     }
 
-    /// Reads a field of type `T`: its default when the answer leaves it out (or sends `null`)
-    /// and it has one, else the type's reading plus the spec's checks. `None` when there is a
-    /// problem, which is kept.
-    pub fn field<T: FormField>(
+    /// Reads a field with its type's `read` (`FormField::from_value`): its `default` when the
+    /// answer leaves it out (or sends `null`) and it has one, else the type's reading plus the
+    /// spec's checks. `None` when there is a problem, which is kept.
+    pub fn field<T>(
         &mut self,
         spec: &FieldSpec,
+        read: fn(Option<&Value>) -> Result<T, FieldProblem>,
         default: Option<fn() -> T>,
     ) -> Option<T> {
         let value = self.content.get(spec.name).filter(|v| !v.is_null());
-        let read = match (value, default) {
+        let got = match (value, default) {
             (None, Some(default)) => Ok(default()),
-            (None, None) => T::from_value(None),
-            (Some(v), _) => T::from_value(Some(v)).and_then(|t| spec.check(v).map(|()| t)),
+            (None, None) => read(None),
+            (Some(v), _) => read(Some(v)).and_then(|t| spec.check(v).map(|()| t)),
         };
-        match read {
+        match got {
             Ok(t) => Some(t),
             Err(problem) => {
                 let field = spec.name.to_owned();

@@ -60,12 +60,20 @@ const EMAIL: FieldSpec = FieldSpec::new("email")
 const SEATS: FieldSpec = FieldSpec::new("seats").min_items(1);
 
 fn schema(revision: Revision) -> Value {
+    fn add<T: FormField>(form: &mut FormSchema, spec: &FieldSpec, default: Option<T>) {
+        let (schema, required) = (T::schema(form.revision()), T::REQUIRED);
+        form.field(spec, schema, required, default.map(|d| d.to_value()));
+    }
     let mut form = FormSchema::new(revision);
-    form.field::<u8>(&AGE, None);
-    form.field::<Option<String>>(&EMAIL, Some(|| default_value("ada@example.com")));
-    form.field::<Option<Seat>>(&FieldSpec::new("seat"), Some(|| default_value(Seat::Aisle)));
-    form.field::<Vec<Seat>>(&SEATS, None);
-    form.field::<u32>(&FieldSpec::new("count"), Some(|| default_value(3)));
+    add::<u8>(&mut form, &AGE, None);
+    add::<Option<String>>(&mut form, &EMAIL, Some(default_value("ada@example.com")));
+    add::<Option<Seat>>(
+        &mut form,
+        &FieldSpec::new("seat"),
+        Some(default_value(Seat::Aisle)),
+    );
+    add::<Vec<Seat>>(&mut form, &SEATS, None);
+    add::<u32>(&mut form, &FieldSpec::new("count"), Some(default_value(3)));
     Value::Object(form.finish())
 }
 
@@ -104,10 +112,10 @@ fn renders_the_restricted_form_schema() {
 fn read(content: Value) -> Result<(u8, Option<String>, Vec<Seat>, u32), FormError> {
     let content = content.as_object().cloned().unwrap_or_default();
     let mut r = FormReader::new(&content);
-    let age = r.field::<u8>(&AGE, None);
-    let email = r.field::<Option<String>>(&EMAIL, None);
-    let seats = r.field::<Vec<Seat>>(&SEATS, None);
-    let count = r.field::<u32>(&FieldSpec::new("count"), Some(|| 3));
+    let age = r.field(&AGE, u8::from_value, None);
+    let email = r.field(&EMAIL, <Option<String>>::from_value, None);
+    let seats = r.field(&SEATS, <Vec<Seat>>::from_value, None);
+    let count = r.field(&FieldSpec::new("count"), u32::from_value, Some(|| 3));
     match (age, email, seats, count) {
         (Some(a), Some(e), Some(s), Some(c)) => Ok((a, e, s, c)),
         _ => Err(r.error()),
