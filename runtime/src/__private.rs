@@ -319,13 +319,13 @@ pub trait IntoDefault<T> {
     fn into_default(self) -> T;
 }
 
-impl<T: FormField> IntoDefault<T> for T {
+impl<T> IntoDefault<T> for T {
     fn into_default(self) -> T {
         self
     }
 }
 
-impl<T: FormField> IntoDefault<Option<T>> for T {
+impl<T> IntoDefault<Option<T>> for T {
     fn into_default(self) -> Option<T> {
         Some(self)
     }
@@ -345,6 +345,6 @@ impl IntoDefault<Option<String>> for &str {
 
 /// `#[derive(Elicit)]`: a field's `default = ..` as the field's type `T`, checked at the
 /// user's expression.
-pub fn default_value<T: FormField, D: IntoDefault<T>>(default: D) -> T {
+pub fn default_value<T, D: IntoDefault<T>>(default: D) -> T {
     default.into_default()
 }

@@ -177,8 +177,25 @@ fn kind_check(paths: &Paths, f: &Field, check: &KindCheck) -> TokenStream {
         "`{key}` applies to {what}, and `{}` is not one; remove `{key}` or {fix}",
         check.field
     );
-    let panic = quote_spanned!(check.span=> #PANIC!(#msg));
-    quote!(const _: () = if !#kind::KIND.#method() { #panic };)
+    // rustc reports a failed `const` at the panic's call, so the whole call is at the key.
+    let panic = respan(quote!(#PANIC!(#msg)), check.span);
+    quote_spanned!(check.span=> const _: () = if !#kind::KIND.#method() { #panic };)
+}
+
+/// `tokens` with every span set to `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut tt| {
+            if let proc_macro2::TokenTree::Group(g) = &tt {
+                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                tt = group.into();
+            }
+            tt.set_span(span);
+            tt
+        })
+        .collect()
 }
 
 /// `CONSENT`: whether any field that may carry consent is a yes/no answer, by its type's kind.

@@ -267,14 +267,14 @@ fn field(input: FieldInput, rule: Option<Rule>, acc: &mut Accumulator) -> Field 
     let (title, description) = texts(a.title.as_ref(), a.description.as_ref(), &input.attrs);
     let shown = format!("{own}: {}", shown_type(&input.ty));
     let (min, max) = (
-        number(a.min.as_ref(), "min", acc),
-        number(a.max.as_ref(), "max", acc),
+        number(a.min.as_ref().map(|e| &e.0), "min", acc),
+        number(a.max.as_ref().map(|e| &e.0), "max", acc),
     );
     check_order(
         min.map(Number::as_f64),
         max.map(Number::as_f64),
         ("min", "max"),
-        a.max.as_ref(),
+        a.max.as_ref().map(|e| &e.0),
         acc,
     );
     let counts = counts(a, acc);
@@ -282,7 +282,7 @@ fn field(input: FieldInput, rule: Option<Rule>, acc: &mut Accumulator) -> Field 
         kind_checks: kind_checks(&input.elicit, &shown),
         format: format(a.format.as_ref(), acc),
         consent: !a.not_consent,
-        default: a.default.clone(),
+        default: a.default.as_ref().map(|d| d.0.clone()),
         ident: input.ident,
         ty: input.ty,
         wire,
@@ -301,24 +301,24 @@ fn field(input: FieldInput, rule: Option<Rule>, acc: &mut Accumulator) -> Field 
 /// minimum checked against its maximum.
 fn counts(a: &FieldArgs, acc: &mut Accumulator) -> [Option<u64>; 4] {
     let c = [
-        count(a.min_length.as_ref(), "min_length", acc),
-        count(a.max_length.as_ref(), "max_length", acc),
-        count(a.min_items.as_ref(), "min_items", acc),
-        count(a.max_items.as_ref(), "max_items", acc),
+        count(a.min_length.as_ref().map(|e| &e.0), "min_length", acc),
+        count(a.max_length.as_ref().map(|e| &e.0), "max_length", acc),
+        count(a.min_items.as_ref().map(|e| &e.0), "min_items", acc),
+        count(a.max_items.as_ref().map(|e| &e.0), "max_items", acc),
     ];
     let f = |n: Option<u64>| n.map(|n| n as f64);
     check_order(
         f(c[0]),
         f(c[1]),
         ("min_length", "max_length"),
-        a.max_length.as_ref(),
+        a.max_length.as_ref().map(|e| &e.0),
         acc,
     );
     check_order(
         f(c[2]),
         f(c[3]),
         ("min_items", "max_items"),
-        a.max_items.as_ref(),
+        a.max_items.as_ref().map(|e| &e.0),
         acc,
     );
     c

@@ -86,6 +86,16 @@ impl<T> Attrs<T> {
     }
 }
 
+/// An expression taken as written. (darling reads a string literal given for a `syn::Expr` as
+/// the expression inside it; `default = "Ada"` must stay a string.)
+pub struct RawExpr(pub Expr);
+
+impl FromMeta for RawExpr {
+    fn from_expr(expr: &Expr) -> darling::Result<Self> {
+        Ok(RawExpr(expr.clone()))
+    }
+}
+
 /// `#[elicit(..)]` on the struct or enum.
 #[derive(FromMeta, Default)]
 pub struct ContainerArgs {
@@ -104,21 +114,21 @@ pub struct FieldArgs {
     /// `description = ".."`.
     pub description: Option<LitStr>,
     /// `default = expr`.
-    pub default: Option<Expr>,
+    pub default: Option<RawExpr>,
     /// `rename = ".."`.
     pub rename: Option<LitStr>,
     /// `min = number`.
-    pub min: Option<Expr>,
+    pub min: Option<RawExpr>,
     /// `max = number`.
-    pub max: Option<Expr>,
+    pub max: Option<RawExpr>,
     /// `min_length = count`.
-    pub min_length: Option<Expr>,
+    pub min_length: Option<RawExpr>,
     /// `max_length = count`.
-    pub max_length: Option<Expr>,
+    pub max_length: Option<RawExpr>,
     /// `min_items = count`.
-    pub min_items: Option<Expr>,
+    pub min_items: Option<RawExpr>,
     /// `max_items = count`.
-    pub max_items: Option<Expr>,
+    pub max_items: Option<RawExpr>,
     /// `format = ".."`.
     pub format: Option<LitStr>,
     /// `not_secret`.

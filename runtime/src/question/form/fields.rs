@@ -187,54 +187,64 @@ impl<E: ElicitEnum> FormField for Vec<E> {
 }
 
 /// Never implemented: a map is refused as a form field with this message (the `FormField` impls
-/// of the map types require it).
+/// of the map types require it; its parameter is the map, so rustc reports this bound, whose self
+/// type `()` differs from the field's, rather than the `FormField` one).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is a map, which cannot be a form field",
+    message = "`{T}` is a map, which cannot be a form field",
     label = "MCP forms are flat: a field is a string, number, integer, boolean or enum",
     note = "make each entry a field of this form, or let the user pick keys with a multiple choice (`Vec<E>` of a unit enum `E` with `#[derive(Elicit)]`)"
 )]
-pub trait MapsAreNotFormFields {}
+pub trait MapsAreNotFormFields<T> {}
 
-/// Never implemented: a tuple is refused as a form field with this message (the `FormField`
-/// impls of the tuple types require it).
+/// Never implemented: a tuple is refused as a form field with this message (as
+/// [`MapsAreNotFormFields`]).
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is a tuple, which cannot be a form field",
+    message = "`{T}` is a tuple, which cannot be a form field",
     label = "MCP forms are flat: a field is a string, number, integer, boolean or enum",
     note = "make each element a field of this form, with its own name"
 )]
-pub trait TuplesAreNotFormFields {}
+pub trait TuplesAreNotFormFields<T> {}
 
-/// The impl of a refused type: never usable, because `Self` never implements the marker.
-macro_rules! refused {
-    ($marker:ident: $([$($g:ident),*] $t:ty;)*) => {$(
-        impl<$($g),*> FormField for $t where Self: $marker {
-            const KIND: FieldKind = FieldKind::String;
-            fn schema(_: Revision) -> JsonObject {
-                JsonObject::new()
-            }
-            fn from_value(_: Option<&Value>) -> Result<Self, FieldProblem> {
-                Err(FieldProblem::Missing)
-            }
-            fn to_value(&self) -> Value {
-                Value::Null
-            }
+/// The body of a refused type's impl: never run, since its bound never holds.
+macro_rules! refused_body {
+    () => {
+        const KIND: FieldKind = FieldKind::String;
+        fn schema(_: Revision) -> JsonObject {
+            JsonObject::new()
         }
-    )*};
+        fn from_value(_: Option<&Value>) -> Result<Self, FieldProblem> {
+            Err(FieldProblem::Missing)
+        }
+        fn to_value(&self) -> Value {
+            Value::Null
+        }
+    };
 }
 
-refused! {MapsAreNotFormFields:
-    [K, V, S] std::collections::HashMap<K, V, S>;
-    [K, V] std::collections::BTreeMap<K, V>;
-    [K, V] serde_json::Map<K, V>;
+impl<K, V, S> FormField for std::collections::HashMap<K, V, S>
+where
+    (): MapsAreNotFormFields<Self>,
+{
+    refused_body!();
 }
 
-refused! {TuplesAreNotFormFields:
-    [A] (A,);
-    [A, B] (A, B);
-    [A, B, C] (A, B, C);
-    [A, B, C, D] (A, B, C, D);
-    [A, B, C, D, E] (A, B, C, D, E);
-    [A, B, C, D, E, F] (A, B, C, D, E, F);
-    [A, B, C, D, E, F, G] (A, B, C, D, E, F, G);
-    [A, B, C, D, E, F, G, H] (A, B, C, D, E, F, G, H);
+impl<K, V> FormField for std::collections::BTreeMap<K, V>
+where
+    (): MapsAreNotFormFields<Self>,
+{
+    refused_body!();
+}
+
+impl<A, B> FormField for (A, B)
+where
+    (): TuplesAreNotFormFields<Self>,
+{
+    refused_body!();
+}
+
+impl<A, B, C> FormField for (A, B, C)
+where
+    (): TuplesAreNotFormFields<Self>,
+{
+    refused_body!();
 }
