@@ -362,11 +362,13 @@ pub fn stub(
             (paths.elicit_enum(), paths.enum_option(), paths.form_field());
         let (field_kind, field_problem) = (paths.field_kind(), paths.field_problem());
         quote! {
+            #[automatically_derived]
             impl #impl_generics #elicit_enum for #ident #ty_generics #where_clause {
                 const OPTIONS: &'static [#enum_option] = &[];
                 fn from_wire(_: &#STR) -> #OPTION<Self> { #PANIC!(#msg) }
                 fn to_wire(&self) -> &'static #STR { #PANIC!(#msg) }
             }
+            #[automatically_derived]
             impl #impl_generics #form_field for #ident #ty_generics #where_clause {
                 const KIND: #field_kind = #field_kind::Enum;
                 fn schema(_: #revision_ty) -> #json_object { #PANIC!(#msg) }
@@ -377,6 +379,7 @@ pub fn stub(
     } else {
         let (elicit, form_error) = (paths.elicit(), paths.form_error());
         quote! {
+            #[automatically_derived]
             impl #impl_generics #elicit for #ident #ty_generics #where_clause {
                 const FIELDS: &'static [&'static #STR] = &[];
                 const CONSENT: #BOOL = false;
