@@ -160,7 +160,10 @@ fn derive_elicit_survives_shadowed_names() {
     use rondo_mcp::Elicit;
     use rondo_mcp::protocol::Revision;
     let schema = shadowed::Approval::requested_schema(Revision::V2026_07_28);
-    assert_eq!(schema["required"], json!(["approve", "extras", "travellers"]));
+    assert_eq!(
+        schema["required"],
+        json!(["approve", "extras", "travellers"])
+    );
     let answer = json!({"approve": true, "extras": ["Aisle"], "travellers": 2});
     let a = shadowed::Approval::from_content(answer.as_object().unwrap()).unwrap();
     assert!(a.approve && !a.insurance && a.seat.is_none() && a.budget.is_none());
