@@ -77,7 +77,7 @@ fn the_issue_example_round_trips() {
         s["properties"]["insurance"],
         json!({"type": "boolean", "default": false})
     );
-    assert!(Approval::CONSENT);
+    const { assert!(Approval::CONSENT) };
     assert_eq!(Approval::FIELDS, ["approve", "seat", "insurance"]);
     let a: Approval = read(json!({"approve": true, "seat": "Aisle", "unknown": [1]})).unwrap();
     let expected = Approval {
@@ -160,7 +160,7 @@ fn choices_single_and_multiple_titled_and_untitled() {
             drinks: None
         }
     );
-    assert!(!Dinner::CONSENT);
+    const { assert!(!Dinner::CONSENT) };
 }
 
 #[derive(Elicit, Debug)]
@@ -286,7 +286,7 @@ fn an_empty_form_is_a_confirmation() {
     let s = schema::<Empty>();
     assert_eq!(s, json!({"type": "object", "properties": {}}));
     assert!(read::<Empty>(json!({"anything": 1})).is_ok());
-    assert!(!Empty::CONSENT);
+    const { assert!(!Empty::CONSENT) };
 }
 
 #[test]
@@ -457,7 +457,7 @@ fn consent_comes_from_yes_no_fields_not_marked_otherwise() {
     struct MaybeConsent {
         agree: Option<bool>,
     }
-    assert!(!Preferences::CONSENT);
-    assert!(MaybeConsent::CONSENT);
-    assert!(Approval::CONSENT);
+    const { assert!(!Preferences::CONSENT) };
+    const { assert!(MaybeConsent::CONSENT) };
+    const { assert!(Approval::CONSENT) };
 }

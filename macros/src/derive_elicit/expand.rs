@@ -4,7 +4,8 @@
 //! the runtime helpers take those items rather than the type: a type outside the form subset then
 //! gives the same diagnostic at every use, which rustc prints once.
 
-use super::model::{Choice, Derived, Field, Form, Format, KindCheck, Needs, Number};
+use super::model::{Choice, Derived, Field, Form, KindCheck, Needs};
+use super::values::{Format, Number};
 use crate::paths::{BOOL, ERR, NONE, OK, OPTION, PANIC, Paths, RESULT, SOME, STR};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};

@@ -6,6 +6,7 @@ pub mod model;
 pub mod parse;
 pub mod rename;
 pub mod secrets;
+pub mod values;
 
 use proc_macro2::TokenStream;
 use quote::quote;

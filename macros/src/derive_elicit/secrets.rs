@@ -63,7 +63,7 @@ fn matches(term: &[&str], words: &[String]) -> bool {
     let in_a_row = words
         .windows(term.len())
         .any(|w| w.iter().zip(term).all(|(a, b)| a == b));
-    let run_together = words.iter().any(|w| *w == joined);
+    let run_together = words.contains(&joined);
     let inside = INSIDE_WORDS.contains(&joined.as_str())
         && words.iter().any(|w| w.contains(joined.as_str()));
     let quantity =
