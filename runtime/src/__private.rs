@@ -10,10 +10,11 @@ pub use crate::protocol::Revision; // #[derive(Elicit)]
 pub use crate::protocol::{
     CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
 }; // all
+pub use crate::question::form::check::Bound; // #[derive(Elicit)]
 pub use crate::question::form::spec::{FieldSpec, FormReader, FormSchema}; // #[derive(Elicit)]
 pub use crate::question::form::{
-    Bound, Elicit, ElicitEnum, EnumOption, FieldKind, FieldProblem, FormError, FormField,
-    StringFormat, enum_from_value, enum_schema, enum_to_value,
+    Elicit, ElicitEnum, EnumOption, FieldKind, FieldProblem, FormError, FormField, StringFormat,
+    enum_from_value, enum_schema, enum_to_value,
 };
 pub use crate::resources::{
     IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,

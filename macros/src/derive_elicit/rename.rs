@@ -107,26 +107,17 @@ fn snake(variant: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::Rule::*;
+    use super::RULES;
+
+    /// `rename` under every rule, in the order of [`RULES`].
+    fn all(rename: impl Fn(super::Rule) -> String) -> Vec<String> {
+        RULES.iter().map(|(_, r)| rename(*r)).collect()
+    }
 
     #[test]
     fn fields_as_serde() {
-        let f = "first_name";
-        let got: Vec<String> = [
-            Lower,
-            Upper,
-            Pascal,
-            Camel,
-            Snake,
-            ScreamingSnake,
-            Kebab,
-            ScreamingKebab,
-        ]
-        .iter()
-        .map(|r| r.field(f))
-        .collect();
         assert_eq!(
-            got,
+            all(|r| r.field("first_name")),
             [
                 "first_name",
                 "FIRST_NAME",
@@ -142,22 +133,8 @@ mod tests {
 
     #[test]
     fn variants_as_serde() {
-        let v = "WindowSeat";
-        let got: Vec<String> = [
-            Lower,
-            Upper,
-            Pascal,
-            Camel,
-            Snake,
-            ScreamingSnake,
-            Kebab,
-            ScreamingKebab,
-        ]
-        .iter()
-        .map(|r| r.variant(v))
-        .collect();
         assert_eq!(
-            got,
+            all(|r| r.variant("WindowSeat")),
             [
                 "windowseat",
                 "WINDOWSEAT",

@@ -58,20 +58,14 @@ pub fn counts(a: &FieldArgs, acc: &mut Accumulator) -> [Option<u64>; 4] {
         count(a.max_items.as_ref().map(|e| &e.0), "max_items", acc),
     ];
     let f = |n: Option<u64>| n.map(|n| n as f64);
-    check_order(
-        f(c[0]),
-        f(c[1]),
-        ("min_length", "max_length"),
-        a.max_length.as_ref().map(|e| &e.0),
-        acc,
-    );
-    check_order(
-        f(c[2]),
-        f(c[3]),
-        ("min_items", "max_items"),
-        a.max_items.as_ref().map(|e| &e.0),
-        acc,
-    );
+    let pairs = [
+        (0, 1, ("min_length", "max_length"), &a.max_length),
+        (2, 3, ("min_items", "max_items"), &a.max_items),
+    ];
+    for (lo, hi, keys, at) in pairs {
+        let at = at.as_ref().map(|e| &e.0);
+        check_order(f(c[lo]), f(c[hi]), keys, at, acc);
+    }
     c
 }
 

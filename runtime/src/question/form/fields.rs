@@ -83,8 +83,8 @@ fn integer(value: Option<&Value>, min: i128, max: i128) -> Result<i128, FieldPro
     })?;
     super::check::bounds(
         n,
-        Some(super::Bound::Int(min)),
-        Some(super::Bound::Int(max)),
+        Some(super::check::Bound::Int(min)),
+        Some(super::check::Bound::Int(max)),
     )?;
     Ok(i)
 }
@@ -146,8 +146,8 @@ impl FormField for f32 {
             let max = f64::from(f32::MAX);
             super::check::bounds(
                 n,
-                Some(super::Bound::Float(-max)),
-                Some(super::Bound::Float(max)),
+                Some(super::check::Bound::Float(-max)),
+                Some(super::check::Bound::Float(max)),
             )?;
         }
         Ok(f as f32)

@@ -7,7 +7,7 @@
 //! the *restricted form schema* (a flat object of those primitives) and reads the answer back,
 //! checking everything the schema says ([`FormError`] names each problem).
 
-mod check;
+pub(crate) mod check;
 mod enums;
 mod error;
 mod fields;
@@ -15,7 +15,6 @@ pub(crate) mod spec;
 #[cfg(test)]
 mod tests;
 
-pub use check::Bound;
 pub use enums::{enum_from_value, enum_schema, enum_to_value};
 pub use error::{FieldError, FieldProblem, FormError, StringFormat};
 pub use fields::{MapsAreNotFormFields, TuplesAreNotFormFields};

@@ -1,5 +1,6 @@
 //! The field types, the spec's rendering and the reader, without the derive.
 
+use super::check::Bound;
 use super::spec::{FieldSpec, FormReader, FormSchema};
 use super::*;
 use crate::__private::default_value;
