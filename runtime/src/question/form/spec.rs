@@ -164,7 +164,8 @@ impl FormSchema {
     }
 
     /// Adds a field: its type's `schema`, whether the type is `required`, and its `default` as
-    /// JSON. A field with a default shows it (unless it is `null`) and is not required. (The
+    /// JSON. A field with a default shows it (unless it is `null`) and is not required.
+    /// In debug builds, a default that fails the spec's own checks panics. (The
     /// derive passes `<T as FormField>::..` items rather than `T`, so that a type that is not a
     /// form field is one error at the user's type, not one per use.)
     pub fn field(
@@ -175,6 +176,15 @@ impl FormSchema {
         default: Option<Value>,
     ) {
         spec.annotate(&mut schema);
+        if let Some(Err(problem)) = default.as_ref().map(|d| spec.check(d)) {
+            // A programming error in the form's own attributes, caught on the first rendering
+            // of a debug build (tests); release builds send the default as written.
+            debug_assert!(
+                false,
+                "the default of form field `{}` does not fit its own attributes: it {problem}",
+                spec.name
+            );
+        }
         if required && default.is_none() {
             self.required.push(spec.name);
         }

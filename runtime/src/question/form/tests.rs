@@ -170,3 +170,18 @@ fn floats_and_booleans() {
     assert_eq!(u64::from_value(Some(&json!(u64::MAX))), Ok(u64::MAX));
     assert!(u64::from_value(Some(&json!(-1))).is_err());
 }
+
+#[test]
+#[cfg(debug_assertions)]
+#[should_panic(
+    expected = "the default of form field `age` does not fit its own attributes: it must be at least 18, not 3"
+)]
+fn a_default_outside_its_own_bounds_panics_in_debug_builds() {
+    let mut form = FormSchema::new(Revision::V2026_07_28);
+    form.field(
+        &AGE,
+        u8::schema(Revision::V2026_07_28),
+        true,
+        Some(json!(3)),
+    );
+}
