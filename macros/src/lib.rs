@@ -5,6 +5,7 @@
 mod common;
 mod derive_elicit;
 mod diag;
+mod keys;
 mod list;
 mod paths;
 mod prompt;
@@ -39,7 +40,8 @@ use proc_macro::TokenStream;
 /// ```
 ///
 /// Keys: `name`, `title`, `description`, `read_only_hint`, `destructive_hint`,
-/// `idempotent_hint`, `open_world_hint`, `input_schema = expr`, `crate = ::path`.
+/// `idempotent_hint`, `open_world_hint`, `input_schema = expr`, `crate = ::path` (absolute:
+/// `::path`, `crate::path`, or `$crate::path` from a wrapper crate's `macro_rules!`).
 /// Parameter attributes: `#[arg(description = "..", rename = "..")]`, `#[args]` (flatten a
 /// struct). Names are 1 to 64 characters of `A-Z a-z 0-9 _ . -`:
 ///
@@ -123,7 +125,8 @@ pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
 }
 
 /// Collects `#[tool]` functions into a `rondo_mcp::ToolSet`: `tools![add, math::mul]`.
-/// Two tools with the same name are a compile error at the later one.
+/// Two tools with the same name are a compile error at the later one, and an entry that is not
+/// a tool (a function without `#[tool]`) is a compile error at it.
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Tools, input.into()).into()
@@ -203,11 +206,4 @@ pub fn resources(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(Elicit, attributes(elicit, serde))]
 pub fn derive_elicit(input: TokenStream) -> TokenStream {
     derive_elicit::expand(input.into()).into()
-}
-
-/// Prints an expansion to stderr when `RONDO_MACROS_DEBUG` is set.
-fn debug(what: &str, tokens: &proc_macro2::TokenStream) {
-    if std::env::var_os("RONDO_MACROS_DEBUG").is_some() {
-        eprintln!("// rondo-mcp-macros: {what}\n{tokens}");
-    }
 }

@@ -49,7 +49,7 @@ pub const VEC_MACRO: StdPath = StdPath("::std::vec");
 pub const STRING: StdPath = StdPath("::std::string::String");
 /// `::core::primitive::str`: a user's `type str = ..;` cannot capture it.
 pub const STR: StdPath = StdPath("::core::primitive::str");
-/// `::core::primitive::bool`: a user's `type bool = ..;` cannot capture it.
+/// `::core::primitive::bool`.
 pub const BOOL: StdPath = StdPath("::core::primitive::bool");
 /// `::core::panic`, the macro: the bodies of the stubs emitted next to errors, never run.
 pub const PANIC: StdPath = StdPath("::core::panic");
@@ -60,21 +60,35 @@ pub const PANIC: StdPath = StdPath("::core::panic");
 pub struct Paths {
     /// `#krate::__private`: the only module of the runtime generated code may reference.
     p: TokenStream,
+    /// Whether `krate` starts with `$crate`, which a string literal cannot spell.
+    dollar_crate: bool,
 }
 
 impl Paths {
     /// Paths below `krate`.
     pub fn new(krate: &syn::Path) -> Self {
+        let first = krate.segments.first().map(|s| s.ident.to_string());
         Paths {
             p: quote!(#krate::__private),
+            dollar_crate: first.as_deref() == Some("$crate"),
         }
     }
 
-    /// `schemars(crate = "..")` of the arguments struct: the runtime's re-export, as a string,
-    /// because the derive takes the path in a string literal.
-    pub fn schemars_crate(&self) -> String {
+    /// `schemars(crate = "..")` of the arguments struct `args`, and an item to emit before it.
+    /// The derive takes the path in a string literal: the runtime's re-export written out, or,
+    /// when the crate path starts with `$crate` (which has no spelling in a string), a name
+    /// (one per struct, as a toolbox has several) the item imports the re-export under.
+    pub fn schemars_crate(&self, args: &Ident) -> (TokenStream, String) {
         let schemars = self.schemars();
-        quote!(#schemars).to_string().replace(' ', "")
+        if self.dollar_crate {
+            let alias = Ident::new(&format!("{args}_schemars"), Span::call_site());
+            (quote!(use #schemars as #alias;), alias.to_string())
+        } else {
+            (
+                TokenStream::new(),
+                quote!(#schemars).to_string().replace(' ', ""),
+            )
+        }
     }
 
     /// `BoxFuture<'__rondo, Result<#ok, Error>>`: what every handler method returns, borrowing the

@@ -22,6 +22,8 @@ pub enum Value {
     Bool,
     /// A path: `crate = ::rondo_mcp`.
     Path,
+    /// A list of distinct paths, each element spanned on its own: `asks = [approve, travel::confirm]`.
+    PathList,
     /// Any expression: `input_schema = json!({..})`.
     Expr,
 }

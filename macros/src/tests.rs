@@ -187,6 +187,15 @@ fn tools_list() {
 }
 
 #[test]
+fn tools_list_with_a_generic_handler() {
+    let out = crate::list::expand(crate::list::Kind::Tools, quote!(Echo<u8>, ping));
+    check(
+        expr(out),
+        expect_file!["../tests/snapshots/tools_list_generic.rs"],
+    );
+}
+
+#[test]
 fn resources_list_with_crate_path() {
     let out = crate::list::expand(
         crate::list::Kind::Resources,

@@ -10,6 +10,11 @@ use std::collections::BTreeMap;
 
 /// One prompt, defined by a type (`#[prompt]` implements it on a hidden type named after the
 /// function).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a prompt",
+    label = "not a `#[prompt]` function",
+    note = "add `#[rondo_mcp::prompt]` to the function, or implement `rondo_mcp::PromptHandler` for the type"
+)]
 pub trait PromptHandler: 'static {
     /// The prompt's name.
     const NAME: &'static str;
@@ -129,6 +134,11 @@ pub enum ResourceDef {
 }
 
 /// One resource or resource template, defined by a type (`#[resource("uri")]`).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a resource",
+    label = "not a `#[resource]` function",
+    note = "add `#[rondo_mcp::resource(\"uri\")]` to the function, or implement `rondo_mcp::ResourceHandler` for the type"
+)]
 pub trait ResourceHandler: 'static {
     /// The URI or URI template.
     const URI: &'static str;

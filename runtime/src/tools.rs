@@ -37,6 +37,11 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 /// let tools = rondo_mcp::ToolSet::new().with::<Ping>();
 /// # let _ = tools;
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a tool",
+    label = "not a `#[tool]` function",
+    note = "add `#[rondo_mcp::tool]` to the function, or implement `rondo_mcp::ToolHandler` for the type"
+)]
 pub trait ToolHandler: 'static {
     /// The tool's name, checked at compile time by `#[tool]`.
     const NAME: &'static str;

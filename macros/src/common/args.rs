@@ -2,7 +2,8 @@
 //! (given or the function's) and the description (given or the doc comment).
 
 use super::{docs, unraw};
-use crate::diag::{err_on, known_keys};
+use crate::diag::{err_on, written};
+use crate::keys::known_keys;
 use crate::symbols::Key;
 use darling::FromMeta;
 use darling::ast::NestedMeta;
@@ -26,25 +27,37 @@ pub fn from_metas<T: FromMeta>(
     acc.handle(T::from_list(&metas))
 }
 
-/// Resolves `crate = path`: `::rondo_mcp` by default; a relative path is an error with a fix-it.
+/// Resolves `crate = path`: `::rondo_mcp` by default. The path must be absolute, so that no item
+/// of the user's can capture it (STYLE.md §4): `::a`, `crate::a`, or `$crate::a`, which is how a
+/// wrapper crate's `macro_rules!` names itself. A relative path is an error with a fix-it.
 pub fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path {
-    match given {
-        None => crate::paths::default_crate(),
-        Some(p)
-            if p.leading_colon.is_some()
-                || p.segments.first().is_some_and(|s| s.ident == "crate") =>
-        {
-            p
-        }
-        Some(p) => {
-            let shown = quote::quote!(#p).to_string().replace(' ', "");
-            acc.push(err_on(
-                &p,
-                format!("`crate` must be an absolute path; write `crate = ::{shown}`"),
-            ));
+    let Some(path) = given else {
+        return crate::paths::default_crate();
+    };
+    match relative(&path) {
+        None => path,
+        Some(msg) => {
+            acc.push(err_on(&path, msg));
             crate::paths::default_crate()
         }
     }
+}
+
+/// The message for a relative `crate = path`, or `None` for an absolute one.
+fn relative(path: &syn::Path) -> Option<String> {
+    let first = path.segments.first()?.ident.to_string();
+    if path.leading_colon.is_some() || first == "crate" || first == "$crate" {
+        return None;
+    }
+    let shown = written(path);
+    Some(match first.as_str() {
+        "self" | "super" => format!(
+            "`crate` must be an absolute path, and `{first}` is relative to this module; write the path from the crate root: `crate = crate::...`"
+        ),
+        _ => format!(
+            "`crate` must be an absolute path; write `crate = ::{shown}` for a crate, or `crate = crate::{shown}` for an item at the crate root"
+        ),
+    })
 }
 
 /// The longest tool or prompt name the macros accept: the spec's 1-128 intersected with what the

@@ -39,7 +39,8 @@ pub fn args_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
 /// only (parsing goes through `parse_args`). Fields are spanned at the user's type, so a type
 /// that is not `JsonSchema` is one error there.
 pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenStream {
-    let (json_schema, schemars_crate) = (paths.json_schema(), paths.schemars_crate());
+    let (json_schema, (schemars_import, schemars_crate)) =
+        (paths.json_schema(), paths.schemars_crate(ident));
     let fields = sig.args.iter().map(|a| {
         let (ident, ty) = (&a.ident, &a.ty);
         let rename = &a.wire;
@@ -56,6 +57,7 @@ pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenS
         quote_spanned!(ty.span()=> #serde_attr #desc #ident: #ty,)
     });
     quote! {
+        #schemars_import
         #[derive(#json_schema)]
         #[schemars(crate = #schemars_crate)]
         #[allow(non_camel_case_types, dead_code)]

@@ -1,7 +1,10 @@
-//! What the attribute macros share: argument reading (`args`), docs, function parsing, signatures.
+//! What the attribute macros share: the entry driver (`entry`), argument reading (`args`), docs,
+//! function parsing, signatures, and naming the elided lifetimes of question inputs (`lifetimes`).
 
 pub mod args;
+pub mod entry;
 pub mod expand;
+pub mod lifetimes;
 pub mod signature;
 
 use proc_macro2::TokenStream;

@@ -30,6 +30,6 @@ pub fn expand(input: TokenStream) -> TokenStream {
             quote!(#stub #errors)
         }
     };
-    crate::debug("derive(Elicit)", &out);
+    crate::common::entry::debug("derive(Elicit)", &out);
     out
 }

@@ -5,7 +5,8 @@ use super::rename::{RULES, Rule};
 use super::secrets::secret_term;
 use super::values::{Format, Number, check_order, counts, format, number, texts};
 use crate::common::unraw;
-use crate::diag::{err_at, err_on, suggest};
+use crate::diag::{err_at, err_on};
+use crate::keys::suggest;
 use crate::symbols::{ELICIT, Value};
 use darling::error::Accumulator;
 use proc_macro2::Span;
@@ -114,7 +115,7 @@ pub struct ChoiceOption {
 /// Validates the input. The `crate` path and the type's name come back even with errors, for
 /// the stub impls that keep one mistake to one error.
 pub fn model(args: ElicitArgs, acc: &mut Accumulator) -> (syn::Path, Option<Derived>) {
-    let krate = crate_path(args.container.args.krate.clone(), acc);
+    let krate = crate::common::args::crate_path(args.container.args.krate.clone(), acc);
     check_generics(&args.generics, acc);
     let rule = rename_rule(&args.container, &args.serde, acc);
     let ident = args.ident;
@@ -151,14 +152,6 @@ pub fn model(args: ElicitArgs, acc: &mut Accumulator) -> (syn::Path, Option<Deri
     (krate, derived)
 }
 
-/// `crate = path`: absolute, or `$crate` inside a `macro_rules!`.
-fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path {
-    match given {
-        Some(p) if p.segments.first().is_some_and(|s| s.ident == "$crate") => p,
-        other => crate::common::args::crate_path(other, acc),
-    }
-}
-
 /// A form's fields are concrete: the schema is rendered from the types.
 fn check_generics(generics: &syn::Generics, acc: &mut Accumulator) {
     if let Some(param) = generics.params.first() {
@@ -182,8 +175,8 @@ fn rename_rule(
     if rule.is_none() {
         let keys: Vec<(&'static str, Value)> =
             RULES.iter().map(|(n, _)| (*n, Value::Str)).collect();
-        let hint = match suggest(&name, &keys) {
-            Some(s) => format!("did you mean `{s}`?"),
+        let hint = match suggest(&name, &keys, |_| true) {
+            Some((s, _)) => format!("did you mean `{s}`?"),
             None => format!("use one of {}", quoted(RULES.iter().map(|(n, _)| *n))),
         };
         acc.push(err_on(

@@ -2,7 +2,8 @@
 //! `#[elicit(..)]` and `#[serde(..)]` attributes on each, spans kept.
 
 use crate::common::args::meta_list;
-use crate::diag::{err_on, known_keys};
+use crate::diag::err_on;
+use crate::keys::known_keys;
 use crate::symbols::{
     ELICIT, ELICIT_CONTAINER_KEYS, ELICIT_FIELD_KEYS, ELICIT_VARIANT_KEYS, Key, SERDE,
 };

@@ -3,7 +3,8 @@
 
 use super::parse::FieldArgs;
 use crate::common::docs;
-use crate::diag::{err_on, suggest};
+use crate::diag::err_on;
+use crate::keys::suggest;
 use crate::symbols::{ELICIT, Value};
 use darling::error::Accumulator;
 use syn::{Expr, Lit, LitStr, UnOp};
@@ -173,8 +174,8 @@ pub fn format(lit: Option<&LitStr>, acc: &mut Accumulator) -> Option<Format> {
     if found.is_none() {
         let keys: Vec<(&'static str, Value)> =
             FORMATS.iter().map(|(n, _)| (*n, Value::Str)).collect();
-        let hint = match suggest(&name, &keys) {
-            Some(s) => format!("; did you mean `{s}`?"),
+        let hint = match suggest(&name, &keys, |_| true) {
+            Some((s, _)) => format!("; did you mean `{s}`?"),
             None => String::new(),
         };
         acc.push(err_on(lit, format!("unknown `format` `{name}`: MCP forms know `email`, `uri`, `date` and `date-time`{hint}")));

@@ -1,17 +1,18 @@
 //! `tools![..]`, `prompts![..]` and `resources![..]`: collect annotated functions into a set.
 //! Names live in each item's own expansion, so duplicates are found by a `const` assertion per
-//! entry, spanned at the later entry; the same path listed twice is caught here directly.
+//! entry, spanned at the later entry (`expand.rs`); the same path listed twice is caught here
+//! directly.
+
+mod expand;
 
 use crate::common::args::crate_path;
-use crate::diag::{err_at, err_on};
+use crate::diag::{err_at, err_on, written};
 use crate::paths::{Paths, PrivatePath};
 use crate::symbols::{PROMPT, RESOURCE, TOOL};
 use darling::error::Accumulator;
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
-use quote::quote;
+use proc_macro2::{Span, TokenStream};
 use syn::parse::{Parse, ParseStream};
 use syn::punctuated::Punctuated;
-use syn::spanned::Spanned;
 use syn::{Path, Token};
 
 /// Which list.
@@ -113,13 +114,13 @@ pub fn expand(kind: Kind, input: TokenStream) -> TokenStream {
     let mut acc = darling::Error::accumulator();
     let list = parse(kind, input, &mut acc).map(|args| model(kind, args, &mut acc));
     let out = match (acc.finish(), list) {
-        (Ok(()), Some(list)) => expand_list(kind, &list),
+        (Ok(()), Some(list)) => expand::expand(kind, &list),
         (result, _) => result
             .err()
             .map(darling::Error::write_errors)
             .unwrap_or_default(),
     };
-    crate::debug(kind.mac(), &out);
+    crate::common::entry::debug(kind.mac(), &out);
     out
 }
 
@@ -144,83 +145,11 @@ fn model(kind: Kind, args: ListArgs, acc: &mut Accumulator) -> List {
                 path,
                 format!(
                     "`{}` is listed twice in `{}![..]`; remove one",
-                    shown(path),
+                    written(path),
                     kind.mac()
                 ),
             ));
         }
     }
     List { krate, items }
-}
-
-/// The set, built from each entry's hidden type, after a `const` uniqueness check per entry.
-fn expand_list(kind: Kind, list: &List) -> TokenStream {
-    let paths = Paths::new(&list.krate);
-    let set = kind.set(&paths);
-    let items = &list.items;
-    let checks = items
-        .iter()
-        .enumerate()
-        .skip(1)
-        .map(|(i, later)| unique_check(kind, &paths, later, &items[..i]));
-    quote! {{
-        #(#checks)*
-        #set::new() #(.with::<#items>())*
-    }}
-}
-
-/// `const _: () = assert_unique(later's key, [earlier keys with messages]);`, every token at
-/// `later`, so rustc's const-evaluation error points at it.
-fn unique_check(kind: Kind, paths: &Paths, later: &Path, earlier: &[Path]) -> TokenStream {
-    let (handler, key, assert_unique) = (kind.handler(paths), kind.key(), paths.assert_unique());
-    let earlier = earlier.iter().map(|e| {
-        let msg = duplicate_message(kind, later, e);
-        quote!((<#e as #handler>::#key, #msg))
-    });
-    let check = quote! {
-        const _: () = #assert_unique(<#later as #handler>::#key, &[#(#earlier),*]);
-    };
-    respan(check, later.span())
-}
-
-/// The message when `later` has the name (or URI) of `earlier`, both as written in the list.
-fn duplicate_message(kind: Kind, later: &Path, earlier: &Path) -> String {
-    let (later, earlier) = (shown(later), shown(earlier));
-    match kind {
-        Kind::Tools => format!(
-            "`{later}` has the same tool name as `{earlier}`, earlier in this `tools![..]`; \
-             rename one with `#[tool(name = \"...\")]`"
-        ),
-        Kind::Prompts => format!(
-            "`{later}` has the same prompt name as `{earlier}`, earlier in this `prompts![..]`; \
-             rename one with `#[prompt(name = \"...\")]`"
-        ),
-        Kind::Resources => format!(
-            "`{later}` serves the same URI as `{earlier}`, earlier in this `resources![..]`; \
-             give one another URI"
-        ),
-    }
-}
-
-/// A path as written, without spaces.
-fn shown(path: &Path) -> String {
-    quote!(#path).to_string().replace(' ', "")
-}
-
-/// `tokens` with every span located at `span`, keeping each token's name resolution.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(g.span().located_at(span));
-                TokenTree::Group(group)
-            }
-            mut other => {
-                other.set_span(other.span().located_at(span));
-                other
-            }
-        })
-        .collect()
 }

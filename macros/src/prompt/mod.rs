@@ -6,38 +6,33 @@ mod expand;
 mod model;
 mod parse;
 
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use crate::common::entry::{self, FnAttribute};
+use darling::error::Accumulator;
+use proc_macro2::TokenStream;
+
+/// `#[prompt]`, for the entry driver.
+struct PromptAttr;
+
+impl FnAttribute for PromptAttr {
+    const NAME: &'static str = crate::symbols::PROMPT;
+    const MISPLACED: &'static str = "`#[prompt]` goes on a function: `async fn name(..) -> String`";
+    type Model = model::Prompt;
+
+    fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> model::Prompt {
+        let args = parse::parse(args, acc);
+        model::model(args, &func.attrs, &mut func.sig, acc)
+    }
+
+    fn expand(prompt: &model::Prompt, func: &syn::ItemFn) -> TokenStream {
+        expand::expand(prompt, func)
+    }
+
+    fn stub(prompt: &model::Prompt, func: &syn::ItemFn) -> TokenStream {
+        expand::stub(&prompt.krate, &func.sig.ident, &func.vis)
+    }
+}
 
 /// Expands `#[prompt(args)] fn ..`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut func = match crate::common::parse_fn(item.clone()) {
-        Some(f) => f,
-        None => {
-            let e = darling::Error::custom(
-                "`#[prompt]` goes on a function: `async fn name(..) -> String`",
-            )
-            .with_span(&Span::call_site())
-            .write_errors();
-            return quote!(#item #e);
-        }
-    };
-    let mut acc = darling::Error::accumulator();
-    let parsed = parse::parse(args, &mut acc);
-    let prompt = model::model(parsed, &func.attrs, &mut func.sig, &mut acc);
-    let out = match acc.finish() {
-        Ok(()) => expand::expand(&prompt, &func),
-        Err(e) => {
-            let errors = e.write_errors();
-            // In an `impl` block (a receiver), a stub struct would be a second error.
-            let stub = func
-                .sig
-                .receiver()
-                .is_none()
-                .then(|| expand::stub(&prompt.krate, &func.sig.ident, &func.vis));
-            quote!(#func #stub #errors)
-        }
-    };
-    crate::debug("prompt", &out);
-    out
+    entry::expand::<PromptAttr>(args, item)
 }

@@ -13,6 +13,7 @@ pub struct Resource {
     /// runtime renamed or re-exported.
     pub krate: syn::Path,
     /// The URI, or the URI template when it has `{variables}`; also the set's duplicate key.
+    /// Empty only when the URI is missing, an error already reported.
     pub uri: String,
     /// The template's variables, each matched by a parameter; empty for a fixed URI, which
     /// is then listed as a plain resource rather than a template.
@@ -30,37 +31,33 @@ pub struct Resource {
     pub sig: Signature,
 }
 
-/// Validates the resource; `None` when the URI is missing (parsing reported it). The crate path
-/// comes back either way, for the stub.
+/// Validates the resource. A missing URI (parsing reported it) leaves `uri` empty, and nothing
+/// expands from the model then: the driver emits the stub, which needs only the crate path.
 pub fn model(
     args: ResourceArgs,
     attrs: &[syn::Attribute],
     sig: &mut syn::Signature,
     acc: &mut Accumulator,
-) -> (syn::Path, Option<Resource>) {
+) -> Resource {
     let krate = crate_path(args.krate, acc);
     let vars = args
         .uri
         .as_ref()
         .and_then(|lit| template::template_vars(lit, acc));
     let sig = signature::analyze(RESOURCE, sig, Place::Free, acc);
-    let Some(uri_lit) = args.uri else {
-        return (krate, None);
-    };
-    let uri = uri_lit.value();
+    let uri = args.uri.as_ref().map(syn::LitStr::value);
     // A malformed template (`vars` is `None`) has no reliable variables; its error is enough.
-    if let Some(vars) = &vars {
-        template::check_params(&uri, vars, &sig, acc);
+    if let (Some(uri), Some(vars)) = (&uri, &vars) {
+        template::check_params(uri, vars, &sig, acc);
     }
-    let resource = Resource {
-        krate: krate.clone(),
-        uri,
+    Resource {
+        krate,
+        uri: uri.unwrap_or_default(),
         vars: vars.unwrap_or_default(),
         name: name_or_ident(args.name.as_ref(), &sig.ident).0,
         title: args.title.map(|t| t.value()),
         description: description_or_docs(args.description.as_ref(), attrs),
         mime_type: args.mime_type.map(|m| m.value()),
         sig,
-    };
-    (krate, Some(resource))
+    }
 }

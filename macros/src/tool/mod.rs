@@ -4,37 +4,34 @@ pub mod expand;
 pub mod model;
 pub mod parse;
 
+use crate::common::entry::{self, FnAttribute};
 use crate::common::signature::Place;
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use darling::error::Accumulator;
+use proc_macro2::TokenStream;
+
+/// `#[tool]` on a free function, for the entry driver.
+struct ToolAttr;
+
+impl FnAttribute for ToolAttr {
+    const NAME: &'static str = crate::symbols::TOOL;
+    const MISPLACED: &'static str = "`#[tool]` goes on a function: `async fn name(..)`";
+    type Model = model::Tool;
+
+    fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> model::Tool {
+        let args = parse::parse(args, acc);
+        model::model(args, &func.attrs, &mut func.sig, Place::Free, acc)
+    }
+
+    fn expand(tool: &model::Tool, func: &syn::ItemFn) -> TokenStream {
+        expand::expand_free(tool, func)
+    }
+
+    fn stub(tool: &model::Tool, func: &syn::ItemFn) -> TokenStream {
+        expand::stub(&tool.krate, &func.sig.ident, &func.vis)
+    }
+}
 
 /// Expands `#[tool(args)] item`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut func = match crate::common::parse_fn(item.clone()) {
-        Some(f) => f,
-        None => {
-            let e = darling::Error::custom("`#[tool]` goes on a function: `async fn name(..)`")
-                .with_span(&Span::call_site())
-                .write_errors();
-            return quote!(#item #e);
-        }
-    };
-    let mut acc = darling::Error::accumulator();
-    let parsed = parse::parse(args, &mut acc);
-    let model = model::model(parsed, &func.attrs, &mut func.sig, Place::Free, &mut acc);
-    let out = match acc.finish() {
-        Ok(()) => expand::expand_free(&model, &func),
-        Err(e) => {
-            let errors = e.write_errors();
-            // In an `impl` block (a receiver), a stub struct would be a second error.
-            let stub = func
-                .sig
-                .receiver()
-                .is_none()
-                .then(|| expand::stub(&model.krate, &func.sig.ident, &func.vis));
-            quote!(#func #stub #errors)
-        }
-    };
-    crate::debug("tool", &out);
-    out
+    entry::expand::<ToolAttr>(args, item)
 }

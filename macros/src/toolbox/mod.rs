@@ -6,33 +6,43 @@ mod expand;
 mod model;
 mod parse;
 
-use proc_macro2::{Span, TokenStream};
-use quote::quote;
+use crate::common::entry::{self, Attribute};
+use darling::error::Accumulator;
+use proc_macro2::TokenStream;
+
+/// `#[toolbox]`, for the entry driver.
+struct ToolboxAttr;
+
+impl Attribute for ToolboxAttr {
+    const NAME: &'static str = crate::symbols::TOOLBOX;
+    const MISPLACED: &'static str =
+        "`#[toolbox]` goes on an `impl` block whose methods carry `#[tool]`";
+    type Item = syn::ItemImpl;
+    type Model = model::Toolbox;
+
+    fn item(tokens: TokenStream) -> Option<syn::ItemImpl> {
+        parse::parse_impl(tokens)
+    }
+
+    fn model(
+        args: TokenStream,
+        block: &mut syn::ItemImpl,
+        acc: &mut Accumulator,
+    ) -> model::Toolbox {
+        let args = parse::parse(args, acc);
+        model::model(args, block, acc)
+    }
+
+    fn expand(toolbox: &model::Toolbox, block: &syn::ItemImpl) -> TokenStream {
+        expand::expand(toolbox, block)
+    }
+
+    fn stub(toolbox: &model::Toolbox, block: &syn::ItemImpl) -> TokenStream {
+        expand::stub(block, &toolbox.krate)
+    }
+}
 
 /// Expands `#[toolbox(args)] impl ... { ... }`.
 pub fn expand(args: TokenStream, item: TokenStream) -> TokenStream {
-    let mut block = match parse::parse_impl(item.clone()) {
-        Some(b) => b,
-        None => {
-            let e = darling::Error::custom(
-                "`#[toolbox]` goes on an `impl` block whose methods carry `#[tool]`",
-            )
-            .with_span(&Span::call_site())
-            .write_errors();
-            return quote!(#item #e);
-        }
-    };
-    let mut acc = darling::Error::accumulator();
-    let parsed = parse::parse(args, &mut acc);
-    let toolbox = model::model(parsed, &mut block, &mut acc);
-    let out = match acc.finish() {
-        Ok(()) => expand::expand(&toolbox, &block),
-        Err(e) => {
-            let errors = e.write_errors();
-            let stub = expand::stub(&block, &toolbox.krate);
-            quote!(#block #stub #errors)
-        }
-    };
-    crate::debug("toolbox", &out);
-    out
+    entry::expand::<ToolboxAttr>(args, item)
 }

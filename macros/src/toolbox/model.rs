@@ -5,13 +5,12 @@
 use super::parse::ToolboxArgs;
 use crate::common::args::crate_path;
 use crate::common::signature::Place;
-use crate::diag::err_on;
+use crate::diag::{err_on, written};
 use crate::symbols::TOOL;
 use crate::tool::model::{Tool, model as tool_model};
 use crate::tool::parse::parse_list;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
-use quote::quote;
 
 /// A validated toolbox: the `impl` block's tools, ready to expand next to the block.
 pub struct Toolbox {
@@ -34,7 +33,7 @@ pub fn model(args: ToolboxArgs, block: &mut syn::ItemImpl, acc: &mut Accumulator
 fn check_inherent(block: &syn::ItemImpl, acc: &mut Accumulator) {
     if let Some((path, _)) = &block.trait_ {
         let self_ty = &block.self_ty;
-        let shown = quote!(#self_ty).to_string().replace(" ", "");
+        let shown = written(self_ty);
         acc.push(err_on(
             path,
             format!(

@@ -1,0 +1,177 @@
+//! Key checking on a test key table: suggestions, and list values with each error at its culprit.
+
+use super::list::PathList;
+use super::suggest;
+use crate::common::args::{from_metas, meta_list};
+use crate::symbols::{Key, TOOL, TOOL_KEYS, Value};
+use darling::FromMeta;
+
+/// A table with a list key, as `#[tool]` will have one for `asks = [..]`.
+const TEST_KEYS: &[Key] = &[("asks", Value::PathList), ("name", Value::Str)];
+
+/// The arguments of [`TEST_KEYS`].
+#[derive(FromMeta, Default, Debug)]
+struct TestArgs {
+    /// `asks = [..]`.
+    asks: Option<PathList>,
+    /// `name = ".."`.
+    name: Option<String>,
+}
+
+/// Parses `#[tool(args)]` against [`TEST_KEYS`]: the arguments, and each error as (message, the
+/// source text it points at).
+fn parse_args(args: &str) -> (Option<TestArgs>, Vec<(String, String)>) {
+    let mut acc = darling::Error::accumulator();
+    let tokens = args.parse().expect("test arguments tokenize");
+    let parsed =
+        meta_list(tokens, &mut acc).and_then(|metas| from_metas(TOOL, TEST_KEYS, metas, &mut acc));
+    let errors = acc
+        .into_inner()
+        .into_iter()
+        .map(|e| (e.to_string(), e.span().source_text().unwrap_or_default()))
+        .collect();
+    (parsed, errors)
+}
+
+/// [`parse_args`], keeping the paths of `asks` as written.
+fn parse(args: &str) -> (Vec<String>, Vec<(String, String)>) {
+    let (parsed, errors) = parse_args(args);
+    let paths = parsed
+        .and_then(|p| p.asks)
+        .map(|list| list.paths.iter().map(crate::diag::written).collect())
+        .unwrap_or_default();
+    (paths, errors)
+}
+
+fn error(msg: &str, at: &str) -> (String, String) {
+    (msg.to_owned(), at.to_owned())
+}
+
+#[test]
+fn suggestions() {
+    let any = |_| true;
+    assert_eq!(
+        suggest("descripton", TOOL_KEYS, any).map(|k| k.0),
+        Some("description")
+    );
+    assert_eq!(
+        suggest("readonly_hint", TOOL_KEYS, any).map(|k| k.0),
+        Some("read_only_hint")
+    );
+    assert_eq!(suggest("zzz", TOOL_KEYS, any), None);
+}
+
+#[test]
+fn a_list_of_paths_keeps_each_path_with_its_spans() {
+    let (paths, errors) = parse("asks = [approve, travel::confirm, ::abs::q, crate::m::q,]");
+    assert_eq!(
+        paths,
+        ["approve", "travel::confirm", "::abs::q", "crate::m::q"]
+    );
+    assert_eq!(errors, []);
+    assert_eq!(parse("asks = []"), (vec![], vec![]));
+    let (args, errors) = parse_args("name = \"book\", asks = [approve]");
+    assert_eq!(
+        (args.and_then(|a| a.name).as_deref(), errors),
+        (Some("book"), vec![])
+    );
+}
+
+#[test]
+fn a_value_that_is_not_a_list_is_one_error_at_it() {
+    let msg = "`#[tool]` argument `asks` takes a list of paths: write `asks = [..]`";
+    // A lone path is still read, as a list of one, so nothing later reports it again.
+    assert_eq!(
+        parse("asks = approve"),
+        (vec!["approve".into()], vec![error(msg, "approve")])
+    );
+    assert_eq!(
+        parse("asks = \"approve\""),
+        (vec![], vec![error(msg, "\"approve\"")])
+    );
+    assert_eq!(parse("asks(approve)"), (vec![], vec![error(msg, "asks")]));
+    assert_eq!(parse("asks"), (vec![], vec![error(msg, "asks")]));
+}
+
+#[test]
+fn an_element_that_is_not_a_path_is_one_error_at_the_element() {
+    let msg = "`#[tool]` argument `asks` takes a list of paths, and this element is not a path; write one such as `name` or `module::name`";
+    let (paths, errors) =
+        parse("asks = [approve, \"confirm\", 3, <T as Q>::x, f(), travel::confirm]");
+    assert_eq!(paths, ["approve", "travel::confirm"]);
+    assert_eq!(
+        errors,
+        [
+            error(msg, "\"confirm\""),
+            error(msg, "3"),
+            error(msg, "<T as Q>::x"),
+            error(msg, "f()"),
+        ]
+    );
+}
+
+#[test]
+fn a_path_listed_twice_is_one_error_at_the_second() {
+    let (paths, errors) = parse("asks = [approve, travel::confirm, approve, travel :: confirm]");
+    assert_eq!(paths, ["approve", "travel::confirm"]);
+    assert_eq!(
+        errors,
+        [
+            error(
+                "`approve` is listed twice in `#[tool]` argument `asks`; remove one",
+                "approve"
+            ),
+            error(
+                "`travel::confirm` is listed twice in `#[tool]` argument `asks`; remove one",
+                "travel :: confirm"
+            ),
+        ]
+    );
+    // The second `approve` is the one reported: the first stays in the list.
+    let (_, errors) = parse("asks = [approve, other, approve]");
+    assert_eq!(errors.len(), 1);
+}
+
+#[test]
+fn a_list_key_given_twice_or_misspelt_is_reported_like_any_key() {
+    let (paths, errors) = parse("asks = [a], asks = [b]");
+    assert_eq!(paths, ["a"]);
+    assert_eq!(
+        errors,
+        [error(
+            "`#[tool]` argument `asks` is given twice; remove one",
+            "asks"
+        )]
+    );
+    // Misspelt, it is read under the key it suggests, and its elements are still checked.
+    let (paths, errors) = parse("aks = [a, a]");
+    assert_eq!(paths, ["a"]);
+    assert_eq!(
+        errors,
+        [
+            error(
+                "unknown `#[tool]` argument `aks`; did you mean `asks`?",
+                "aks"
+            ),
+            error(
+                "`a` is listed twice in `#[tool]` argument `asks`; remove one",
+                "a"
+            ),
+        ]
+    );
+}
+
+#[test]
+fn among_equally_close_keys_the_suggestion_takes_one_the_value_fits() {
+    const KEYS: &[Key] = &[("tags", Value::Str), ("tabs", Value::PathList)];
+    let (_, errors) = {
+        let mut acc = darling::Error::accumulator();
+        let metas = meta_list("taks = [a]".parse().expect("tokens"), &mut acc).expect("metas");
+        let _ = crate::keys::known_keys(TOOL, KEYS, metas, &mut acc);
+        ((), acc.into_inner())
+    };
+    assert_eq!(
+        errors[0].to_string(),
+        "unknown `#[tool]` argument `taks`; did you mean `tabs`?"
+    );
+}

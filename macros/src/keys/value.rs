@@ -1,0 +1,119 @@
+//! What the value of a key must be (`symbols::Value`), and the message when it is not.
+
+use super::list;
+use crate::diag::{err_at, err_on};
+use crate::symbols::{Key, Value};
+use darling::ast::NestedMeta;
+use darling::error::Accumulator;
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Expr, Lit, Meta};
+
+/// Checks the value of `meta` (whose key is `key`); the meta darling may read, or `None` once
+/// the error is reported. A list keeps its good elements (`list::prune`); a lone path where a
+/// list goes is an error and is kept as a list of one.
+pub fn check(attr: &str, key: Key, meta: NestedMeta, acc: &mut Accumulator) -> Option<NestedMeta> {
+    match meta {
+        NestedMeta::Meta(Meta::NameValue(mut nv)) if key.1 == Value::PathList => {
+            let kept = list_value(attr, key, &mut nv.value, acc);
+            kept.then(|| NestedMeta::Meta(Meta::NameValue(nv)))
+        }
+        meta => match bad_value(key.1, &meta) {
+            Some(span) => {
+                acc.push(err_at(span, expected(attr, key)));
+                None
+            }
+            None => Some(meta),
+        },
+    }
+}
+
+/// The value of a list key, pruned in place; `false` when nothing of it can be kept.
+fn list_value(attr: &str, key: Key, value: &mut Expr, acc: &mut Accumulator) -> bool {
+    match value {
+        Expr::Group(g) => list_value(attr, key, &mut g.expr, acc),
+        Expr::Array(array) => {
+            list::prune(attr, key.0, array, acc);
+            true
+        }
+        Expr::Path(p) if p.qself.is_none() => {
+            acc.push(err_on(value, expected(attr, key)));
+            *value = syn::parse_quote!([#value]);
+            true
+        }
+        other => {
+            acc.push(err_on(other, expected(attr, key)));
+            false
+        }
+    }
+}
+
+/// Whether what `meta` gives is a value of `key`'s kind; a list fits when it is a list at all.
+pub fn fits(key: Key, meta: &NestedMeta) -> bool {
+    bad_value(key.1, meta).is_none()
+}
+
+/// Where the value of `meta` is not a `value`, if it is not.
+fn bad_value(value: Value, meta: &NestedMeta) -> Option<Span> {
+    match meta {
+        NestedMeta::Meta(Meta::Path(p)) => (value != Value::Bool).then(|| p.span()),
+        NestedMeta::Meta(Meta::List(l)) => Some(l.path.span()),
+        NestedMeta::Meta(Meta::NameValue(nv)) => {
+            (!accepts(value, &nv.value)).then(|| nv.value.span())
+        }
+        NestedMeta::NameValueInvalidExpr(nv) => Some(
+            nv.value
+                .clone()
+                .into_iter()
+                .next()
+                .map_or(nv.eq_token.span, |t| t.span()),
+        ),
+        NestedMeta::Lit(_) => None,
+    }
+}
+
+/// Whether `expr` is a `value`; invisible groups (from `macro_rules!` fragments) are looked through.
+fn accepts(value: Value, expr: &Expr) -> bool {
+    match (value, expr) {
+        (_, Expr::Group(g)) => accepts(value, &g.expr),
+        (Value::Expr, _) => true,
+        (Value::Str, Expr::Lit(l)) => matches!(l.lit, Lit::Str(_)),
+        (Value::Bool, Expr::Lit(l)) => matches!(l.lit, Lit::Bool(_)),
+        (Value::Path, Expr::Path(p)) => p.qself.is_none(),
+        (Value::PathList, Expr::Array(_)) => true,
+        _ => false,
+    }
+}
+
+/// ``"`#[tool]` argument `name` takes a string literal: write `name = "..."`"``.
+fn expected(attr: &str, key: Key) -> String {
+    let what = match key.1 {
+        Value::Str => "a string literal",
+        Value::Bool => "`true` or `false`",
+        Value::Path => "a path",
+        Value::PathList => "a list of paths",
+        Value::Expr => "an expression",
+    };
+    format!(
+        "`#[{attr}]` argument `{}` takes {what}: write `{}`",
+        key.0,
+        example(key)
+    )
+}
+
+/// The message for a bare literal where `key = value` was expected.
+pub fn positional(attr: &str, keys: &[Key]) -> String {
+    let example = keys.first().map(|k| example(*k)).unwrap_or_default();
+    format!("`#[{attr}]` takes `key = value` arguments, not a bare literal; write e.g. `{example}`")
+}
+
+/// `name = "..."`, `read_only_hint = true`, `crate = ::rondo_mcp`, `asks = [..]`.
+fn example((key, value): Key) -> String {
+    match value {
+        Value::Str => format!("{key} = \"...\""),
+        Value::Bool => format!("{key} = true"),
+        Value::Path => format!("{key} = ::rondo_mcp"),
+        Value::PathList => format!("{key} = [..]"),
+        Value::Expr => format!("{key} = ..."),
+    }
+}

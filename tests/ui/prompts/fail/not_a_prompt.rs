@@ -1,0 +1,7 @@
+fn review(code: String) -> String {
+    code
+}
+
+fn main() {
+    let _ = rondo_mcp::prompts![review];
+}

@@ -1,0 +1,5 @@
+struct Review;
+
+fn main() {
+    let _ = rondo_mcp::prompts![Review];
+}

@@ -1,0 +1,5 @@
+struct Welcome;
+
+fn main() {
+    let _ = rondo_mcp::resources![Welcome];
+}

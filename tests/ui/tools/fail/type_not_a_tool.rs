@@ -1,0 +1,5 @@
+struct Search;
+
+fn main() {
+    let _ = rondo_mcp::tools![Search];
+}
