@@ -15,12 +15,12 @@ pub use crate::question::form::spec::{FieldSpec, FormReader, FormSchema}; // #[d
 pub use crate::question::form::{
     Elicit, ElicitEnum, EnumOption, FieldKind, FieldProblem, FormError, FormField, StringFormat,
     enum_from_value, enum_schema, enum_to_value,
-};
+}; // #[derive(Elicit)]
 pub use crate::resources::{
     IntoPromptResult, IntoResourceResult, PromptHandler, PromptSet, ResourceDef, ResourceHandler,
     ResourceSet,
 }; // #[prompt], #[resource], prompts![], resources![]
-pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![] // #[derive(Elicit)]
+pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
 use schemars::JsonSchema;
