@@ -15,6 +15,7 @@ pub mod http;
 mod notify;
 mod prompts;
 pub mod protocol;
+mod question;
 mod resources;
 mod router;
 mod server;
@@ -36,12 +37,15 @@ pub use handler::Handler;
 pub use notify::{Change, Notifier};
 pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
 pub use protocol::{CacheHint, CacheScope, Error};
+pub use question::form;
+pub use question::{Elicit, ElicitEnum, FormError, FormField};
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
 pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
 
+pub use rondo_mcp_macros::Elicit;
 pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
 
 /// The names most servers need.

@@ -21,3 +21,12 @@ pub fn validate_transcript(revision: Revision, transcript: &[Frame]) -> usize {
     check.assert_valid();
     check.checked()
 }
+
+/// Checks `instance` against `$defs/<def>` of the official schema of `revision`.
+pub fn validate_def(
+    revision: Revision,
+    def: &str,
+    instance: &serde_json::Value,
+) -> Result<(), String> {
+    Validator::check_def(revision, def, instance)
+}
