@@ -3,6 +3,7 @@
 //! `rondo_mcp::__private`.
 
 mod common;
+mod derive_elicit;
 mod diag;
 mod elicit;
 mod keys;
@@ -189,4 +190,68 @@ pub fn prompts(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn resources(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Resources, input.into()).into()
+}
+
+/// Derives a form the user fills in (MCP elicitation, form mode) from a struct, or the options
+/// of a choice from a unit enum.
+///
+/// On a struct it implements `rondo_mcp::Elicit`: each field is a question, its type says what
+/// the client shows, and `from_content` reads an accepted answer back, checking everything the
+/// schema says. On an enum of unit variants it implements `rondo_mcp::ElicitEnum` (and
+/// `FormField`): a field of that type is a single choice, `Vec<Enum>` a multiple choice.
+///
+/// ```
+/// use rondo_mcp::Elicit;
+///
+/// #[derive(Elicit)]
+/// struct Approval {
+///     /// Book this trip?
+///     approve: bool,
+///     /// Seat preference
+///     seat: Option<Seat>,
+///     #[elicit(default = false)]
+///     insurance: bool,
+/// }
+///
+/// #[derive(Elicit)]
+/// enum Seat {
+///     /// A window seat
+///     Window,
+///     /// An aisle seat
+///     Aisle,
+/// }
+///
+/// let mut answer = rondo_mcp::protocol::JsonObject::new();
+/// answer.insert("approve".into(), true.into());
+/// answer.insert("seat".into(), "Aisle".into());
+/// let approval = Approval::from_content(&answer).unwrap();
+/// assert!(approval.approve && !approval.insurance);
+/// ```
+///
+/// Field types: `String`, `bool`, the integer types up to 64 bits, `f32`, `f64`, a unit enum
+/// with this derive, `Option` of one of these (an optional field) and `Vec` of such an enum (a
+/// multiple choice). A doc comment's first paragraph is the field's `title`, the rest its
+/// `description`.
+///
+/// Field keys: `title`, `description`, `default = expr` (shown to the client and taken when the
+/// answer leaves the field out; the field is then not required), `rename`, `min`/`max`
+/// (numbers), `min_length`/`max_length`/`format = "email" | "uri" | "date" | "date-time"`
+/// (strings), `min_items`/`max_items` (multiple choices), `not_secret`, `not_consent` (a `bool`
+/// that is not a yes/no to the action). Container keys: `rename_all`, `crate = ::path`. Variant
+/// keys: `rename`, `title`. `#[serde(rename = "..")]` and `#[serde(rename_all = "..")]` are
+/// honoured the same way.
+///
+/// A field whose name looks like a secret is refused: MCP forbids asking for passwords, API
+/// keys, tokens or payment credentials in a form (ask through a URL-mode question instead).
+///
+/// ```compile_fail
+/// #[derive(rondo_mcp::Elicit)]
+/// struct Login {
+///     username: String,
+///     password: String, // form field `password` looks like a secret (`password`)
+/// }
+/// ```
+#[proc_macro_derive(Elicit, attributes(elicit, serde))]
+pub fn derive_elicit(input: TokenStream) -> TokenStream {
+    derive_elicit::expand(input.into()).into()
 }

@@ -274,4 +274,40 @@ private_items! {
     with_question_arguments => "with_question_arguments";
     /// `argument_collision()`: the index of a tool argument that is also a question's field.
     argument_collision => "argument_collision";
+    /// `Elicit`: implemented by `#[derive(Elicit)]` for a struct (a form).
+    elicit => "Elicit";
+    /// `FormField`: every form field's type; implemented by the derive for a unit enum.
+    form_field => "FormField";
+    /// `ElicitEnum`: implemented by `#[derive(Elicit)]` for a unit enum (a choice).
+    elicit_enum => "ElicitEnum";
+    /// `EnumOption`: one option of a choice.
+    enum_option => "EnumOption";
+    /// `FieldKind`: what a field is, checked in `const` against the keys written on it.
+    field_kind => "FieldKind";
+    /// `FieldProblem`: why one field of an answer does not fit.
+    field_problem => "FieldProblem";
+    /// `FormError`: why an answer does not fit a form.
+    form_error => "FormError";
+    /// `FieldSpec`: what the attributes and doc comment say about a field, built in `const`.
+    field_spec => "FieldSpec";
+    /// `FormSchema`: renders the `requestedSchema` from the field specs.
+    form_schema => "FormSchema";
+    /// `FormReader`: reads an answer back with the field specs' checks.
+    form_reader => "FormReader";
+    /// `Bound`: a `min`/`max` literal.
+    bound => "Bound";
+    /// `StringFormat`: a `format` of a string field.
+    string_format => "StringFormat";
+    /// `Revision`: the protocol revision a schema is rendered for.
+    revision => "Revision";
+    /// `serde_json::Value`: a field's value in an answer.
+    json_value => "serde_json::Value";
+    /// `enum_schema::<E>()`: a choice's schema.
+    enum_schema => "enum_schema";
+    /// `enum_from_value::<E>()`: reads a choice.
+    enum_from_value => "enum_from_value";
+    /// `enum_to_value()`: a choice's wire value, for `default`.
+    enum_to_value => "enum_to_value";
+    /// `default_value::<T, _>()`: a field's `default = ..`, checked at the user's expression.
+    default_value => "default_value";
 }

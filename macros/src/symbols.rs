@@ -65,8 +65,6 @@ pub const RESOURCE_KEYS: &[Key] = &[
 pub const TOOLBOX_KEYS: &[Key] = &[("crate", Value::Path)];
 /// The keys `#[arg(..)]` accepts.
 pub const ARG_KEYS: &[Key] = &[("description", Value::Str), ("rename", Value::Str)];
-/// `#[elicit(..)]` on a question function.
-pub const ELICIT: &str = "elicit";
 /// The keys `#[elicit(..)]` accepts on a question function.
 pub const ELICIT_KEYS: &[Key] = &[
     ("form", Value::Bool),
@@ -78,3 +76,32 @@ pub const ELICIT_KEYS: &[Key] = &[
 pub const REFUSE: &str = "refuse";
 /// `fallback = args`: the form's fields become optional arguments of the tools that ask it.
 pub const FALLBACK_ARGS: &str = "args";
+
+/// `#[elicit(..)]`: the question attribute, and the helper attribute of `#[derive(Elicit)]`.
+pub const ELICIT: &str = "elicit";
+/// `#[serde(..)]`: `#[derive(Elicit)]` reads its renames.
+pub const SERDE: &str = "serde";
+/// The keys `#[elicit(..)]` accepts on a `#[derive(Elicit)]` struct or enum.
+pub const ELICIT_CONTAINER_KEYS: &[Key] = &[
+    ("rename_all", Value::Str),
+    ("legacy_enum_names", Value::Bool),
+    ("crate", Value::Path),
+];
+/// The keys `#[elicit(..)]` accepts on a form field.
+pub const ELICIT_FIELD_KEYS: &[Key] = &[
+    ("title", Value::Str),
+    ("description", Value::Str),
+    ("default", Value::Expr),
+    ("rename", Value::Str),
+    ("min", Value::Expr),
+    ("max", Value::Expr),
+    ("min_length", Value::Expr),
+    ("max_length", Value::Expr),
+    ("min_items", Value::Expr),
+    ("max_items", Value::Expr),
+    ("format", Value::Str),
+    ("not_secret", Value::Bool),
+    ("not_consent", Value::Bool),
+];
+/// The keys `#[elicit(..)]` accepts on a variant of a `#[derive(Elicit)]` enum.
+pub const ELICIT_VARIANT_KEYS: &[Key] = &[("rename", Value::Str), ("title", Value::Str)];

@@ -206,3 +206,55 @@ fn resources_list_with_crate_path() {
         expect_file!["../tests/snapshots/resources_list_crate.rs"],
     );
 }
+
+#[test]
+fn derive_elicit_form() {
+    let out = crate::derive_elicit::expand(quote! {
+        #[elicit(rename_all = "camelCase")]
+        struct Approval {
+            /// Book this trip?
+            approve: bool,
+            /// Seat preference
+            seat: Option<Seat>,
+            #[elicit(default = false, not_consent)]
+            insurance: bool,
+            #[elicit(format = "email", max_length = 80)]
+            contact_email: Option<String>,
+            #[elicit(min = 1, max = 9)]
+            travellers: u8,
+        }
+    });
+    check(
+        items(out),
+        expect_file!["../tests/snapshots/derive_elicit_form.rs"],
+    );
+}
+
+#[test]
+fn derive_elicit_choice() {
+    let out = crate::derive_elicit::expand(quote! {
+        enum Seat {
+            /// A window seat
+            Window,
+            #[elicit(rename = "aisle", title = "An aisle seat")]
+            Aisle,
+        }
+    });
+    check(
+        items(out),
+        expect_file!["../tests/snapshots/derive_elicit_choice.rs"],
+    );
+}
+
+#[test]
+fn derive_elicit_with_errors_emits_a_stub() {
+    let out = crate::derive_elicit::expand(quote! {
+        struct Login {
+            password: String,
+        }
+    });
+    check(
+        items(out),
+        expect_file!["../tests/snapshots/derive_elicit_errors_stub.rs"],
+    );
+}

@@ -7,9 +7,22 @@ pub use std::collections::BTreeMap; // #[resource]
 
 pub use crate::cx::Cx; // all
 pub use crate::prompts::{IntoPromptResult, PromptHandler, PromptSet}; // #[prompt], prompts![]
+pub use crate::protocol::Revision; // #[derive(Elicit)]
 pub use crate::protocol::{
     CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
 }; // all
+pub use crate::question::form::check::Bound; // #[derive(Elicit)]
+pub use crate::question::form::spec::{FieldSpec, FormReader, FormSchema}; // #[derive(Elicit)]
+pub use crate::question::form::{
+    Elicit, ElicitEnum, EnumOption, FieldKind, FieldProblem, FormError, FormField, StringFormat,
+    enum_from_value, enum_schema, enum_to_value,
+}; // #[derive(Elicit)]
+pub use crate::question::private::{
+    FallbackCall, FormQuestion, UrlQuestion, ViaFuture, ViaValue, args_fallback,
+    argument_collision, argument_schema, assert_no_consent, form_fields, input, refuse,
+    with_question_arguments,
+}; // #[elicit], asks = [..]
+pub use crate::question::{AnswerOf, Ask, Asked, Asking, Declared, Fallback, QuestionDecl}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
 pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
 
@@ -297,4 +310,46 @@ pub const fn assert_unique(name: &str, earlier: &[(&str, &str)]) {
         }
         i += 1;
     }
+}
+
+/// A value `#[elicit(default = ..)]` accepts for a field of type `T`: a `T`, a plain value for an
+/// `Option` field, or a string literal for a string field.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a default for a `{T}` field",
+    label = "the default must be a value of the field's type",
+    note = "write a `{T}`; an `Option` field also takes the plain value, and a string field a string literal"
+)]
+pub trait IntoDefault<T> {
+    /// The default as the field's type.
+    fn into_default(self) -> T;
+}
+
+impl<T> IntoDefault<T> for T {
+    fn into_default(self) -> T {
+        self
+    }
+}
+
+impl<T> IntoDefault<Option<T>> for T {
+    fn into_default(self) -> Option<T> {
+        Some(self)
+    }
+}
+
+impl IntoDefault<String> for &str {
+    fn into_default(self) -> String {
+        self.to_owned()
+    }
+}
+
+impl IntoDefault<Option<String>> for &str {
+    fn into_default(self) -> Option<String> {
+        Some(self.to_owned())
+    }
+}
+
+/// `#[derive(Elicit)]`: a field's `default = ..` as the field's type `T`, checked at the
+/// user's expression.
+pub fn default_value<T, D: IntoDefault<T>>(default: D) -> T {
+    default.into_default()
 }

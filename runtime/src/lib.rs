@@ -15,6 +15,7 @@ pub mod http;
 mod notify;
 mod prompts;
 pub mod protocol;
+pub mod question;
 mod resources;
 mod router;
 mod server;
@@ -36,17 +37,24 @@ pub use handler::Handler;
 pub use notify::{Change, Notifier};
 pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
 pub use protocol::{CacheHint, CacheScope, Error};
+pub use question::form;
+pub use question::{
+    AnyQuestion, Answer, Asked, Asking, Elicit, ElicitEnum, Fallback, Form, FormError, FormField,
+    NotAccepted, Url, UrlFlow,
+};
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
 pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
 
-pub use rondo_mcp_macros::{prompt, prompts, resource, resources, tool, toolbox, tools};
+pub use rondo_mcp_macros::Elicit;
+pub use rondo_mcp_macros::{elicit, prompt, prompts, resource, resources, tool, toolbox, tools};
 
 /// The names most servers need.
 pub mod prelude {
     pub use crate::cx::{AskError, Cx, Principal};
+    pub use crate::question::{Answer, Form, Url};
     pub use crate::handler::Handler;
     pub use crate::protocol::{
         CacheHint, CacheScope, CallToolResult, ClientCapabilities, Content, Error, GetPromptResult,

@@ -22,3 +22,12 @@ pub fn validate_transcript(revision: Revision, transcript: &[Frame]) -> usize {
     check.checked()
 }
 pub mod questions;
+
+/// Checks `instance` against `$defs/<def>` of the official schema of `revision`.
+pub fn validate_def(
+    revision: Revision,
+    def: &str,
+    instance: &serde_json::Value,
+) -> Result<(), String> {
+    Validator::check_def(revision, def, instance)
+}

@@ -26,7 +26,7 @@ mod shadowed {
     mod rondo_mcp {}
 
     use ::rondo_mcp::prelude::{Cx, Error, ResourceContents, Router, Server, ServerInfo};
-    use ::rondo_mcp::{prompt, prompts, resource, resources, tool, toolbox, tools};
+    use ::rondo_mcp::{Elicit, prompt, prompts, resource, resources, tool, toolbox, tools};
 
     type Text = ::std::string::String;
     type Maybe<T> = ::core::option::Option<T>;
@@ -89,6 +89,31 @@ mod shadowed {
         ResourceContents::text("note://welcome", "text/plain", "hi")
     }
 
+    /// A choice.
+    #[derive(Elicit, Debug, PartialEq)]
+    pub enum Seat {
+        /// By the window
+        Window,
+        Aisle,
+    }
+
+    /// A form with every kind of field.
+    #[derive(Elicit)]
+    pub struct Approval {
+        /// Book this trip?
+        pub approve: bool,
+        pub seat: Maybe<Seat>,
+        #[elicit(default = false)]
+        pub insurance: bool,
+        #[elicit(default = "none", max_length = 20)]
+        pub note: Text,
+        #[elicit(min_items = 1)]
+        pub extras: ::std::vec::Vec<Seat>,
+        #[elicit(min = 1, max = 9)]
+        pub travellers: u8,
+        pub budget: Maybe<f64>,
+    }
+
     pub fn server() -> Server<Router> {
         let router = Router::new(ServerInfo::new("hygiene", "1.0.0"))
             .tools(tools![echo, ping])
@@ -128,4 +153,20 @@ async fn expansions_survive_shadowed_names() {
     assert_eq!(prompt.text(), "hello Ada ");
     let note = client.read_resource("note://7").await.unwrap();
     assert_eq!(note.result["contents"][0]["text"], "7");
+}
+
+#[test]
+fn derive_elicit_survives_shadowed_names() {
+    use rondo_mcp::Elicit;
+    use rondo_mcp::protocol::Revision;
+    let schema = shadowed::Approval::requested_schema(Revision::V2026_07_28);
+    assert_eq!(
+        schema["required"],
+        json!(["approve", "extras", "travellers"])
+    );
+    let answer = json!({"approve": true, "extras": ["Aisle"], "travellers": 2});
+    let a = shadowed::Approval::from_content(answer.as_object().unwrap()).unwrap();
+    assert!(a.approve && !a.insurance && a.seat.is_none() && a.budget.is_none());
+    assert_eq!((a.note.as_str(), a.travellers), ("none", 2));
+    assert_eq!(a.extras, [shadowed::Seat::Aisle]);
 }

@@ -117,7 +117,7 @@ fn listed(keys: &[Key]) -> String {
 
 /// The closest key within edit distance 3 of `word`, if any; among equally close keys, one whose
 /// value kind `fits` what is written (so `aks = [..]` suggests a list key over a string key).
-fn suggest(word: &str, keys: &[Key], fits: impl Fn(Key) -> bool) -> Option<Key> {
+pub fn suggest(word: &str, keys: &[Key], fits: impl Fn(Key) -> bool) -> Option<Key> {
     keys.iter()
         .map(|key| (distance(word, key.0), !fits(*key), *key))
         .filter(|(d, _, (k, _))| *d <= 3.min(k.len() / 2 + 1))

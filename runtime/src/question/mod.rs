@@ -3,12 +3,14 @@
 //! A question function renders a request from its inputs (a [`Rendered`]: [`Form`], [`Url`]).
 //! Calling it builds an [`Asked`] value holding the inputs; `cx.ask(q)` ([`Asking::ask`]) checks
 //! what the client declared, renders, asks through the revision's mechanism (the ask engine in
-//! `cx/`), reads the answer, or runs the question's fallback with the same inputs.
+//! `cx/`), reads the answer, or runs the question's fallback with the same inputs. `form`:
+//! forms from types (`#[derive(Elicit)]`).
 
 mod answer;
 mod ask_form;
 mod asked;
 mod engine;
+pub mod form;
 pub(crate) mod private;
 mod scope;
 mod url;
@@ -16,6 +18,7 @@ mod url;
 pub use answer::{Answer, Fallback, NotAccepted};
 pub use ask_form::Form;
 pub use asked::{AnswerOf, Ask, Asked, QuestionDecl};
+pub use form::{Elicit, ElicitEnum, FormError, FormField};
 pub use scope::{AnyQuestion, Asking, Declared};
 pub use url::{Url, UrlFlow};
 

@@ -119,6 +119,14 @@ impl Validator {
         self
     }
 
+    /// Checks one value against the definition `def` of the official schema of `revision`
+    /// (for example a rendered form inside `ElicitRequestFormParams`); the errors otherwise.
+    pub fn check_def(revision: Revision, def: &str, instance: &Value) -> Result<(), String> {
+        schema(revision)
+            .check(def, instance)
+            .map_err(|errors| format!("{def} ({revision}): {}\n{instance:#}", errors.join("; ")))
+    }
+
     /// The revision checked against.
     pub fn revision(&self) -> Revision {
         self.revision

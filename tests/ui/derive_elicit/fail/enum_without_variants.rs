@@ -1,0 +1,6 @@
+use rondo_mcp::Elicit;
+
+#[derive(Elicit)]
+enum Never {}
+
+fn main() {}

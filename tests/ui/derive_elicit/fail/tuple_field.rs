@@ -1,0 +1,8 @@
+use rondo_mcp::Elicit;
+
+#[derive(Elicit)]
+struct Meeting {
+    slot: (u32, u32),
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use rondo_mcp::Elicit;
+
+#[derive(Elicit)]
+union Bits {
+    int: u32,
+    float: f32,
+}
+
+fn main() {}

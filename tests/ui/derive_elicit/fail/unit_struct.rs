@@ -1,0 +1,6 @@
+use rondo_mcp::Elicit;
+
+#[derive(Elicit)]
+struct Nothing;
+
+fn main() {}

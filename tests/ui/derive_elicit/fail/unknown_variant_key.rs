@@ -1,0 +1,10 @@
+use rondo_mcp::Elicit;
+
+#[derive(Elicit)]
+enum Size {
+    #[elicit(tilte = "Small")]
+    Small,
+    Large,
+}
+
+fn main() {}
