@@ -39,7 +39,7 @@ pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
 pub use protocol::{CacheHint, CacheScope, Error};
 pub use question::form;
 pub use question::{
-    AnyQuestion, Answer, Asked, Asking, Elicit, ElicitEnum, Fallback, Form, FormError, FormField,
+    Answer, AnyQuestion, Asked, Asking, Elicit, ElicitEnum, Fallback, Form, FormError, FormField,
     NotAccepted, Url, UrlFlow,
 };
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
@@ -54,13 +54,13 @@ pub use rondo_mcp_macros::{elicit, prompt, prompts, resource, resources, tool, t
 /// The names most servers need.
 pub mod prelude {
     pub use crate::cx::{AskError, Cx, Principal};
-    pub use crate::question::{Answer, Form, Url};
     pub use crate::handler::Handler;
     pub use crate::protocol::{
         CacheHint, CacheScope, CallToolResult, ClientCapabilities, Content, Error, GetPromptResult,
         Prompt, PromptMessage, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
         Tool,
     };
+    pub use crate::question::{Answer, Form, Url};
     pub use crate::router::Router;
     pub use crate::server::Server;
     pub use crate::server_info::ServerInfo;

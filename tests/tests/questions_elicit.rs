@@ -39,7 +39,9 @@ const BOTH: [Revision; 2] = [Revision::V2026_07_28, Revision::V2025_11_25];
 #[tokio::test]
 async fn an_accepted_form_is_parsed_into_its_type_at_both_revisions() {
     for rev in BOTH {
-        let script = Script::new().elicit(Reply::accept(json!({"approve": true, "delivery": "express"})));
+        let script = Script::new().elicit(Reply::accept(
+            json!({"approve": true, "delivery": "express"}),
+        ));
         let c = client(rev, form(), script).await;
         let call = c
             .call_tool("buy", json!({"item": "tea", "quantity": 2}))
@@ -105,7 +107,10 @@ async fn an_answer_that_does_not_fit_is_asked_again_on_2026() {
         .unwrap();
     assert_eq!(call.rounds, 4, "asked, asked again twice, answered");
     assert_eq!(call.text(), "Bought 1 x tea, Standard delivery.");
-    let results: Vec<Value> = received(&c).into_iter().map(|m| m["result"].clone()).collect();
+    let results: Vec<Value> = received(&c)
+        .into_iter()
+        .map(|m| m["result"].clone())
+        .collect();
     assert_eq!(results[0]["inputRequests"], results[1]["inputRequests"]);
     assert_eq!(results[1]["inputRequests"], results[2]["inputRequests"]);
 }
@@ -145,8 +150,9 @@ async fn refuse_answers_32021_naming_elicitation_at_both_revisions() {
             "{rev}"
         );
         assert!(
-            !received(&c).iter().any(|m| m["method"] == ELICIT
-                || m["result"]["resultType"] == "input_required"),
+            !received(&c)
+                .iter()
+                .any(|m| m["method"] == ELICIT || m["result"]["resultType"] == "input_required"),
             "{rev}: nothing was asked"
         );
     }
@@ -190,10 +196,21 @@ async fn args_fallback_builds_the_answer_from_tool_arguments() {
         let tools = c.list_tools().await.unwrap();
         let welcome = tools.iter().find(|t| t.name == "welcome").unwrap();
         let props = welcome.input_schema["properties"].as_object().unwrap();
-        assert!(props.contains_key("greeting") && props.contains_key("name") && props.contains_key("age"));
-        assert_eq!(welcome.input_schema["required"], json!(["greeting"]), "{rev}");
+        assert!(
+            props.contains_key("greeting")
+                && props.contains_key("name")
+                && props.contains_key("age")
+        );
+        assert_eq!(
+            welcome.input_schema["required"],
+            json!(["greeting"]),
+            "{rev}"
+        );
         let call = c
-            .call_tool("welcome", json!({"greeting": "Hi", "name": "Ada", "age": 36}))
+            .call_tool(
+                "welcome",
+                json!({"greeting": "Hi", "name": "Ada", "age": 36}),
+            )
             .await
             .unwrap();
         assert_eq!(call.text(), "Hi, Ada (36)!", "{rev}");
@@ -202,7 +219,11 @@ async fn args_fallback_builds_the_answer_from_tool_arguments() {
             .await
             .unwrap();
         assert!(missing.is_error(), "{rev}");
-        assert!(missing.text().contains("`name` is required"), "{}", missing.text());
+        assert!(
+            missing.text().contains("`name` is required"),
+            "{}",
+            missing.text()
+        );
     }
 }
 
@@ -223,7 +244,10 @@ async fn consent_sent_up_front_is_ignored_and_the_question_is_shown() {
     let up_front = json!({"name": "buy", "arguments": {"item": "tea", "quantity": 1},
         "inputResponses": {"confirm": {"action": "accept", "content": {"approve": true}}}});
     let r = c.request("tools/call", up_front).await.unwrap();
-    assert_eq!(r["resultType"], "input_required", "no order without the question: {r}");
+    assert_eq!(
+        r["resultType"], "input_required",
+        "no order without the question: {r}"
+    );
     assert_eq!(
         r["inputRequests"]["confirm"]["params"]["message"],
         "Buy tea for $12.50?"
@@ -244,7 +268,10 @@ async fn plain_data_sent_up_front_is_accepted() {
 async fn a_confirmation_for_another_price_does_not_buy() {
     let c = client(Revision::V2026_07_28, form(), Script::new()).await;
     let first = c
-        .request("tools/call", json!({"name": "buy", "arguments": {"item": "tea", "quantity": 1}}))
+        .request(
+            "tools/call",
+            json!({"name": "buy", "arguments": {"item": "tea", "quantity": 1}}),
+        )
         .await
         .unwrap();
     // The state is bound to the arguments: replaying it for another quantity is refused.
@@ -262,14 +289,21 @@ async fn a_prompt_and_a_resource_ask_too() {
             .elicit(Reply::accept(json!({"nickname": "Countess"})))
             .elicit(Reply::accept(json!({"approve": true})));
         let c = client(rev, form(), script).await;
-        let prompt = c.get_prompt("introduce", json!({"name": "Ada"})).await.unwrap();
+        let prompt = c
+            .get_prompt("introduce", json!({"name": "Ada"}))
+            .await
+            .unwrap();
         assert_eq!(prompt.text(), "Introduce Ada, known as Countess.", "{rev}");
         let read = c.read_resource("guests://secret").await.unwrap();
         assert_eq!(read.result["contents"][0]["text"], "the secret", "{rev}");
     }
 }
 
-fn pay_client(payments: Payments, rev: Revision, wait_ms: u64) -> rondo_mcp::testing::TestClientBuilder<Router> {
+fn pay_client(
+    payments: Payments,
+    rev: Revision,
+    wait_ms: u64,
+) -> rondo_mcp::testing::TestClientBuilder<Router> {
     let server = server(payments)
         .flow_wait(Duration::from_millis(wait_ms))
         .max_rounds(2);
@@ -286,10 +320,18 @@ async fn url_mode_waits_then_answers_state_only_rounds_until_the_flow_finishes()
         .connect()
         .await
         .unwrap();
-    let call = c.call_tool("checkout", json!({"order": "A1"})).await.unwrap();
+    let call = c
+        .call_tool("checkout", json!({"order": "A1"}))
+        .await
+        .unwrap();
     assert_eq!(call.text(), "Paid: receipt-A1");
-    let results: Vec<Value> = received(&c).into_iter().map(|m| m["result"].clone()).collect();
-    assert!(results[0]["inputRequests"]["pay"]["params"]["url"] == "https://pay.example.com/orders/A1");
+    let results: Vec<Value> = received(&c)
+        .into_iter()
+        .map(|m| m["result"].clone())
+        .collect();
+    assert!(
+        results[0]["inputRequests"]["pay"]["params"]["url"] == "https://pay.example.com/orders/A1"
+    );
     let waiting: Vec<&Value> = results[1..results.len() - 1].iter().collect();
     assert!(!waiting.is_empty(), "at least one state-only round");
     for w in &waiting {
@@ -314,9 +356,16 @@ async fn url_mode_gives_up_after_the_time_budget() {
         .connect()
         .await
         .unwrap();
-    let call = c.call_tool("checkout", json!({"order": "B2"})).await.unwrap();
+    let call = c
+        .call_tool("checkout", json!({"order": "B2"}))
+        .await
+        .unwrap();
     assert!(call.is_error());
-    assert!(call.text().contains("`pay` did not finish within"), "{}", call.text());
+    assert!(
+        call.text().contains("`pay` did not finish within"),
+        "{}",
+        call.text()
+    );
 }
 
 #[tokio::test]
@@ -326,8 +375,11 @@ async fn url_consent_never_comes_up_front() {
         .await
         .unwrap();
     let r = c
-        .request("tools/call", json!({"name": "checkout", "arguments": {"order": "C3"},
-            "inputResponses": {"pay": {"action": "accept"}}}))
+        .request(
+            "tools/call",
+            json!({"name": "checkout", "arguments": {"order": "C3"},
+            "inputResponses": {"pay": {"action": "accept"}}}),
+        )
         .await
         .unwrap();
     assert_eq!(r["resultType"], "input_required");
@@ -341,11 +393,16 @@ async fn url_mode_on_2025_waits_and_notifies_completion() {
         .connect()
         .await
         .unwrap();
-    let call = c.call_tool("checkout", json!({"order": "D4"})).await.unwrap();
+    let call = c
+        .call_tool("checkout", json!({"order": "D4"}))
+        .await
+        .unwrap();
     assert_eq!(call.text(), "Paid: receipt-D4");
     let msgs = received(&c);
     let asked = msgs.iter().find(|m| m["method"] == ELICIT).expect("asked");
-    let id = asked["params"]["elicitationId"].as_str().expect("an elicitationId");
+    let id = asked["params"]["elicitationId"]
+        .as_str()
+        .expect("an elicitationId");
     let done = msgs
         .iter()
         .find(|m| m["method"] == "notifications/elicitation/complete")

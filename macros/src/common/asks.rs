@@ -86,7 +86,10 @@ pub fn schema(paths: &Paths, asks: &Asks, base: TokenStream) -> TokenStream {
         return base;
     }
     let (with, decl) = (paths.with_question_arguments(), paths.question_decl());
-    let each = asks.paths.iter().map(|q| quote!(<#q as #decl>::argument_schema));
+    let each = asks
+        .paths
+        .iter()
+        .map(|q| quote!(<#q as #decl>::argument_schema));
     quote!(#with(#base, &[#(#each),*]))
 }
 

@@ -180,22 +180,29 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
     let (cx_ty, inputs_ty, output) = (paths.cx(), inputs_ty(q), &q.sig.output);
     let (future, fallback_ty, answer_of) =
         (paths.box_future(), paths.fallback(), paths.answer_of());
-    let body = match &q.fallback {
+    let underscore = quote!(_);
+    // Each kind binds only what it reads (unused parameters are `_`).
+    let (cx_pat, inputs_pat, body) = match &q.fallback {
         Fallback::Refuse => {
             let refuse = paths.refuse();
-            quote!(let _ = (#cx, #inputs); #refuse())
+            (&underscore, &underscore, quote!(#refuse()))
         }
         Fallback::Args(span) => {
             let args = paths.args_fallback().at(*span);
             let key = &q.key;
-            quote_spanned!(*span=> let _ = #inputs; #args::<#output>(#cx, #key))
+            let call = quote_spanned!(*span=> #args::<#output>(#cx, #key));
+            (&quote!(#cx), &underscore, call)
         }
-        Fallback::Function(path) => function_fallback(q, path, paths),
+        Fallback::Function(path) => (
+            &underscore,
+            &quote!(#inputs),
+            function_fallback(q, path, paths),
+        ),
     };
     quote! {
         fn fallback<'__rondo>(
-            #cx: &'__rondo #cx_ty,
-            #inputs: #inputs_ty,
+            #cx_pat: &'__rondo #cx_ty,
+            #inputs_pat: #inputs_ty,
         ) -> #future<'__rondo, #fallback_ty<#answer_of<Self, #inputs_ty>>>
         where
             #inputs_ty: '__rondo,
@@ -210,10 +217,7 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
 /// parameters or answer type is one error there.
 fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStream {
     let span = path.span();
-    let (cx, inputs) = (
-        syn::Ident::new("__rondo_cx", Span::mixed_site()),
-        inputs_ident(),
-    );
+    let inputs = inputs_ident();
     let names: Vec<syn::Ident> = (0..q.sig.args.len())
         .map(|i| format_ident!("__rondo_input_{}", i, span = Span::mixed_site()))
         .collect();
@@ -223,7 +227,6 @@ fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStre
         paths.via_value().at(span),
     );
     quote_spanned! {span=>
-        let _ = #cx;
         let (#(#names,)*) = #inputs;
         #[allow(unused_imports)]
         use #via_future as _;

@@ -2,13 +2,13 @@
 
 use super::model::Prompt;
 use crate::common::asks;
-use crate::symbols::PROMPT;
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
     out_ident, parse_args, parsed_ident,
 };
 use crate::common::unraw;
 use crate::paths::{BOX_PIN, PANIC, Paths, STR, VEC};
+use crate::symbols::PROMPT;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;

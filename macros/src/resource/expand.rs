@@ -2,12 +2,12 @@
 
 use super::model::Resource;
 use crate::common::asks;
-use crate::symbols::RESOURCE;
 use crate::common::expand::{
     call_user, cx_ident, handler_block, optional, out_ident, parse_args, parsed_ident,
 };
 use crate::common::unraw;
 use crate::paths::{BOX_PIN, PANIC, Paths, STR, STRING};
+use crate::symbols::RESOURCE;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;

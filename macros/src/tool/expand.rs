@@ -33,7 +33,12 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
     } else {
         TokenStream::new()
     };
-    items.extend(asks::collisions(&paths, &tool.asks, &tool.name, &tool.sig.args));
+    items.extend(asks::collisions(
+        &paths,
+        &tool.asks,
+        &tool.name,
+        &tool.sig.args,
+    ));
     Parts {
         items,
         definition: definition(tool, &paths),

@@ -23,7 +23,11 @@ fn with_asks(toolbox: &Toolbox, block: &syn::ItemImpl) -> syn::ItemImpl {
         let syn::ImplItem::Fn(method) = item else {
             continue;
         };
-        if let Some(tool) = toolbox.tools.iter().find(|t| t.sig.ident == method.sig.ident) {
+        if let Some(tool) = toolbox
+            .tools
+            .iter()
+            .find(|t| t.sig.ident == method.sig.ident)
+        {
             method.block = asks::rebind(&tool.krate, &tool.asks, &tool.sig, &method.block);
         }
     }

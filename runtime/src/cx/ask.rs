@@ -51,8 +51,8 @@ impl std::error::Error for AskError {}
 /// Why [`Cx::ask_core`] has no answer.
 #[derive(Debug)]
 pub(crate) enum Failure {
-    /// The client could not or did not answer.
-    Ask(AskError),
+    /// The client could not or did not answer (boxed: it may carry capabilities).
+    Ask(Box<AskError>),
     /// It answered, and the answer cannot be used (see [`Reading::Unusable`]).
     Unusable(String),
 }
@@ -83,7 +83,7 @@ impl Cx {
         self.ask_core(key, request, false, read)
             .await
             .map_err(|failure| match failure {
-                Failure::Ask(e) => e,
+                Failure::Ask(e) => *e,
                 Failure::Unusable(why) => AskError::Invalid(why),
             })
     }
@@ -103,7 +103,7 @@ impl Cx {
             .client_capabilities
             .missing(&request.required_capabilities())
         {
-            return Err(Failure::Ask(AskError::Unsupported(missing)));
+            return Err(Failure::Ask(Box::new(AskError::Unsupported(missing))));
         }
         if !self.asks().may_ask {
             let why = format!("`{}` cannot ask the client for input", self.method);
@@ -146,7 +146,7 @@ impl Cx {
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
         let Some(back) = &self.back else {
-            return Err(Failure::Ask(AskError::Disconnected));
+            return Err(Failure::Ask(Box::new(AskError::Disconnected)));
         };
         let request = with_elicitation_id(request);
         let sent = back.request(
@@ -160,7 +160,7 @@ impl Cx {
             Ok(v) => {
                 return match read(&request, v) {
                     Reading::Value(t) => Ok(t),
-                    Reading::Again(why) => Err(Failure::Ask(AskError::Invalid(why))),
+                    Reading::Again(why) => Err(Failure::Ask(Box::new(AskError::Invalid(why)))),
                     Reading::Unusable(why) => Err(Failure::Unusable(why)),
                 };
             }
@@ -168,7 +168,7 @@ impl Cx {
             Err(BackChannelError::Timeout) => AskError::Timeout,
             Err(BackChannelError::Closed) => AskError::Disconnected,
         };
-        Err(Failure::Ask(error))
+        Err(Failure::Ask(Box::new(error)))
     }
 
     /// Asks for an elicitation (form or URL mode) and returns the user's [`ElicitResult`];

@@ -3,17 +3,17 @@
 mod ask;
 mod ask_state;
 
-pub use ask::{AskError, parse_as};
 pub(crate) use ask::Failure;
+pub use ask::{AskError, parse_as};
 pub(crate) use ask_state::{AskState, Ending, Reading};
 
 use crate::backchannel::{BackChannel, Outbound};
+use crate::config::FlowSettings;
 use crate::notify::Notifier;
 use crate::protocol::{
     ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
     RequestId, Revision, notification,
 };
-use crate::config::FlowSettings;
 use crate::state::Clock;
 use crate::sync::lock;
 use serde::Serialize;

@@ -2,7 +2,9 @@
 
 use super::{Answer, Failed, Read, Rendered};
 use crate::cx::AskError;
-use crate::protocol::{ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision};
+use crate::protocol::{
+    ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision,
+};
 use crate::question::Elicit;
 use serde_json::Value;
 use std::fmt;
@@ -35,7 +37,9 @@ impl<T: Elicit> Form<T> {
 
 impl<T> fmt::Debug for Form<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Form").field("message", &self.message).finish_non_exhaustive()
+        f.debug_struct("Form")
+            .field("message", &self.message)
+            .finish_non_exhaustive()
     }
 }
 
@@ -60,14 +64,20 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
     fn read(&self, key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Answer<T>> {
         let result: ElicitResult = match serde_json::from_value(answer) {
             Ok(r) => r,
-            Err(e) => return Read::AskAgain(format!("the answer to `{key}` is not an elicitation result: {e}")),
+            Err(e) => {
+                return Read::AskAgain(format!(
+                    "the answer to `{key}` is not an elicitation result: {e}"
+                ));
+            }
         };
         match result.action {
             ElicitAction::Decline => Read::Answer(Answer::Decline),
             ElicitAction::Cancel => Read::Answer(Answer::Cancel),
             ElicitAction::Accept => match T::from_content(&result.content.unwrap_or_default()) {
                 Ok(t) => Read::Answer(Answer::Accept(t)),
-                Err(e) => Read::AskAgain(format!("the answer to `{key}` does not fit the form: {e}")),
+                Err(e) => {
+                    Read::AskAgain(format!("the answer to `{key}` does not fit the form: {e}"))
+                }
             },
         }
     }

@@ -72,6 +72,8 @@ impl<Q, I> Asked<Q, I> {
 
 impl<Q: QuestionDecl, I> fmt::Debug for Asked<Q, I> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Asked").field("question", &Q::KEY).finish_non_exhaustive()
+        f.debug_struct("Asked")
+            .field("question", &Q::KEY)
+            .finish_non_exhaustive()
     }
 }

@@ -1,7 +1,7 @@
 //! `cx.ask(q)`: the capability check, rendering (checked for determinism in debug builds),
 //! the ask engine, and the fallback.
 
-use super::{Ask, AnswerOf, Failed, Fallback, Read, Rendered};
+use super::{AnswerOf, Ask, Failed, Fallback, Read, Rendered};
 use crate::canonical;
 use crate::cx::{Cx, Ending, Failure, Reading};
 use crate::protocol::{Error, InputRequest};
@@ -57,7 +57,8 @@ async fn fall_back<Q: Ask<I>, I>(
                 .client_capabilities()
                 .missing(needs)
                 .unwrap_or_else(|| needs.clone());
-            cx.end(Ending::Error(Error::missing_capability(&missing))).await
+            cx.end(Ending::Error(Error::missing_capability(&missing)))
+                .await
         }
     }
 }

@@ -208,6 +208,7 @@ pub trait ViaFuture<A> {
     fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
     where
         Self: 'a,
+        A: 'a,
         Self::Output: FallbackValue<A>;
 }
 
@@ -220,6 +221,7 @@ where
     fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
     where
         Self: 'a,
+        A: 'a,
         F::Output: FallbackValue<A>,
     {
         let fut = self.take();
@@ -232,14 +234,14 @@ pub trait ViaValue<R, A> {
     /// The fallback's outcome.
     fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
     where
-        Self: 'a,
+        A: 'a,
         R: FallbackValue<A>;
 }
 
 impl<A: Send, R> ViaValue<R, A> for &FallbackCall<R> {
     fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
     where
-        Self: 'a,
+        A: 'a,
         R: FallbackValue<A>,
     {
         let fallback = self.take().into_fallback();

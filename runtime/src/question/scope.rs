@@ -2,7 +2,7 @@
 //! [`Asking<'_, S>`](Asking), whose [`ask`](Asking::ask) accepts only the questions declared
 //! for `S`.
 
-use super::{Ask, AnswerOf, Asked, QuestionDecl};
+use super::{AnswerOf, Ask, Asked, QuestionDecl};
 use crate::cx::Cx;
 use std::fmt;
 use std::marker::PhantomData;

@@ -3,7 +3,9 @@
 
 use super::{Answer, Failed, Read, Rendered};
 use crate::cx::{AskError, Cx, Ending};
-use crate::protocol::{ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision};
+use crate::protocol::{
+    ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision,
+};
 use serde_json::Value;
 use std::future::Future;
 use std::time::Duration;
@@ -24,7 +26,10 @@ impl Url {
     /// A page at `url`, with a message saying what it is for. The URL must not carry personal
     /// data or credentials, and should be `https:`.
     pub fn new(message: impl Into<String>, url: impl Into<String>) -> Self {
-        Url { message: message.into(), url: url.into() }
+        Url {
+            message: message.into(),
+            url: url.into(),
+        }
     }
     /// The message.
     pub fn message(&self) -> &str {
@@ -59,10 +64,16 @@ impl Rendered for Url {
     fn read(&self, key: &'static str, sent: &InputRequest, answer: Value) -> Read<Answer<UrlFlow>> {
         let result: ElicitResult = match serde_json::from_value(answer) {
             Ok(r) => r,
-            Err(e) => return Read::AskAgain(format!("the answer to `{key}` is not an elicitation result: {e}")),
+            Err(e) => {
+                return Read::AskAgain(format!(
+                    "the answer to `{key}` is not an elicitation result: {e}"
+                ));
+            }
         };
         let elicitation_id = match sent {
-            InputRequest::Elicit(ElicitRequest::Url { elicitation_id, .. }) => elicitation_id.clone(),
+            InputRequest::Elicit(ElicitRequest::Url { elicitation_id, .. }) => {
+                elicitation_id.clone()
+            }
             _ => None,
         };
         Read::Answer(match result.action {
