@@ -1,10 +1,8 @@
 //! The bookshop: a catalogue, a search tool, and an order tool that asks the user to confirm.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{ElicitAction, ElicitRequest};
-use rondo_mcp::{Json, toolbox};
+use rondo_mcp::{Elicit, Json, elicit, toolbox};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use std::time::Duration;
 
 /// A book in the catalogue.
@@ -70,30 +68,38 @@ impl Shop {
     }
 }
 
-/// The form the user fills in to confirm an order.
-fn confirmation(book: &Book, quantity: u32) -> ElicitRequest {
+/// How the order is delivered.
+#[derive(Debug, Clone, Copy, Elicit)]
+#[serde(rename_all = "lowercase")]
+pub enum Delivery {
+    /// Standard (3-5 days)
+    Standard,
+    /// Express (next day)
+    Express,
+}
+
+/// The confirmation the user fills in.
+#[derive(Debug, Elicit)]
+pub struct Confirmation {
+    /// Place the order?
+    approve: bool,
+    /// Delivery
+    #[elicit(default = Delivery::Standard)]
+    delivery: Delivery,
+    /// Gift wrap
+    #[elicit(default = false, not_consent)]
+    gift_wrap: bool,
+}
+
+/// The user confirms the order and its price; consent never comes from the model.
+#[elicit(form, fallback = refuse)]
+fn confirm_order(book: &Book, quantity: u32) -> Form<Confirmation> {
     let total = book.price_cents * quantity;
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "approve": {"type": "boolean", "title": "Place the order?"},
-            "delivery": {"type": "string", "title": "Delivery", "oneOf": [
-                {"const": "standard", "title": "Standard (3-5 days)"},
-                {"const": "express", "title": "Express (next day)"}
-            ], "default": "standard"},
-            "gift_wrap": {"type": "boolean", "title": "Gift wrap", "default": false}
-        },
-        "required": ["approve"]
-    });
-    ElicitRequest::Form {
-        message: format!(
-            "Order {quantity} x \"{}\" for ${}.{:02}?",
-            book.title,
-            total / 100,
-            total % 100
-        ),
-        requested_schema: schema.as_object().cloned().unwrap_or_default(),
-    }
+    let price = format!("${}.{:02}", total / 100, total % 100);
+    Form::new(format!(
+        "Order {quantity} x \"{}\" for {price}?",
+        book.title
+    ))
 }
 
 #[toolbox]
@@ -112,7 +118,7 @@ impl Shop {
     }
 
     /// Orders a book. The user confirms in a form; the model cannot confirm for them.
-    #[tool(destructive_hint = false)]
+    #[tool(destructive_hint = false, asks = [confirm_order])]
     async fn order_book(
         &self,
         cx: &Cx,
@@ -123,41 +129,17 @@ impl Shop {
             return Err("quantity must be between 1 and 10".into());
         }
         let book = cx.memo("inventory", self.check_inventory(&isbn)).await?;
-        let answer = match cx
-            .elicit("confirm_order", confirmation(&book, quantity))
-            .await
-        {
-            Ok(answer) => answer,
-            Err(why) => {
-                return Err(format!(
-                    "The order needs the user's confirmation, but {why}."
-                ));
-            }
-        };
-        let content = answer.content.unwrap_or_default();
-        match answer.action {
-            ElicitAction::Accept if content.get("approve") == Some(&json!(true)) => {
-                let delivery = content
-                    .get("delivery")
-                    .and_then(|v| v.as_str())
-                    .unwrap_or("standard");
-                let wrap = if content.get("gift_wrap") == Some(&json!(true)) {
-                    ", gift-wrapped"
-                } else {
-                    ""
-                };
-                Ok(format!(
+        Ok(match cx.ask(confirm_order(&book, quantity)).await {
+            Answer::Accept(c) if c.approve => {
+                let delivery = format!("{:?}", c.delivery).to_lowercase();
+                let wrap = if c.gift_wrap { ", gift-wrapped" } else { "" };
+                format!(
                     "Ordered {quantity} x \"{}\", {delivery} delivery{wrap}.",
                     book.title
-                ))
+                )
             }
-            ElicitAction::Accept => {
-                Ok("The user did not approve the order; nothing was ordered.".into())
-            }
-            ElicitAction::Decline => Ok("The user declined; nothing was ordered.".into()),
-            ElicitAction::Cancel => {
-                Ok("The user dismissed the confirmation; nothing was ordered.".into())
-            }
-        }
+            Answer::Accept(_) | Answer::Decline => "The user declined; nothing was ordered.".into(),
+            Answer::Cancel => "The user dismissed the confirmation; nothing was ordered.".into(),
+        })
     }
 }
