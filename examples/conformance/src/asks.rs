@@ -1,40 +1,55 @@
-//! The suite's tools and prompt that ask the client for input: elicitation, sampling and roots.
-//! Written against the runtime's ask API (`Cx::elicit`, `Cx::sample`, `Cx::list_roots`); the
-//! same code answers `InputRequiredResult` on 2026-07-28 and sends real requests on 2025-11-25.
+//! The suite's tools and prompt that ask the client for input. Elicitation is asked with typed
+//! questions (`#[derive(Elicit)]` forms, `#[elicit]` question functions, `asks = [..]`); sampling
+//! and roots still use the runtime's ask API (`Cx::sample`, `Cx::list_roots`). The same code
+//! answers `InputRequiredResult` on 2026-07-28 and sends real requests on 2025-11-25.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{CreateMessageRequest, ElicitRequest, ElicitResult, JsonObject};
-use rondo_mcp::{AskError, prompt, tool};
-use serde_json::{Value, json};
+use rondo_mcp::protocol::CreateMessageRequest;
+use rondo_mcp::{AskError, Elicit, elicit, prompt, tool};
+use serde::Serialize;
 
-fn form(message: &str, schema: Value) -> ElicitRequest {
-    ElicitRequest::Form {
-        message: message.into(),
-        requested_schema: schema.as_object().cloned().unwrap_or_default(),
+/// A name.
+#[derive(Debug, Elicit)]
+struct Name {
+    name: String,
+}
+
+/// The user's name; a client that cannot show forms leaves it unanswered (the suite's
+/// capability check asks only what the client declared).
+#[elicit(form, fallback = unanswered)]
+fn user_name() -> Form<Name> {
+    Form::new("What is your name?")
+}
+
+/// The fallback of questions a client cannot show: no answer, as if the user declined.
+fn unanswered<T>() -> Answer<T> {
+    Answer::Decline
+}
+
+/// A confirmation.
+#[derive(Debug, Elicit)]
+struct Confirm {
+    ok: Option<bool>,
+}
+
+/// Asks to confirm.
+#[elicit(form, fallback = refuse)]
+fn confirm() -> Form<Confirm> {
+    Form::new("Please confirm")
+}
+
+/// Greets `answer`'s name, or a stranger.
+fn hello(answer: Answer<Name>) -> String {
+    match answer {
+        Answer::Accept(n) => format!("Hello, {}!", n.name),
+        Answer::Decline | Answer::Cancel => "Hello, stranger!".into(),
     }
 }
 
-fn text_field(name: &str) -> Value {
-    json!({"type": "object", "properties": {name: {"type": "string"}}, "required": [name]})
-}
-
-fn field<'a>(r: &'a ElicitResult, name: &str) -> Option<&'a str> {
-    r.content
-        .as_ref()
-        .and_then(|c: &JsonObject| c.get(name))
-        .and_then(Value::as_str)
-}
-
 /// Asks the user's name (input key `user_name`) and greets them.
-#[tool]
-async fn test_input_required_result_elicitation(cx: &Cx) -> Result<String, AskError> {
-    let r = cx
-        .elicit("user_name", form("What is your name?", text_field("name")))
-        .await?;
-    Ok(format!(
-        "Hello, {}!",
-        field(&r, "name").unwrap_or("stranger")
-    ))
+#[tool(asks = [user_name])]
+async fn test_input_required_result_elicitation(cx: &Cx) -> String {
+    hello(cx.ask(user_name()).await)
 }
 
 /// Asks the client's model for the capital of France.
@@ -57,100 +72,113 @@ async fn test_input_required_result_list_roots(cx: &Cx) -> Result<String, AskErr
 }
 
 /// Asks for a confirmation and carries state between the rounds.
-#[tool]
-async fn test_input_required_result_request_state(cx: &Cx) -> Result<String, AskError> {
-    let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
-    let r = cx.elicit("confirm", form("Please confirm", schema)).await?;
-    Ok(format!("state-ok: confirmed with {:?}", r.action))
+#[tool(asks = [confirm])]
+async fn test_input_required_result_request_state(cx: &Cx) -> String {
+    let ok = cx.ask(confirm()).await.ok().and_then(|c| c.ok);
+    format!("state-ok: confirmed: {ok:?}")
 }
 
 /// Asks three questions at once.
-#[tool]
+#[tool(asks = [user_name])]
 async fn test_input_required_result_multiple_inputs(cx: &Cx) -> Result<String, AskError> {
     let (name, greeting, roots) = tokio::join!(
-        cx.elicit("user_name", form("What is your name?", text_field("name"))),
+        cx.ask(user_name()),
         cx.sample(
             "greeting",
             CreateMessageRequest::user("Generate a greeting", 50)
         ),
         cx.list_roots("client_roots"),
     );
-    let (name, greeting, roots) = (name?, greeting?, roots?);
+    let (greeting, roots) = (greeting?, roots?);
+    let name = name.ok().map(|n| n.name).unwrap_or_else(|| "?".into());
     Ok(format!(
-        "name={}, greeting={}, roots={}",
-        field(&name, "name").unwrap_or("?"),
+        "name={name}, greeting={}, roots={}",
         greeting.content.text(),
         roots.roots.len()
     ))
 }
 
+/// A favourite colour.
+#[derive(Debug, Elicit)]
+struct Colour {
+    color: String,
+}
+
+/// The first step: a name.
+#[elicit(form, fallback = refuse)]
+fn step1() -> Form<Name> {
+    Form::new("Step 1: What is your name?")
+}
+
+/// The second step: a colour.
+#[elicit(form, fallback = refuse)]
+fn step2() -> Form<Colour> {
+    Form::new("Step 2: What is your favorite color?")
+}
+
 /// Asks two questions, one after the other.
-#[tool]
-async fn test_input_required_result_multi_round(cx: &Cx) -> Result<String, AskError> {
-    let first = cx
-        .elicit(
-            "step1",
-            form("Step 1: What is your name?", text_field("name")),
-        )
-        .await?;
-    let second = cx
-        .elicit(
-            "step2",
-            form("Step 2: What is your favorite color?", text_field("color")),
-        )
-        .await?;
-    Ok(format!(
+#[tool(asks = [step1, step2])]
+async fn test_input_required_result_multi_round(cx: &Cx) -> String {
+    let first = cx.ask(step1()).await.ok().map(|n| n.name);
+    let second = cx.ask(step2()).await.ok().map(|c| c.color);
+    format!(
         "{} likes {}",
-        field(&first, "name").unwrap_or("?"),
-        field(&second, "color").unwrap_or("?")
-    ))
+        first.as_deref().unwrap_or("?"),
+        second.as_deref().unwrap_or("?")
+    )
 }
 
 /// Asks for a confirmation under integrity-protected state.
-#[tool]
-async fn test_input_required_result_tampered_state(cx: &Cx) -> Result<String, AskError> {
-    let schema = json!({"type": "object", "properties": {"ok": {"type": "boolean"}}});
-    cx.elicit("confirm", form("Please confirm", schema)).await?;
-    Ok("Confirmed".into())
+#[tool(asks = [confirm])]
+async fn test_input_required_result_tampered_state(cx: &Cx) -> String {
+    let _ = cx.ask(confirm()).await;
+    "Confirmed".into()
 }
 
 /// Asks only what the client declared: elicitation when it can, sampling when it can.
-#[tool]
+#[tool(asks = [user_name])]
 async fn test_input_required_result_capabilities(cx: &Cx) -> Result<String, String> {
+    let declared = cx.client_capabilities();
+    let (can_elicit, can_sample) = (declared.elicitation_form(), declared.sampling());
     let (name, model) = tokio::join!(
-        cx.elicit("user_name", form("What is your name?", text_field("name"))),
+        cx.ask(user_name()),
         cx.sample(
             "capital_question",
             CreateMessageRequest::user("What is the capital of France?", 100)
         ),
     );
-    match (name, model) {
-        (Err(_), Err(_)) => Err("The client declared neither elicitation nor sampling".into()),
-        (name, model) => Ok(format!(
-            "elicitation: {}, sampling: {}",
-            name.map(|r| format!("{:?}", r.action))
-                .unwrap_or_else(|e| e.to_string()),
-            model
-                .map(|r| r.content.text())
-                .unwrap_or_else(|e| e.to_string()),
-        )),
+    if !can_elicit && !can_sample {
+        return Err("The client declared neither elicitation nor sampling".into());
     }
+    Ok(format!(
+        "elicitation: {}, sampling: {}",
+        hello(name),
+        model
+            .map(|r| r.content.text())
+            .unwrap_or_else(|e| e.to_string()),
+    ))
+}
+
+/// The context a prompt is written for.
+#[derive(Debug, Elicit)]
+struct PromptContext {
+    context: String,
+}
+
+/// Asks what the prompt should take into account.
+#[elicit(form, fallback = refuse)]
+fn user_context() -> Form<PromptContext> {
+    Form::new("What context should the prompt use?")
 }
 
 /// A prompt that asks for its context first.
-#[prompt]
-async fn test_input_required_result_prompt(cx: &Cx) -> Result<String, Error> {
-    let r = cx
-        .elicit(
-            "user_context",
-            form("What context should the prompt use?", text_field("context")),
-        )
-        .await
-        .map_err(|e| Error::invalid_params(e.to_string()))?;
-    Ok(format!(
+#[prompt(asks = [user_context])]
+async fn test_input_required_result_prompt(cx: &Cx) -> String {
+    let context = cx.ask(user_context()).await.ok().map(|c| c.context);
+    format!(
         "Write with this context in mind: {}",
-        field(&r, "context").unwrap_or("none")
-    ))
+        context.as_deref().unwrap_or("none")
+    )
 }
 
 /// Asks the client's model to answer a prompt (2025-11-25 back-channel).
@@ -162,68 +190,147 @@ async fn test_sampling(cx: &Cx, prompt: String) -> Result<String, AskError> {
     Ok(format!("LLM response: {}", r.content.text()))
 }
 
+/// Who the user is.
+#[derive(Debug, Elicit, Serialize)]
+struct Contact {
+    /// Your username
+    username: String,
+    /// Your email address
+    #[elicit(format = "email")]
+    email: String,
+}
+
+/// Asks who the user is, with the tool's message.
+#[elicit(form, fallback = refuse)]
+fn elicitation(message: &str) -> Form<Contact> {
+    Form::new(message)
+}
+
 /// Asks the user a question (2025-11-25 back-channel).
-#[tool]
-async fn test_elicitation(cx: &Cx, message: String) -> Result<String, AskError> {
-    let schema = json!({"type": "object", "properties": {
-        "username": {"type": "string", "description": "Your username"},
-        "email": {"type": "string", "format": "email", "description": "Your email address"}
-    }, "required": ["username", "email"]});
-    let r = cx.elicit("elicitation", form(&message, schema)).await?;
-    Ok(format!(
-        "User response: action={}, content={}",
-        serde_json::to_value(r.action)
-            .unwrap_or_default()
-            .as_str()
-            .unwrap_or("?"),
-        Value::Object(r.content.unwrap_or_default())
-    ))
+#[tool(asks = [elicitation])]
+async fn test_elicitation(cx: &Cx, message: String) -> String {
+    let (action, content) = match cx.ask(elicitation(&message)).await {
+        Answer::Accept(c) => ("accept", serde_json::to_value(c).unwrap_or_default()),
+        Answer::Decline => ("decline", serde_json::json!({})),
+        Answer::Cancel => ("cancel", serde_json::json!({})),
+    };
+    format!("User response: action={action}, content={content}")
+}
+
+/// `action` and the submitted content, as the suite's reference fixtures print them.
+fn completed<T: Serialize>(answer: Answer<T>) -> String {
+    let (action, content) = match answer {
+        Answer::Accept(form) => ("accept", serde_json::to_value(form).unwrap_or_default()),
+        Answer::Decline => ("decline", serde_json::Value::Null),
+        Answer::Cancel => ("cancel", serde_json::Value::Null),
+    };
+    format!("Elicitation completed: action={action}, content={content}")
+}
+
+/// An account's status.
+#[derive(Debug, Elicit, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Status {
+    Active,
+    Inactive,
+    Pending,
+}
+
+/// A form whose fields all have defaults (SEP-1034).
+#[derive(Debug, Elicit, Serialize)]
+struct Defaults {
+    #[elicit(default = "John Doe")]
+    name: String,
+    #[elicit(default = 30)]
+    age: i64,
+    #[elicit(default = 95.5)]
+    score: f64,
+    #[elicit(default = Status::Active)]
+    status: Status,
+    #[elicit(default = true, not_consent)]
+    verified: bool,
+}
+
+/// Asks to review the defaults.
+#[elicit(form, fallback = refuse)]
+fn defaults() -> Form<Defaults> {
+    Form::new("Please review the defaults")
 }
 
 /// Asks with a form whose fields all have defaults (SEP-1034).
-#[tool]
-async fn test_elicitation_sep1034_defaults(cx: &Cx) -> Result<String, AskError> {
-    let schema = json!({"type": "object", "properties": {
-        "name": {"type": "string", "default": "John Doe"},
-        "age": {"type": "integer", "default": 30},
-        "score": {"type": "number", "default": 95.5},
-        "status": {"type": "string", "enum": ["active", "inactive", "pending"], "default": "active"},
-        "verified": {"type": "boolean", "default": true}
-    }, "required": []});
-    let r = cx
-        .elicit("defaults", form("Please review the defaults", schema))
-        .await?;
-    Ok(format!(
-        "Elicitation completed: action={:?}, content={:?}",
-        r.action, r.content
-    ))
+#[tool(asks = [defaults])]
+async fn test_elicitation_sep1034_defaults(cx: &Cx) -> String {
+    completed(cx.ask(defaults()).await)
+}
+
+/// Untitled options.
+#[derive(Debug, Elicit, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Untitled {
+    Option1,
+    Option2,
+    Option3,
+}
+
+/// Titled options.
+#[derive(Debug, Elicit, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Titled {
+    /// First Option
+    Value1,
+    /// Second Option
+    Value2,
+    /// Third Option
+    Value3,
+}
+
+/// Titled options that 2025-11-25 clients see in the legacy `enumNames` form.
+#[derive(Debug, Elicit, Serialize)]
+#[serde(rename_all = "lowercase")]
+#[elicit(legacy_enum_names)]
+enum Legacy {
+    /// Option One
+    Opt1,
+    /// Option Two
+    Opt2,
+    /// Option Three
+    Opt3,
+}
+
+/// Titled options of a multiple choice.
+#[derive(Debug, Elicit, Serialize)]
+#[serde(rename_all = "lowercase")]
+enum Choice {
+    /// First Choice
+    Value1,
+    /// Second Choice
+    Value2,
+    /// Third Choice
+    Value3,
+}
+
+/// Every enum shape (SEP-1330).
+#[derive(Debug, Elicit, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Enums {
+    untitled_single: Option<Untitled>,
+    titled_single: Option<Titled>,
+    legacy_enum: Option<Legacy>,
+    #[elicit(min_items = 1, max_items = 3)]
+    untitled_multi: Option<Vec<Untitled>>,
+    titled_multi: Option<Vec<Choice>>,
+}
+
+/// Asks to pick options.
+#[elicit(form, fallback = refuse)]
+fn enums() -> Form<Enums> {
+    Form::new("Pick some options")
 }
 
 /// Asks with every enum shape (SEP-1330).
-#[tool]
-async fn test_elicitation_sep1330_enums(cx: &Cx) -> Result<String, AskError> {
-    let schema = json!({"type": "object", "properties": {
-        "untitledSingle": {"type": "string", "enum": ["option1", "option2", "option3"]},
-        "titledSingle": {"type": "string", "oneOf": [
-            {"const": "value1", "title": "First Option"},
-            {"const": "value2", "title": "Second Option"},
-            {"const": "value3", "title": "Third Option"}]},
-        "legacyEnum": {"type": "string", "enum": ["opt1", "opt2", "opt3"],
-            "enumNames": ["Option One", "Option Two", "Option Three"]},
-        "untitledMulti": {"type": "array", "minItems": 1, "maxItems": 3,
-            "items": {"type": "string", "enum": ["option1", "option2", "option3"]}},
-        "titledMulti": {"type": "array", "items": {"anyOf": [
-            {"const": "value1", "title": "First Choice"},
-            {"const": "value2", "title": "Second Choice"},
-            {"const": "value3", "title": "Third Choice"}]}}
-    }, "required": []});
-    let r = cx
-        .elicit("enums", form("Pick some options", schema))
-        .await?;
-    Ok(format!(
-        "Elicitation completed: action={:?}, content={:?}",
-        r.action, r.content
-    ))
+#[tool(asks = [enums])]
+async fn test_elicitation_sep1330_enums(cx: &Cx) -> String {
+    completed(cx.ask(enums()).await)
 }
 
 /// The asking tools.
