@@ -18,9 +18,9 @@ pub use crate::question::form::{
     enum_from_value, enum_schema, enum_to_value,
 }; // #[derive(Elicit)]
 pub use crate::question::private::{
-    FallbackCall, FormQuestion, UrlQuestion, ViaFuture, ViaValue, args_fallback,
-    argument_collision, argument_schema, assert_no_consent, form_fields, input, refuse,
-    with_question_arguments,
+    FallbackCall, FormQuestion, RootsQuestion, SampleQuestion, UrlQuestion, ViaFuture, ViaValue,
+    args_fallback, argument_collision, argument_schema, assert_no_consent, form_fields, input,
+    refuse, with_question_arguments,
 }; // #[elicit], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Asking, Declared, Fallback, QuestionDecl}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]

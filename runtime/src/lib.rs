@@ -60,7 +60,7 @@ pub mod prelude {
         Prompt, PromptMessage, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
         Tool,
     };
-    pub use crate::question::{Answer, Form, Url};
+    pub use crate::question::{Answer, Form, Roots, Sample, Url};
     pub use crate::router::Router;
     pub use crate::server::Server;
     pub use crate::server_info::ServerInfo;

@@ -197,7 +197,7 @@ pub struct CreateMessageRequest {
     pub system_prompt: Option<String>,
     /// Model preferences (advisory).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub model_preferences: Option<Value>,
+    pub model_preferences: Option<ModelPreferences>,
     /// Deprecated context inclusion (`"none"` unless `sampling.context` is declared).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_context: Option<String>,
@@ -213,9 +213,9 @@ pub struct CreateMessageRequest {
     /// Tools for tool-enabled sampling (needs `sampling.tools`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<Tool>>,
-    /// `{mode: "auto" | "required" | "none"}` (needs `sampling.tools`).
+    /// Whether the model may, must or must not use the tools (needs `sampling.tools`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tool_choice: Option<Value>,
+    pub tool_choice: Option<ToolChoice>,
 }
 
 impl CreateMessageRequest {
@@ -234,6 +234,73 @@ impl CreateMessageRequest {
             tool_choice: None,
         }
     }
+}
+
+/// Which model the client should pick (`ModelPreferences`): advisory, the client decides.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPreferences {
+    /// Model names or families to prefer, in order (substring matches: `"claude"`, `"sonnet"`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hints: Vec<ModelHint>,
+    /// How much cost matters, 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_priority: Option<f64>,
+    /// How much speed matters, 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub speed_priority: Option<f64>,
+    /// How much capability matters, 0 to 1.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub intelligence_priority: Option<f64>,
+}
+
+impl ModelPreferences {
+    /// No preference yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+    /// Adds a model name hint (evaluated in order by the client).
+    pub fn hint(mut self, name: impl Into<String>) -> Self {
+        self.hints.push(ModelHint {
+            name: Some(name.into()),
+        });
+        self
+    }
+    /// How much cost matters (clamped to 0..=1).
+    pub fn cost(mut self, priority: f64) -> Self {
+        self.cost_priority = Some(priority.clamp(0.0, 1.0));
+        self
+    }
+    /// How much speed matters (clamped to 0..=1).
+    pub fn speed(mut self, priority: f64) -> Self {
+        self.speed_priority = Some(priority.clamp(0.0, 1.0));
+        self
+    }
+    /// How much capability matters (clamped to 0..=1).
+    pub fn intelligence(mut self, priority: f64) -> Self {
+        self.intelligence_priority = Some(priority.clamp(0.0, 1.0));
+        self
+    }
+}
+
+/// A model name hint (`ModelHint`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ModelHint {
+    /// A model name or a part of one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// `ToolChoice`: whether the model may, must or must not call the request's tools.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "mode", rename_all = "lowercase")]
+pub enum ToolChoice {
+    /// The model decides (the default).
+    Auto,
+    /// The model must use at least one tool.
+    Required,
+    /// The model must not use tools.
+    None,
 }
 
 /// `CreateMessageResult`.

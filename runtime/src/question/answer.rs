@@ -107,6 +107,12 @@ impl<A> Fallback<A> {
     pub fn end(result: impl IntoToolResult) -> Self {
         Fallback::End(result.into_tool_result())
     }
+
+    /// Ends the tool with an `isError` result the model can read, saying what is missing and
+    /// how to provide it (`"no folder to search: pass `folder`, or start the server with --root"`).
+    pub fn fail(message: impl Into<String>) -> Self {
+        Fallback::End(CallToolResult::error(message))
+    }
 }
 
 impl<A> From<A> for Fallback<A> {

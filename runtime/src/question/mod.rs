@@ -12,6 +12,8 @@ mod asked;
 mod engine;
 pub mod form;
 pub(crate) mod private;
+mod roots;
+mod sample;
 mod scope;
 mod url;
 
@@ -19,6 +21,8 @@ pub use answer::{Answer, Fallback, NotAccepted};
 pub use ask_form::Form;
 pub use asked::{AnswerOf, Ask, Asked, QuestionDecl};
 pub use form::{Elicit, ElicitEnum, FormError, FormField};
+pub use roots::{ListRoots, Roots};
+pub use sample::{ModelReply, Sample, SampleAnswer, ToolUse};
 pub use scope::{AnyQuestion, Asking, Declared};
 pub use url::{Url, UrlFlow};
 

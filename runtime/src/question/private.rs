@@ -42,6 +42,36 @@ impl UrlQuestion for Url {
     type Rendered = Url;
 }
 
+/// `#[sample]`: what the function renders must be a `Sample<T>`.
+#[diagnostic::on_unimplemented(
+    message = "`#[sample]` functions return `Sample<T>`, not `{Self}`",
+    label = "not a sampling request",
+    note = "write `-> rondo_mcp::Sample<T>` (`Sample::user(text)`), where `T` is the answer: `String`, a `Deserialize + JsonSchema` type, or `ModelReply`"
+)]
+pub trait SampleQuestion {
+    /// The rendering: the request itself.
+    type Rendered: Rendered;
+}
+
+impl<T: super::SampleAnswer> SampleQuestion for super::Sample<T> {
+    type Rendered = super::Sample<T>;
+}
+
+/// `#[roots]`: the function's answer must be `Roots`.
+#[diagnostic::on_unimplemented(
+    message = "`#[roots]` functions answer `Roots`, not `{Self}`",
+    label = "not `Roots`",
+    note = "write `fn workspace(..) -> rondo_mcp::Roots;` (no body: the client lists its roots)"
+)]
+pub trait RootsQuestion {
+    /// The rendering: `roots/list`.
+    type Rendered: Rendered;
+}
+
+impl RootsQuestion for super::Roots {
+    type Rendered = super::ListRoots;
+}
+
 /// A question's input: cloned for each rendering (the fallback gets the original).
 #[diagnostic::on_unimplemented(
     message = "a question renders from clones of its inputs, and `{Self}` is not `Clone`",
