@@ -94,7 +94,8 @@ fn restless() -> rondo_mcp::Form<Again> {
 /// Asks the restless question.
 #[rondo_mcp::tool(asks = [restless])]
 async fn ask_restless(cx: &Cx) -> String {
-    format!("{:?}", cx.ask(restless()).await.is_accept())
+    let again = cx.ask(restless()).await.ok().and_then(|a| a.again);
+    format!("{again:?}")
 }
 
 /// Debug builds render every question twice and compare: a rendering that is not a function
