@@ -11,6 +11,8 @@ mod list;
 mod paths;
 mod prompt;
 mod resource;
+mod roots;
+mod sample;
 mod symbols;
 #[cfg(test)]
 mod tests;
@@ -170,6 +172,82 @@ pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
 #[proc_macro_attribute]
 pub fn elicit(args: TokenStream, item: TokenStream) -> TokenStream {
     elicit::expand(args.into(), item.into()).into()
+}
+
+/// Turns a function into a question for the client's model: it renders a `Sample<T>`
+/// (`Sample::user(text)` and builder methods) from its inputs, and `cx.ask(q).await` gives the
+/// answer `T` itself: the model's (text for `String`, JSON for a `Deserialize + JsonSchema`
+/// type, the whole reply for `ModelReply`) or the fallback's. Sampling is optional and
+/// deprecated, so the fallback is required: a function called with the same inputs (it may be
+/// `async`, and may return `Fallback::end(..)` to end the tool with a result of its own) or
+/// `refuse`.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::{Json, sample, tool};
+///
+/// #[derive(serde::Serialize, serde::Deserialize, schemars::JsonSchema)]
+/// struct Picks {
+///     best: Vec<String>,
+/// }
+///
+/// /// Let the client's model pick the best two.
+/// #[sample(fallback = first_two)]
+/// fn pick(options: &[String]) -> Sample<Picks> {
+///     Sample::user(format!("Pick the best two of: {}", options.join(", "))).max_tokens(200)
+/// }
+///
+/// fn first_two(options: &[String]) -> Picks {
+///     Picks { best: options.iter().take(2).cloned().collect() }
+/// }
+///
+/// /// Picks the best options.
+/// #[tool(asks = [pick])]
+/// async fn best(cx: &Cx, options: Vec<String>) -> Json<Picks> {
+///     Json(cx.ask(pick(&options)).await)
+/// }
+/// # let _ = rondo_mcp::tools![best];
+/// ```
+///
+/// Keys: `fallback = some_fn | refuse` (required), `crate = ::path`. A request with tools
+/// (`.tools(..)`) goes only to a client that declared `sampling.tools`.
+#[proc_macro_attribute]
+pub fn sample(args: TokenStream, item: TokenStream) -> TokenStream {
+    sample::expand(args.into(), item.into()).into()
+}
+
+/// Turns a function without a body into a question for the client's roots:
+/// `fn workspace(..) -> Roots;`. `cx.ask(q).await` gives the client's roots, or the fallback's:
+/// a function called with the same inputs (folders from a tool argument or the server's
+/// configuration, never a guessed directory; `Fallback::fail(..)` says how to give them) or
+/// `refuse`. Roots are advisory: the operating system, not the roots, decides access.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::{Fallback, roots, tool};
+///
+/// /// The folders to search: the client's roots, or the ones passed in.
+/// #[roots(fallback = given)]
+/// fn workspace(folders: &[String]) -> Roots;
+///
+/// fn given(folders: &[String]) -> Fallback<Roots> {
+///     if folders.is_empty() {
+///         return Fallback::fail("no folder to search: pass `folders`");
+///     }
+///     Fallback::Answer(Roots::from_paths(folders))
+/// }
+///
+/// /// Lists the folders it searches.
+/// #[tool(asks = [workspace])]
+/// async fn search_folders(cx: &Cx, folders: Option<Vec<String>>) -> String {
+///     let roots = cx.ask(workspace(&folders.unwrap_or_default())).await;
+///     format!("{:?}", roots.paths())
+/// }
+/// # let _ = rondo_mcp::tools![search_folders];
+/// ```
+#[proc_macro_attribute]
+pub fn roots(args: TokenStream, item: TokenStream) -> TokenStream {
+    roots::expand(args.into(), item.into()).into()
 }
 
 /// Collects `#[tool]` functions into a `rondo_mcp::ToolSet`: `tools![add, math::mul]`.

@@ -248,6 +248,10 @@ private_items! {
     form_question => "FormQuestion";
     /// `UrlQuestion`: the rendering of an `#[elicit(url)]` function (`Url`).
     url_question => "UrlQuestion";
+    /// `SampleQuestion`: the rendering of a `#[sample]` function (`Sample<T>`).
+    sample_question => "SampleQuestion";
+    /// `RootsQuestion`: the answer of a `#[roots]` function (`Roots`) and its rendering.
+    roots_question => "RootsQuestion";
     /// `input()`: a clone of one input for rendering, checked at the input's type.
     input => "input";
     /// `refuse()`: `fallback = refuse`.

@@ -105,3 +105,9 @@ pub const ELICIT_FIELD_KEYS: &[Key] = &[
 ];
 /// The keys `#[elicit(..)]` accepts on a variant of a `#[derive(Elicit)]` enum.
 pub const ELICIT_VARIANT_KEYS: &[Key] = &[("rename", Value::Str), ("title", Value::Str)];
+/// `#[sample(..)]` on a question function.
+pub const SAMPLE: &str = "sample";
+/// `#[roots(..)]` on a question function.
+pub const ROOTS: &str = "roots";
+/// The keys `#[sample(..)]` and `#[roots(..)]` accept.
+pub const QUESTION_KEYS: &[Key] = &[("fallback", Value::Path), ("crate", Value::Path)];

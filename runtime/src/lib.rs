@@ -40,7 +40,7 @@ pub use protocol::{CacheHint, CacheScope, Error};
 pub use question::form;
 pub use question::{
     Answer, AnyQuestion, Asked, Asking, Elicit, ElicitEnum, Fallback, Form, FormError, FormField,
-    NotAccepted, Url, UrlFlow,
+    ModelReply, NotAccepted, Roots, Sample, Url, UrlFlow,
 };
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;
@@ -49,7 +49,9 @@ pub use server_info::ServerInfo;
 pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
 
 pub use rondo_mcp_macros::Elicit;
-pub use rondo_mcp_macros::{elicit, prompt, prompts, resource, resources, tool, toolbox, tools};
+pub use rondo_mcp_macros::{
+    elicit, prompt, prompts, resource, resources, roots, sample, tool, toolbox, tools,
+};
 
 /// The names most servers need.
 pub mod prelude {

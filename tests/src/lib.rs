@@ -31,3 +31,4 @@ pub fn validate_def(
 ) -> Result<(), String> {
     Validator::check_def(revision, def, instance)
 }
+pub mod sampling;

@@ -123,6 +123,8 @@ fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     let mode = match q.mode {
         Mode::Form => paths.form_question().at(span),
         Mode::Url => paths.url_question().at(span),
+        Mode::Sample => paths.sample_question().at(span),
+        Mode::Roots => paths.roots_question().at(span),
     };
     let rendered = quote_spanned!(span=> <#output as #mode>::Rendered);
     let render = render(q, func, paths);
@@ -147,6 +149,16 @@ fn inputs_ident() -> syn::Ident {
 fn render(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     let inputs = inputs_ident();
     let inputs_ty = inputs_ty(q);
+    if q.mode == Mode::Roots {
+        // `roots/list` renders nothing from the inputs (the fallback reads them); the function
+        // has no body.
+        let (output, roots) = (&q.sig.output, paths.roots_question());
+        return quote! {
+            fn render(_: &#inputs_ty) -> Self::Rendered {
+                <#output as #roots>::rendering()
+            }
+        };
+    }
     let user = user_fn(func);
     let ident = &func.sig.ident;
     let clones = q.sig.args.iter().enumerate().map(|(i, a)| {

@@ -6,7 +6,7 @@ use crate::common::lifetimes::{Named, name_elided};
 use crate::common::signature::{self, Place, Signature};
 use crate::common::unraw;
 use crate::diag::{err_at, err_on};
-use crate::symbols::{ELICIT, FALLBACK_ARGS, REFUSE};
+use crate::symbols::{ELICIT, FALLBACK_ARGS, REFUSE, ROOTS, SAMPLE};
 use darling::error::Accumulator;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -28,13 +28,29 @@ pub struct Question {
     pub inputs: Named,
 }
 
-/// How the user answers.
+/// What the question asks, which decides the attribute, the rendered type the function must
+/// return and the fallbacks it may take.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
     /// `#[elicit(form)]`: a form of the fields of `T` (`Form<T>`).
     Form,
     /// `#[elicit(url)]`: a page the user opens (`Url`).
     Url,
+    /// `#[sample]`: a completion from the client's model (`Sample<T>`).
+    Sample,
+    /// `#[roots]`: the client's roots (`Roots`; the function has no body).
+    Roots,
+}
+
+impl Mode {
+    /// The attribute, as written in messages.
+    pub fn attr(self) -> &'static str {
+        match self {
+            Mode::Form | Mode::Url => ELICIT,
+            Mode::Sample => SAMPLE,
+            Mode::Roots => ROOTS,
+        }
+    }
 }
 
 /// What a question does when the client did not declare what it needs.
@@ -49,6 +65,17 @@ pub enum Fallback {
     Refuse,
 }
 
+/// `#[sample]` without a fallback: the ways out.
+const NO_SAMPLE_FALLBACK: &str = "sampling is optional and deprecated (MCP 2026-07-28), and many clients never implemented it, \
+    so every `#[sample]` question needs a fallback: `fallback = some_fn` (called with the same inputs; a deterministic answer, \
+    your own model provider if it is `async`, or `Fallback::end(..)` with every candidate) or `fallback = refuse` \
+    (the request fails with -32021 naming `sampling`)";
+
+/// `#[roots]` without a fallback: the ways out.
+const NO_ROOTS_FALLBACK: &str = "roots are optional and deprecated (MCP 2026-07-28), and many clients never implemented them, \
+    so every `#[roots]` question needs a fallback: `fallback = some_fn` (called with the same inputs: folders from a tool argument \
+    or the server's configuration, never a guessed directory) or `fallback = refuse` (the request fails with -32021 naming `roots`)";
+
 /// The message when no fallback is named: the three ways out.
 const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clients that cannot answer it; \
     add one of: `fallback = some_fn` (a function called with the same inputs that returns the answer), \
@@ -58,9 +85,20 @@ const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clien
 /// Validates `#[elicit(args)]` on `func` (a question function).
 pub fn model(args: ElicitArgs, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
     let mode = mode(&args, acc);
-    let krate = crate_path(args.krate, acc);
-    let fallback = fallback(args.fallback, mode, acc);
-    let sig = signature::analyze(ELICIT, &mut func.sig, Place::Question, acc);
+    question(mode, args.fallback, args.krate, func, acc)
+}
+
+/// Validates a question function of `mode` with its `fallback` and `crate` keys.
+pub fn question(
+    mode: Mode,
+    fallback_path: Option<syn::Path>,
+    krate: Option<syn::Path>,
+    func: &mut syn::ItemFn,
+    acc: &mut Accumulator,
+) -> Question {
+    let krate = crate_path(krate, acc);
+    let fallback = fallback(fallback_path, mode, acc);
+    let sig = signature::analyze(mode.attr(), &mut func.sig, Place::Question, acc);
     let inputs = name_elided(&func.sig.generics, sig.args.iter().map(|a| &a.ty));
     Question {
         krate,
@@ -99,17 +137,33 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
 /// `self::args`); anything else is a function path.
 fn fallback(given: Option<syn::Path>, mode: Mode, acc: &mut Accumulator) -> Fallback {
     let Some(path) = given else {
-        acc.push(err_at(Span::call_site(), NO_FALLBACK));
+        let message = match mode {
+            Mode::Form | Mode::Url => NO_FALLBACK,
+            Mode::Sample => NO_SAMPLE_FALLBACK,
+            Mode::Roots => NO_ROOTS_FALLBACK,
+        };
+        acc.push(err_at(Span::call_site(), message));
         return Fallback::Refuse;
     };
     if path.is_ident(REFUSE) {
         Fallback::Refuse
     } else if path.is_ident(FALLBACK_ARGS) {
-        if mode == Mode::Url {
+        let why = match mode {
+            Mode::Form => None,
+            Mode::Url => Some("a URL-mode question has no form"),
+            Mode::Sample => {
+                Some("a model's answer must not come from the model's own tool arguments")
+            }
+            Mode::Roots => {
+                Some("roots have no form; take the folders as an input of the question instead")
+            }
+        };
+        if let Some(why) = why {
             acc.push(err_on(
                 &path,
-                "`fallback = args` builds a form's answer from tool arguments, and a URL-mode question has no form; \
-                 use `fallback = refuse` or a function",
+                format!(
+                    "`fallback = args` builds a form's answer from tool arguments, and {why}; use `fallback = refuse` or a function"
+                ),
             ));
         }
         Fallback::Args(path.span())

@@ -154,10 +154,10 @@ impl SamplingMessage {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum SamplingContent {
+    /// Several blocks (tried first: an untagged `One(Value)` would also take an array).
+    Many(Vec<Value>),
     /// A single block.
     One(Value),
-    /// Several blocks.
-    Many(Vec<Value>),
 }
 
 impl From<Content> for Value {

@@ -66,10 +66,15 @@ impl<T: super::SampleAnswer> SampleQuestion for super::Sample<T> {
 pub trait RootsQuestion {
     /// The rendering: `roots/list`.
     type Rendered: Rendered;
+    /// The request (it has no parameters).
+    fn rendering() -> Self::Rendered;
 }
 
 impl RootsQuestion for super::Roots {
     type Rendered = super::ListRoots;
+    fn rendering() -> super::ListRoots {
+        super::ListRoots
+    }
 }
 
 /// A question's input: cloned for each rendering (the fallback gets the original).
