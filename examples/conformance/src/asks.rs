@@ -1,11 +1,10 @@
-//! The suite's tools and prompt that ask the client for input. Elicitation is asked with typed
-//! questions (`#[derive(Elicit)]` forms, `#[elicit]` question functions, `asks = [..]`); sampling
-//! and roots still use the runtime's ask API (`Cx::sample`, `Cx::list_roots`). The same code
-//! answers `InputRequiredResult` on 2026-07-28 and sends real requests on 2025-11-25.
+//! The suite's tools and prompt that ask the client for input, with typed questions: forms
+//! (`#[derive(Elicit)]`, `#[elicit]`), the client's model (`#[sample]`) and roots (`#[roots]`),
+//! each declared in `asks = [..]`. The same code answers `InputRequiredResult` on 2026-07-28 and
+//! sends real requests on 2025-11-25.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::CreateMessageRequest;
-use rondo_mcp::{AskError, Elicit, elicit, prompt, tool};
+use rondo_mcp::{Elicit, elicit, prompt, roots, sample, tool};
 use serde::Serialize;
 
 /// A name.
@@ -52,23 +51,37 @@ async fn test_input_required_result_elicitation(cx: &Cx) -> String {
     hello(cx.ask(user_name()).await)
 }
 
-/// Asks the client's model for the capital of France.
-#[tool]
-async fn test_input_required_result_sampling(cx: &Cx) -> Result<String, AskError> {
-    let r = cx
-        .sample(
-            "capital_question",
-            CreateMessageRequest::user("What is the capital of France?", 100),
-        )
-        .await?;
-    Ok(format!("Sampled: {}", r.content.text()))
+/// The capital of France, from the client's model.
+#[sample(fallback = refuse)]
+fn capital_question() -> Sample {
+    Sample::user("What is the capital of France?").max_tokens(100)
 }
 
+/// Asks the client's model for the capital of France.
+#[tool(asks = [capital_question])]
+async fn test_input_required_result_sampling(cx: &Cx) -> String {
+    format!("Sampled: {}", cx.ask(capital_question()).await)
+}
+
+/// The client's roots.
+#[roots(fallback = refuse)]
+fn client_roots() -> Roots;
+
 /// Asks for the client's roots.
-#[tool]
-async fn test_input_required_result_list_roots(cx: &Cx) -> Result<String, AskError> {
-    let r = cx.list_roots("client_roots").await?;
-    Ok(format!("Found {} root(s)", r.roots.len()))
+#[tool(asks = [client_roots])]
+async fn test_input_required_result_list_roots(cx: &Cx) -> String {
+    let roots = cx.ask(client_roots()).await;
+    format!("Found {} root(s)", roots.roots().len())
+}
+
+/// A greeting from the client's model, or a plain one.
+#[sample(fallback = plain_greeting)]
+fn greeting() -> Sample {
+    Sample::user("Generate a greeting").max_tokens(50)
+}
+
+fn plain_greeting() -> String {
+    "Hello".into()
 }
 
 /// Asks for a confirmation and carries state between the rounds.
@@ -79,23 +92,18 @@ async fn test_input_required_result_request_state(cx: &Cx) -> String {
 }
 
 /// Asks three questions at once.
-#[tool(asks = [user_name])]
-async fn test_input_required_result_multiple_inputs(cx: &Cx) -> Result<String, AskError> {
+#[tool(asks = [user_name, greeting, client_roots])]
+async fn test_input_required_result_multiple_inputs(cx: &Cx) -> String {
     let (name, greeting, roots) = tokio::join!(
         cx.ask(user_name()),
-        cx.sample(
-            "greeting",
-            CreateMessageRequest::user("Generate a greeting", 50)
-        ),
-        cx.list_roots("client_roots"),
+        cx.ask(greeting()),
+        cx.ask(client_roots()),
     );
-    let (greeting, roots) = (greeting?, roots?);
     let name = name.ok().map(|n| n.name).unwrap_or_else(|| "?".into());
-    Ok(format!(
-        "name={name}, greeting={}, roots={}",
-        greeting.content.text(),
-        roots.roots.len()
-    ))
+    format!(
+        "name={name}, greeting={greeting}, roots={}",
+        roots.roots().len()
+    )
 }
 
 /// A favourite colour.
@@ -136,27 +144,31 @@ async fn test_input_required_result_tampered_state(cx: &Cx) -> String {
 }
 
 /// Asks only what the client declared: elicitation when it can, sampling when it can.
-#[tool(asks = [user_name])]
+#[tool(asks = [user_name, optional::capital_question])]
 async fn test_input_required_result_capabilities(cx: &Cx) -> Result<String, String> {
     let declared = cx.client_capabilities();
-    let (can_elicit, can_sample) = (declared.elicitation_form(), declared.sampling());
-    let (name, model) = tokio::join!(
-        cx.ask(user_name()),
-        cx.sample(
-            "capital_question",
-            CreateMessageRequest::user("What is the capital of France?", 100)
-        ),
-    );
-    if !can_elicit && !can_sample {
+    if !declared.elicitation_form() && !declared.sampling() {
         return Err("The client declared neither elicitation nor sampling".into());
     }
-    Ok(format!(
-        "elicitation: {}, sampling: {}",
-        hello(name),
-        model
-            .map(|r| r.content.text())
-            .unwrap_or_else(|e| e.to_string()),
-    ))
+    let (name, capital) = tokio::join!(cx.ask(user_name()), cx.ask(optional::capital_question()));
+    Ok(format!("elicitation: {}, sampling: {capital}", hello(name)))
+}
+
+/// Questions for clients that may not answer them: their fallbacks stand in.
+mod optional {
+    use rondo_mcp::prelude::*;
+    use rondo_mcp::sample;
+
+    /// The capital of France from the client's model, when it has one (the same input key as
+    /// the sampling tool's question).
+    #[sample(fallback = no_model)]
+    pub fn capital_question() -> Sample {
+        Sample::user("What is the capital of France?").max_tokens(100)
+    }
+
+    fn no_model() -> String {
+        "the client declared no sampling".into()
+    }
 }
 
 /// The context a prompt is written for.
@@ -181,13 +193,16 @@ async fn test_input_required_result_prompt(cx: &Cx) -> String {
     )
 }
 
+/// The client's model's answer to a prompt.
+#[sample(fallback = refuse)]
+fn sampling(prompt: &str) -> Sample {
+    Sample::user(prompt).max_tokens(100)
+}
+
 /// Asks the client's model to answer a prompt (2025-11-25 back-channel).
-#[tool]
-async fn test_sampling(cx: &Cx, prompt: String) -> Result<String, AskError> {
-    let r = cx
-        .sample("sampling", CreateMessageRequest::user(prompt, 100))
-        .await?;
-    Ok(format!("LLM response: {}", r.content.text()))
+#[tool(asks = [sampling])]
+async fn test_sampling(cx: &Cx, prompt: String) -> String {
+    format!("LLM response: {}", cx.ask(sampling(&prompt)).await)
 }
 
 /// Who the user is.
