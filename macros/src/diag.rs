@@ -1,6 +1,6 @@
 //! Error helpers: spanned messages, and code as the user wrote it for quoting in them.
 
-use proc_macro2::Span;
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::ToTokens;
 use syn::spanned::Spanned;
 
@@ -17,4 +17,24 @@ pub fn err_on(node: &impl Spanned, msg: impl std::fmt::Display) -> darling::Erro
 /// Code as written, without the spaces token printing adds: `travel::confirm`, `r#type`.
 pub fn written(node: &impl ToTokens) -> String {
     node.to_token_stream().to_string().replace(' ', "")
+}
+
+/// `tokens` with every span located at `span`, each token keeping its name resolution (so
+/// `$crate` and mixed-site locals still resolve): rustc reports an expression's error at the
+/// join of its tokens' spans, so a check meant for the user's token is wholly located there.
+pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(g.span().located_at(span));
+                TokenTree::Group(group)
+            }
+            mut other => {
+                other.set_span(other.span().located_at(span));
+                other
+            }
+        })
+        .collect()
 }

@@ -244,10 +244,10 @@ private_items! {
     answer_of => "AnswerOf";
     /// `Fallback`: what a fallback gives, the answer or the end of the tool.
     fallback => "Fallback";
-    /// `FormQuestion`: the rendering of an `#[elicit(form)]` function (`Form<T>`).
-    form_question => "FormQuestion";
-    /// `UrlQuestion`: the rendering of an `#[elicit(url)]` function (`Url`).
-    url_question => "UrlQuestion";
+    /// `Mode::<R>::form()`/`url()`: the mode check of a question function's return type.
+    mode => "Mode";
+    /// `NotRendered`: the stand-ins of `Mode` for a type that is no rendering (in scope).
+    not_rendered => "NotRendered";
     /// `input()`: a clone of one input for rendering, checked at the input's type.
     input => "input";
     /// `refuse()`: `fallback = refuse`.
@@ -268,6 +268,12 @@ private_items! {
     via_value => "ViaValue";
     /// `Declared`: implemented by a question for the hidden set of a function that asks it.
     declared => "Declared";
+    /// `Listed::<Q>`: what the checks of `asks = [..]` read of an entry.
+    listed => "Listed";
+    /// `NotListed`: the stand-ins of `Listed` for an entry that is not a question (in scope).
+    not_listed => "NotListed";
+    /// `AsksOf<N>`: the set of declared questions of a `#[toolbox]`'s `N`th tool.
+    asks_of => "AsksOf";
     /// `Asking`: the context of a function with its declared questions.
     asking => "Asking";
     /// `with_question_arguments()`: a tool's input schema plus its `fallback = args` questions.

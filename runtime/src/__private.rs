@@ -18,7 +18,8 @@ pub use crate::question::form::{
     enum_from_value, enum_schema, enum_to_value,
 }; // #[derive(Elicit)]
 pub use crate::question::private::{
-    FallbackCall, FormQuestion, UrlQuestion, ViaFuture, ViaValue, args_fallback,
+    AsksOf, FallbackCall, FormQuestion, Listed, Mode, NotListed, NotRendered, UrlQuestion,
+    ViaFuture, ViaValue, args_fallback,
     argument_collision, argument_schema, assert_no_consent, form_fields, input, refuse,
     with_question_arguments,
 }; // #[elicit], asks = [..]

@@ -12,9 +12,9 @@
 //! the same bound under its own name.
 
 use super::{Kind, List};
-use crate::diag::written;
+use crate::diag::{respan, written};
 use crate::paths::{BOOL, Paths, STR};
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Path;
 use syn::spanned::Spanned;
@@ -190,22 +190,4 @@ fn duplicate_message(kind: Kind, later: &Path, earlier: &Path) -> String {
              give one another URI"
         ),
     }
-}
-
-/// `tokens` with every span located at `span`, keeping each token's name resolution.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(g.span().located_at(span));
-                TokenTree::Group(group)
-            }
-            mut other => {
-                other.set_span(other.span().located_at(span));
-                other
-            }
-        })
-        .collect()
 }

@@ -1,6 +1,6 @@
 //! What the question macros' expansions call, re-exported by `__private` (not a public API).
 
-use super::{Answer, Fallback, Form, Rendered, Url};
+use super::{Answer, Fallback, Form, QuestionDecl, Rendered, Url};
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, JsonObject, Revision};
 use crate::question::Elicit;
@@ -8,6 +8,7 @@ use crate::tools::BoxFuture;
 use serde_json::Value;
 use std::cell::Cell;
 use std::future::Future;
+use std::marker::PhantomData;
 
 /// `#[elicit(form)]`: what the function renders must be a `Form<T>`.
 #[diagnostic::on_unimplemented(
@@ -16,14 +17,11 @@ use std::future::Future;
     note = "write `-> rondo_mcp::Form<T>` with `#[derive(Elicit)]` on `T`; for a page the user opens, write `#[elicit(url)]` and `-> rondo_mcp::Url`"
 )]
 pub trait FormQuestion {
-    /// The rendering: the form itself.
-    type Rendered: Rendered;
     /// The form's fields.
     type Form: Elicit;
 }
 
 impl<T: Elicit + Send + 'static> FormQuestion for Form<T> {
-    type Rendered = Form<T>;
     type Form = T;
 }
 
@@ -33,14 +31,40 @@ impl<T: Elicit + Send + 'static> FormQuestion for Form<T> {
     label = "not a URL-mode question",
     note = "write `-> rondo_mcp::Url` (`Url::new(message, url)`); for a form, write `#[elicit(form)]` and `-> rondo_mcp::Form<T>`"
 )]
-pub trait UrlQuestion {
-    /// The rendering: the page.
-    type Rendered: Rendered;
+pub trait UrlQuestion {}
+
+impl UrlQuestion for Url {}
+
+/// The mode check of a question function's return type `R`, spanned at it: `Mode::<R>::form()`
+/// fails when `R` is a rendering of the other mode. When `R` is no rendering at all, the
+/// [`NotRendered`] default stands in (rustc passes over an inherent item whose bounds fail for
+/// a trait's): the question's `Ask` impl already reports that, once, with [`Rendered`]'s message.
+pub struct Mode<R>(PhantomData<fn() -> R>);
+
+impl<R: Rendered> Mode<R> {
+    /// `#[elicit(form)]`.
+    pub fn form()
+    where
+        R: FormQuestion,
+    {
+    }
+    /// `#[elicit(url)]`.
+    pub fn url()
+    where
+        R: UrlQuestion,
+    {
+    }
 }
 
-impl UrlQuestion for Url {
-    type Rendered = Url;
+/// The stand-ins of [`Mode`] for a type that is no rendering.
+pub trait NotRendered {
+    /// Nothing to check.
+    fn form() {}
+    /// Nothing to check.
+    fn url() {}
 }
+
+impl<R> NotRendered for Mode<R> {}
 
 /// A question's input: cloned for each rendering (the fallback gets the original).
 #[diagnostic::on_unimplemented(
@@ -158,15 +182,16 @@ pub const fn argument_collision(arguments: &[&str], fields: &[&str]) -> Option<u
     None
 }
 
-/// A fallback function's result, sync or async: `(&FallbackCall::new(out)).run()` picks
+/// A fallback function's result, sync or async: `(&FallbackCall::<A, _>::new(out)).run()` picks
 /// [`ViaFuture`] when `out` is a future (a by-value impl, found first) and [`ViaValue`]
-/// otherwise (an impl on the reference), the bound on each method naming the answer type.
-pub struct FallbackCall<R>(Cell<Option<R>>);
+/// otherwise (an impl on the reference). The answer type `A` is given, not inferred, so what
+/// the function returns is checked against it: one [`FallbackValue`] error at the function.
+pub struct FallbackCall<A, R>(Cell<Option<R>>, PhantomData<fn() -> A>);
 
-impl<R> FallbackCall<R> {
+impl<A, R> FallbackCall<A, R> {
     /// Wraps what the fallback function returned.
     pub fn new(out: R) -> Self {
-        FallbackCall(Cell::new(Some(out)))
+        FallbackCall(Cell::new(Some(out)), PhantomData)
     }
 
     fn take(&self) -> R {
@@ -201,27 +226,26 @@ impl<A> FallbackValue<A> for Fallback<A> {
 }
 
 /// An `async` fallback.
-pub trait ViaFuture<A> {
-    /// The future's output.
-    type Output;
+pub trait ViaFuture {
+    /// The question's answer.
+    type Answer;
+    /// The fallback function's future.
+    type Future: Future;
     /// The fallback's outcome, once the future is done.
-    fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
+    fn run<'a>(&self) -> BoxFuture<'a, Fallback<Self::Answer>>
     where
-        Self: 'a,
-        A: 'a,
-        Self::Output: FallbackValue<A>;
+        Self::Future: Send + 'a,
+        Self::Answer: Send + 'a,
+        <Self::Future as Future>::Output: FallbackValue<Self::Answer>;
 }
 
-impl<A, F> ViaFuture<A> for FallbackCall<F>
-where
-    A: Send,
-    F: Future + Send,
-{
-    type Output = F::Output;
+impl<A, F: Future> ViaFuture for FallbackCall<A, F> {
+    type Answer = A;
+    type Future = F;
     fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
     where
-        Self: 'a,
-        A: 'a,
+        F: Send + 'a,
+        A: Send + 'a,
         F::Output: FallbackValue<A>,
     {
         let fut = self.take();
@@ -230,21 +254,66 @@ where
 }
 
 /// A sync fallback.
-pub trait ViaValue<R, A> {
+pub trait ViaValue {
+    /// The question's answer.
+    type Answer;
+    /// What the function returned.
+    type Value;
     /// The fallback's outcome.
-    fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
+    fn run<'a>(&self) -> BoxFuture<'a, Fallback<Self::Answer>>
     where
-        A: 'a,
-        R: FallbackValue<A>;
+        Self::Answer: Send + 'a,
+        Self::Value: FallbackValue<Self::Answer>;
 }
 
-impl<A: Send, R> ViaValue<R, A> for &FallbackCall<R> {
+impl<A, R> ViaValue for &FallbackCall<A, R> {
+    type Answer = A;
+    type Value = R;
     fn run<'a>(&self) -> BoxFuture<'a, Fallback<A>>
     where
-        A: 'a,
+        A: Send + 'a,
         R: FallbackValue<A>,
     {
         let fallback = self.take().into_fallback();
         Box::pin(async move { fallback })
     }
+}
+
+/// `asks = [..]`: what the expansion reads of a listed question. The items exist only when `Q`
+/// is a question; otherwise the [`NotListed`] defaults stand in (rustc passes over an inherent
+/// item whose bounds fail for a trait's), so an entry that is not a question is reported once,
+/// where it is declared, and not again by every check that reads it.
+pub struct Listed<Q>(PhantomData<fn() -> Q>);
+
+impl<Q: QuestionDecl> Listed<Q> {
+    /// See [`QuestionDecl::ARGS_FALLBACK`].
+    pub const ARGS_FALLBACK: bool = Q::ARGS_FALLBACK;
+    /// See [`QuestionDecl::ARGUMENTS`].
+    pub const ARGUMENTS: &'static [&'static str] = Q::ARGUMENTS;
+    /// See [`QuestionDecl::argument_schema`].
+    pub fn argument_schema() -> Option<JsonObject> {
+        Q::argument_schema()
+    }
+}
+
+/// The stand-ins of [`Listed`] for an entry that is not a question.
+pub trait NotListed {
+    /// No `fallback = args`.
+    const ARGS_FALLBACK: bool = false;
+    /// No arguments.
+    const ARGUMENTS: &'static [&'static str] = &[];
+    /// No schema.
+    fn argument_schema() -> Option<JsonObject> {
+        None
+    }
+}
+
+impl<Q> NotListed for Listed<Q> {}
+
+/// `asks = [..]` on the `N`th tool of a `#[toolbox]`: its set of declared questions, a type
+/// the expansion defines outside the method and the method's body names as
+/// `<Self as AsksOf<N>>::Set`.
+pub trait AsksOf<const N: usize> {
+    /// The set: every declared question implements `Declared<Set>`.
+    type Set;
 }
