@@ -38,3 +38,29 @@ pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
         })
         .collect()
 }
+
+/// `tokens` written at `span`, as if the user had written them there: rustc then reports an
+/// error about them there, with no note about the macro's expansion. For tokens that resolve
+/// the same from anywhere (absolute paths, keywords, the user's own names); `$crate` keeps its
+/// resolution. Locals of the expansion need [`respan`].
+pub fn spanned_at(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|tt| match tt {
+            TokenTree::Group(g) => {
+                let mut group = Group::new(g.delimiter(), spanned_at(g.stream(), span));
+                group.set_span(span);
+                TokenTree::Group(group)
+            }
+            TokenTree::Ident(i) if i == "$crate" => {
+                let mut i = i;
+                i.set_span(i.span().located_at(span));
+                TokenTree::Ident(i)
+            }
+            mut other => {
+                other.set_span(span);
+                other
+            }
+        })
+        .collect()
+}

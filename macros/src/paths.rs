@@ -252,14 +252,15 @@ private_items! {
     input => "input";
     /// `refuse()`: `fallback = refuse`.
     refuse => "refuse";
-    /// `args_fallback::<R>()`: `fallback = args`, the answer built from the tool's arguments.
-    args_fallback => "args_fallback";
-    /// `form_fields::<R>()`: the field names of the form `R` renders.
-    form_fields => "form_fields";
-    /// `argument_schema::<R>()`: the form's fields as optional tool-argument properties.
-    argument_schema => "argument_schema";
-    /// `assert_no_consent::<R>()`: `fallback = args` refused for a form that carries consent.
-    assert_no_consent => "assert_no_consent";
+    /// `FormArgs::<R>`: `fallback = args`, what it reads of the form `R` (fields, consent,
+    /// schema, the answer built from the tool's arguments).
+    form_args => "FormArgs";
+    /// `NotAForm`: the stand-ins of `FormArgs` for a function that returns no form (in scope).
+    not_a_form => "NotAForm";
+    /// `rendered::<R>()`: the check that a question function returns a rendering.
+    rendered => "rendered";
+    /// `Rendered`: what a question function returns, assumed by its `Ask` impl.
+    rendered_trait => "Rendered";
     /// `FallbackCall`: a fallback function's result, sync or async (autoref dispatch).
     fallback_call => "FallbackCall";
     /// `ViaFuture`: the `FallbackCall` method for an `async` fallback.

@@ -19,7 +19,7 @@
 //! and a field that has the name of a tool argument is a `const` error at the entry.
 
 use crate::common::signature::{Arg, Signature};
-use crate::diag::{err_on, respan, written};
+use crate::diag::{err_on, spanned_at, written};
 use crate::keys::list::PathList;
 use crate::paths::{NONE, PANIC, Paths, SOME, STR};
 use darling::error::Accumulator;
@@ -36,7 +36,10 @@ pub struct Asks {
 
 /// Checks `asks = [..]` against the signature: asking needs a context bound to a plain name.
 pub fn model(attr: &str, given: Option<PathList>, sig: &Signature, acc: &mut Accumulator) -> Asks {
-    let paths = given.map(|l| l.paths).unwrap_or_default();
+    let mut paths = given.map(|l| l.paths).unwrap_or_default();
+    for path in &mut paths {
+        check_no_arguments(path, acc);
+    }
     if let Some(first) = paths.first() {
         if sig.context.is_none() {
             acc.push(err_on(
@@ -55,6 +58,25 @@ pub fn model(attr: &str, given: Option<PathList>, sig: &Signature, acc: &mut Acc
         }
     }
     Asks { paths }
+}
+
+/// A question's path has no generic arguments (its hidden type has none): an error at them,
+/// and the entry is kept without them, so the asks that name it add no second error.
+fn check_no_arguments(path: &mut syn::Path, acc: &mut Accumulator) {
+    let Some(segment) = path.segments.iter().find(|s| !s.arguments.is_none()) else {
+        return;
+    };
+    let arguments = segment.arguments.clone();
+    for segment in &mut path.segments {
+        segment.arguments = syn::PathArguments::None;
+    }
+    acc.push(err_on(
+        &arguments,
+        format!(
+            "`asks = [..]` lists question functions, which take no generic arguments; write `{}`",
+            written(path)
+        ),
+    ));
 }
 
 /// The entries of one function in a [`scope`]: `group` numbers the function among those whose
@@ -122,7 +144,7 @@ pub fn scope(paths: &Paths, groups: &[Group], inner: TokenStream) -> TokenStream
     // entry. `functions` is private: the glob brings the hidden names only.
     let structs = names
         .iter()
-        .map(|name| respan(quote!(pub struct #name {}), name.span()));
+        .map(|name| spanned_at(quote!(pub struct #name {}), name.span()));
     let imports = entries
         .iter()
         .map(|(path, alias)| quote!(#[allow(unused_imports)] use #path as #alias;));
@@ -151,7 +173,7 @@ pub fn scope(paths: &Paths, groups: &[Group], inner: TokenStream) -> TokenStream
 pub fn declare(paths: &Paths, group: Group, set: &TokenStream) -> TokenStream {
     let declared = paths.declared();
     let impls = group.entries().map(|(path, alias)| {
-        respan(
+        spanned_at(
             quote!(#[automatically_derived] impl #declared<#set> for #alias {}),
             path.span(),
         )
@@ -201,7 +223,7 @@ pub fn collisions(paths: &Paths, group: Group, tool: &str, args: &[Arg]) -> Toke
                 }
             };
         };
-        respan(check, q.span())
+        spanned_at(check, q.span())
     });
     quote!(#(#checks)*)
 }
@@ -221,7 +243,7 @@ pub fn no_argument_fallbacks(paths: &Paths, group: Group, attr: &str) -> TokenSt
                 #PANIC!("{}", #message)
             };
         };
-        respan(check, q.span())
+        spanned_at(check, q.span())
     });
     quote!(#(#checks)*)
 }

@@ -8,8 +8,8 @@
 //!   runs the user's body on clones of the inputs, `fallback` runs the declared fallback.
 
 use super::model::{Fallback, Mode, Question};
-use crate::diag::respan;
-use crate::paths::{BOOL, OPTION, Paths, SOME, STR};
+use crate::diag::{respan, spanned_at};
+use crate::paths::{BOOL, OPTION, PANIC, Paths, STR};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::spanned::Spanned;
@@ -54,13 +54,10 @@ fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
 /// function's name (where rustc's notes about the type point).
 fn marker_for(func: &syn::ItemFn) -> TokenStream {
     let (vis, ident) = (&func.vis, &func.sig.ident);
-    let cfgs = cfgs(func);
-    let marker = respan(quote!(#vis struct #ident {}), ident.span());
+    let (cfgs, proxy) = (cfgs(func), crate::common::expand::proxy(vis, ident));
     quote! {
         #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #marker
+        #proxy
     }
 }
 
@@ -95,15 +92,15 @@ fn decl(q: &Question, paths: &Paths) -> TokenStream {
     let (output, json_object) = (&q.sig.output, paths.json_object());
     let arguments = match &q.fallback {
         Fallback::Args(span) => {
-            let (fields, schema) = (paths.form_fields(), paths.argument_schema());
+            let form_args = paths.form_args();
             let items = quote! {
-                const ARGUMENTS: &'static [&'static #STR] = #fields::<#output>();
+                const ARGUMENTS: &'static [&'static #STR] = #form_args::<#output>::FIELDS;
                 const ARGS_FALLBACK: #BOOL = true;
                 fn argument_schema() -> #OPTION<#json_object> {
-                    #SOME(#schema::<#output>())
+                    #form_args::<#output>::schema()
                 }
             };
-            respan(items, *span)
+            spanned_at(items, *span)
         }
         _ => quote! {
             const ARGUMENTS: &'static [&'static #STR] = &[];
@@ -120,35 +117,47 @@ fn decl(q: &Question, paths: &Paths) -> TokenStream {
 }
 
 /// `impl<'..> Ask<(inputs)> for approve`: rendering and fallback. The rendering is the type the
-/// function returns, so the impl stays sound whatever the mode: a type that is no rendering is
-/// one error at it (`Rendered`'s message), and a rendering of the other mode is one error at
-/// it from [`mode_check`].
+/// function returns. The impl assumes it is a rendering (`where for<'r> R: Rendered`; the
+/// binder keeps rustc from rejecting a bound that names no parameter), so a type that is not
+/// adds no error inside the impl: [`mode_check`] reports it, once.
 fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     let (ask, ident, inputs) = (paths.ask(), &q.sig.ident, inputs_ty(q));
     let (impl_generics, _, where_clause) = q.inputs.generics.split_for_impl();
-    let output = &q.sig.output;
-    let rendered = respan(quote!(type Rendered = #output;), output.span());
+    let predicates = where_clause.map(|w| &w.predicates);
+    let (output, rendered) = (&q.sig.output, paths.rendered_trait());
     let render = render(q, func, paths);
     let fallback = fallback(q, paths);
     quote! {
         #[automatically_derived]
-        impl #impl_generics #ask<#inputs> for #ident #where_clause {
-            #rendered
+        impl #impl_generics #ask<#inputs> for #ident
+        where
+            #predicates
+            for<'__rondo_r> #output: #rendered,
+        {
+            type Rendered = #output;
             #render
             #fallback
         }
     }
 }
 
-/// `Mode::<R>::form()` (or `url()`) in a closure that is type-checked, never called: an error
-/// at the return type when it is a rendering of the other mode.
+/// In a closure that is type-checked, never called: `rendered::<R>()`, an error at the return
+/// type `R` when it is no rendering, and `Mode::<R>::form()` (or `url()`), an error there when
+/// it is a rendering of the other mode (and no second error when it is none).
 fn mode_check(q: &Question, paths: &Paths) -> TokenStream {
     let (output, mode, not_rendered) = (&q.sig.output, paths.mode(), paths.not_rendered());
+    let rendered = paths.rendered();
     let check = match q.mode {
         Mode::Form => quote!(form),
         Mode::Url => quote!(url),
     };
-    let closure = respan(quote!(|| #mode::<#output>::#check()), output.span());
+    let closure = spanned_at(
+        quote!(|| {
+            #rendered::<#output>();
+            #mode::<#output>::#check();
+        }),
+        output.span(),
+    );
     quote! {
         #[allow(unused_imports)]
         use #not_rendered as _;
@@ -207,9 +216,13 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
             (&underscore, &underscore, quote!(#refuse()))
         }
         Fallback::Args(span) => {
-            let (args, key) = (paths.args_fallback(), &q.key);
-            let call = respan(quote!(#args::<#output>(#cx, #key)), *span);
-            (&quote!(#cx), &underscore, call)
+            let (form_args, not_a_form, key) = (paths.form_args(), paths.not_a_form(), &q.key);
+            let call = quote! {
+                #[allow(unused_imports)]
+                use #not_a_form as _;
+                #form_args::<#output>::fallback(#cx, #key)
+            };
+            (&quote!(#cx), &underscore, respan(call, *span))
         }
         Fallback::Function(path) => (
             &underscore,
@@ -258,13 +271,29 @@ fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStre
 
 /// The mode check, and for `fallback = args` the consent check: `args` lets the model fill in
 /// the form, so a form that carries consent (a yes/no field not marked `not_consent`) cannot
-/// take it, a `const` assertion located at `args`.
+/// take it, a `const` assertion located at `args` (the panic in the expansion, so rustc's
+/// report has no note inside the runtime).
 fn checks(q: &Question, paths: &Paths) -> TokenStream {
     let mode = mode_check(q, paths);
     let Fallback::Args(at) = &q.fallback else {
         return mode;
     };
-    let (output, no_consent) = (&q.sig.output, paths.assert_no_consent());
-    let consent = respan(quote!(const _: () = #no_consent::<#output>();), *at);
+    let (output, form_args, not_a_form) = (&q.sig.output, paths.form_args(), paths.not_a_form());
+    let consent = spanned_at(
+        quote! {
+            const _: () = {
+                #[allow(unused_imports)]
+                use #not_a_form as _;
+                if #form_args::<#output>::CONSENT {
+                    #PANIC!(#CONSENT_ARGS)
+                }
+            };
+        },
+        *at,
+    );
     quote!(#mode #consent)
 }
+
+/// The message when a form that carries consent takes `fallback = args`.
+const CONSENT_ARGS: &str = "`fallback = args` would let the model fill in this form, and its yes/no field is consent, which never comes from the model; \
+    use `fallback = refuse` or a function, or mark the field `#[elicit(not_consent)]` if it is plain data";

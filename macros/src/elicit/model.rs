@@ -6,7 +6,7 @@ use crate::common::lifetimes::{Named, name_elided};
 use crate::common::signature::{self, Place, Signature};
 use crate::common::unraw;
 use crate::diag::{err_at, err_on};
-use crate::symbols::{ELICIT, FALLBACK_ARGS, REFUSE};
+use crate::symbols::{ELICIT, FALLBACK, FALLBACK_ARGS, FORM, REFUSE, URL};
 use darling::error::Accumulator;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -58,8 +58,9 @@ const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clien
 /// Validates `#[elicit(args)]` on `func` (a question function).
 pub fn model(args: ElicitArgs, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
     let mode = mode(&args, acc);
+    let written = args.wrote(FALLBACK);
     let krate = crate_path(args.krate, acc);
-    let fallback = fallback(args.fallback, mode, acc);
+    let fallback = fallback(args.fallback, written, mode, acc);
     let sig = signature::analyze(ELICIT, &mut func.sig, Place::Question, acc);
     let inputs = name_elided(&func.sig.generics, sig.args.iter().map(|a| &a.ty));
     Question {
@@ -72,7 +73,7 @@ pub fn model(args: ElicitArgs, func: &mut syn::ItemFn, acc: &mut Accumulator) ->
     }
 }
 
-/// `form` or `url`, exactly one.
+/// `form` or `url`, exactly one (a mode written with a refused value is already reported).
 fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
     match (args.form.is_present(), args.url.is_present()) {
         (true, false) => Mode::Form,
@@ -84,6 +85,7 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
             ));
             Mode::Form
         }
+        (false, false) if args.wrote(FORM) || args.wrote(URL) => Mode::Form,
         (false, false) => {
             acc.push(err_at(
                 Span::call_site(),
@@ -96,10 +98,13 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
 }
 
 /// The fallback: `refuse` and `args` are keywords here (a function named `args` is reached as
-/// `self::args`); anything else is a function path.
-fn fallback(given: Option<syn::Path>, mode: Mode, acc: &mut Accumulator) -> Fallback {
+/// `self::args`); anything else is a function path. A fallback written with a value that was
+/// refused (`written`) is not reported again as missing.
+fn fallback(given: Option<syn::Path>, written: bool, mode: Mode, acc: &mut Accumulator) -> Fallback {
     let Some(path) = given else {
-        acc.push(err_at(Span::call_site(), NO_FALLBACK));
+        if !written {
+            acc.push(err_at(Span::call_site(), NO_FALLBACK));
+        }
         return Fallback::Refuse;
     };
     if path.is_ident(REFUSE) {

@@ -42,11 +42,10 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let (func, scoped) = asks::free_fn(&prompt.krate, &prompt.asks, &prompt.sig, func, inner);
+    let proxy = crate::common::expand::proxy(vis, ident);
     quote! {
         #func
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #proxy
         const _: () = {
             #scoped
         };

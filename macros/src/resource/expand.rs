@@ -34,11 +34,10 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let (func, scoped) = asks::free_fn(&r.krate, &r.asks, &r.sig, func, inner);
+    let proxy = crate::common::expand::proxy(vis, ident);
     quote! {
         #func
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #proxy
         const _: () = {
             #scoped
         };

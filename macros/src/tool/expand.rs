@@ -127,11 +127,10 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     let parts = parts(tool, quote!(#ident), group);
     let handler = handler_impl(tool, &paths, &parts);
     let (item, scoped) = asks::free_fn(&tool.krate, &tool.asks, &tool.sig, item, handler);
+    let proxy = crate::common::expand::proxy(vis, ident);
     quote! {
         #item
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #proxy
         const _: () = {
             #scoped
         };

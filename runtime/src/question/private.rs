@@ -38,7 +38,7 @@ impl UrlQuestion for Url {}
 /// The mode check of a question function's return type `R`, spanned at it: `Mode::<R>::form()`
 /// fails when `R` is a rendering of the other mode. When `R` is no rendering at all, the
 /// [`NotRendered`] default stands in (rustc passes over an inherent item whose bounds fail for
-/// a trait's): the question's `Ask` impl already reports that, once, with [`Rendered`]'s message.
+/// a trait's): [`rendered`] reports that, once, with [`Rendered`]'s message.
 pub struct Mode<R>(PhantomData<fn() -> R>);
 
 impl<R: Rendered> Mode<R> {
@@ -55,6 +55,9 @@ impl<R: Rendered> Mode<R> {
     {
     }
 }
+
+/// The check that a question function's return type `R` is a rendering at all.
+pub fn rendered<R: Rendered>() {}
 
 /// The stand-ins of [`Mode`] for a type that is no rendering.
 pub trait NotRendered {
@@ -86,51 +89,64 @@ pub fn refuse<'a, A: Send + 'a>() -> BoxFuture<'a, Fallback<A>> {
     Box::pin(async { Fallback::Refuse })
 }
 
-/// `fallback = args`: the form's answer built from the tool's arguments, or the end of the tool
-/// with an error result naming what is missing, so the model can call again with them.
-pub fn args_fallback<'a, R: FormQuestion>(
-    cx: &'a Cx,
-    key: &'static str,
-) -> BoxFuture<'a, Fallback<Answer<R::Form>>>
-where
-    R::Form: Send + 'a,
-{
-    let empty = JsonObject::new();
-    let arguments = cx.arguments().unwrap_or(&empty);
-    let fallback = match <R::Form as Elicit>::from_content(arguments) {
-        Ok(form) => Fallback::Answer(Answer::Accept(form)),
-        Err(e) => Fallback::End(CallToolResult::error(format!(
-            "This client cannot show the form `{key}`, so its fields are arguments of this tool: {e}. Call the tool again with them."
-        ))),
-    };
-    Box::pin(async move { fallback })
-}
+/// `fallback = args` on a question whose function returns `R`: what the expansion reads of the
+/// form. The items exist only when `R` is a form; otherwise the [`NotAForm`] stand-ins apply
+/// (rustc passes over an inherent item whose bounds fail for a trait's), so a question that
+/// does not return a form is reported once, by its mode check, and not again by these.
+pub struct FormArgs<R>(PhantomData<fn() -> R>);
 
-/// `fallback = args`: the form's field names.
-pub const fn form_fields<R: FormQuestion>() -> &'static [&'static str] {
-    <R::Form as Elicit>::FIELDS
-}
+impl<R: FormQuestion> FormArgs<R> {
+    /// The form's field names, which become optional arguments of the tools that ask it.
+    pub const FIELDS: &'static [&'static str] = <R::Form as Elicit>::FIELDS;
+    /// Whether the form carries consent, which `fallback = args` cannot take.
+    pub const CONSENT: bool = <R::Form as Elicit>::CONSENT;
 
-/// `fallback = args`: the form's fields as tool-argument properties (none required: a tool
-/// whose client can show the form never needs them).
-pub fn argument_schema<R: FormQuestion>() -> JsonObject {
-    let schema = <R::Form as Elicit>::requested_schema(Revision::V2026_07_28);
-    match schema.get("properties") {
-        Some(Value::Object(properties)) => properties.clone(),
-        _ => JsonObject::new(),
+    /// The form's fields as tool-argument properties (none required: a tool whose client can
+    /// show the form never needs them).
+    pub fn schema() -> Option<JsonObject> {
+        let schema = <R::Form as Elicit>::requested_schema(Revision::V2026_07_28);
+        match schema.get("properties") {
+            Some(Value::Object(properties)) => Some(properties.clone()),
+            _ => Some(JsonObject::new()),
+        }
+    }
+
+    /// The form's answer built from the tool's arguments, or the end of the tool with an error
+    /// result naming what is missing, so the model can call again with them.
+    pub fn fallback<'a>(cx: &'a Cx, key: &'static str) -> BoxFuture<'a, Fallback<Answer<R::Form>>>
+    where
+        R::Form: Send + 'a,
+    {
+        let empty = JsonObject::new();
+        let arguments = cx.arguments().unwrap_or(&empty);
+        let fallback = match <R::Form as Elicit>::from_content(arguments) {
+            Ok(form) => Fallback::Answer(Answer::Accept(form)),
+            Err(e) => Fallback::End(CallToolResult::error(format!(
+                "This client cannot show the form `{key}`, so its fields are arguments of this tool: {e}. Call the tool again with them."
+            ))),
+        };
+        Box::pin(async move { fallback })
     }
 }
 
-/// `fallback = args` refused for a form that carries consent (a `const` evaluation, spanned at
-/// `args`).
-pub const fn assert_no_consent<R: FormQuestion>() {
-    if <R::Form as Elicit>::CONSENT {
-        panic!(
-            "`fallback = args` would let the model fill in this form, and its yes/no field is consent, which never comes from the model; \
-             use `fallback = refuse` or a function, or mark the field `#[elicit(not_consent)]` if it is plain data"
-        )
+/// The stand-ins of [`FormArgs`] when the function does not return a form (never run: that
+/// question does not compile).
+pub trait NotAForm {
+    /// No fields.
+    const FIELDS: &'static [&'static str] = &[];
+    /// No consent.
+    const CONSENT: bool = false;
+    /// No schema.
+    fn schema() -> Option<JsonObject> {
+        None
+    }
+    /// Refuses.
+    fn fallback<'a, A: Send + 'a>(_: &'a Cx, _: &'static str) -> BoxFuture<'a, Fallback<A>> {
+        refuse()
     }
 }
+
+impl<R> NotAForm for FormArgs<R> {}
 
 /// A tool's input schema with the fields of its `fallback = args` questions added as optional
 /// properties.
