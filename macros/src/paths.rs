@@ -275,8 +275,14 @@ private_items! {
     not_listed => "NotListed";
     /// `AsksOf<N>`: the set of declared questions of a `#[toolbox]`'s `N`th tool.
     asks_of => "AsksOf";
-    /// `Asking`: the context of a function with its declared questions.
-    asking => "Asking";
+    /// `RebindCx`: rebinding a function's context to its `Asking`, the first step.
+    rebind_cx => "RebindCx";
+    /// `RebindOther`: the first step for a context of another type, kept as it is.
+    rebind_other => "RebindOther";
+    /// `RebindRef`: rebinding a function's context to its `Asking`, the second step.
+    rebind_ref => "RebindRef";
+    /// `RebindRefOther`: the second step for a context of another type, kept as it is.
+    rebind_ref_other => "RebindRefOther";
     /// `with_question_arguments()`: a tool's input schema plus its `fallback = args` questions.
     with_question_arguments => "with_question_arguments";
     /// `argument_collision()`: the index of a tool argument that is also a question's field.

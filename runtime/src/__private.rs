@@ -19,11 +19,12 @@ pub use crate::question::form::{
 }; // #[derive(Elicit)]
 pub use crate::question::private::{
     AsksOf, FallbackCall, FallbackValue, FormArgs, FormQuestion, Listed, Mode, NotAForm,
-    NotListed, NotRendered, QuestionInput, UrlQuestion, ViaFuture, ViaValue, argument_collision,
-    input, refuse, rendered, with_question_arguments,
+    NotListed, NotRendered, QuestionInput, RebindCx, RebindOther, RebindRef, RebindRefOther,
+    UrlQuestion, ViaFuture, ViaValue, argument_collision, input, refuse, rendered,
+    with_question_arguments,
 }; // #[elicit], asks = [..]
 pub use crate::question::{
-    AnswerOf, Ask, Asked, Asking, Declared, Fallback, QuestionDecl, Rendered,
+    AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered,
 }; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
 pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]

@@ -102,18 +102,35 @@ impl Group<'_> {
     }
 }
 
-/// `block` with the context rebound first: `let cx = &Asking::<#set>::new(cx);` (see the module
-/// docs); unchanged when the function has no context bound to a name.
+/// `block` with the context rebound first, to an `&Asking<'_, #set>` (see the module docs);
+/// unchanged when the function has no context bound to a name. Two autoref-dispatched steps
+/// (`__private::RebindCx`) keep a context of the wrong type as it is, so its error (at its
+/// type) is the only one.
 pub fn rebind(krate: &syn::Path, sig: &Signature, set: TokenStream, block: &syn::Block) -> syn::Block {
     let Some(binding) = &sig.context_binding else {
         return block.clone();
     };
-    let asking = Paths::new(krate);
-    let asking = asking.asking();
-    let rebind: syn::Stmt = syn::parse_quote! {
-        let #binding = &#asking::<#set>::new(#binding);
-    };
-    let mut stmts = vec![rebind];
+    let paths = Paths::new(krate);
+    let (rebind_cx, rebind_other) = (paths.rebind_cx(), paths.rebind_other());
+    let (rebind_ref, rebind_ref_other) = (paths.rebind_ref(), paths.rebind_ref_other());
+    let asking = syn::Ident::new("__rondo_asking", Span::mixed_site());
+    let rebind: [syn::Stmt; 2] = [
+        syn::parse_quote! {
+            let #asking = {
+                use #rebind_cx as _;
+                use #rebind_other as _;
+                (&#binding).__rondo_asking::<#set>()
+            };
+        },
+        syn::parse_quote! {
+            let #binding = {
+                use #rebind_ref as _;
+                use #rebind_ref_other as _;
+                (&#asking).__rondo_context()
+            };
+        },
+    ];
+    let mut stmts = rebind.to_vec();
     stmts.extend(block.stmts.iter().cloned());
     syn::Block {
         brace_token: block.brace_token,

@@ -7,7 +7,7 @@
 use super::model::{Choice, Derived, Field, Form, KindCheck, Needs};
 use super::values::{Format, Number};
 use crate::paths::{BOOL, ERR, NONE, OK, OPTION, PANIC, Paths, RESULT, SOME, STR};
-use crate::diag::respan;
+use crate::diag::spanned_at;
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -180,7 +180,7 @@ fn kind_check(paths: &Paths, f: &Field, check: &KindCheck) -> TokenStream {
         check.field
     );
     // rustc reports a failed `const` at the panic's call, so the whole call is at the key.
-    let panic = respan(quote!(#PANIC!(#msg)), check.span);
+    let panic = spanned_at(quote!(#PANIC!(#msg)), check.span);
     quote_spanned!(check.span=> const _: () = if !#kind::KIND.#method() { #panic };)
 }
 

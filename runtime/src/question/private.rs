@@ -1,6 +1,6 @@
 //! What the question macros' expansions call, re-exported by `__private` (not a public API).
 
-use super::{Answer, Fallback, Form, QuestionDecl, Rendered, Url};
+use super::{Answer, Asking, Fallback, Form, QuestionDecl, Rendered, Url};
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, JsonObject, Revision};
 use crate::question::Elicit;
@@ -325,6 +325,58 @@ pub trait NotListed {
 }
 
 impl<Q> NotListed for Listed<Q> {}
+
+/// `asks = [..]`: the first step of rebinding a function's context to its declared questions,
+/// `(&cx).__rondo_asking::<S>()`: an [`Asking`] when `cx` is `&Cx`. A context of another type
+/// has its own error at its type, so [`RebindOther`] (found one autoref later) keeps it as it
+/// is, and the body sees the type it declared: no second error.
+pub trait RebindCx<'a> {
+    /// The context as the function's `Asking`.
+    fn __rondo_asking<S>(&self) -> Asking<'a, S>;
+}
+
+impl<'a> RebindCx<'a> for &'a Cx {
+    fn __rondo_asking<S>(&self) -> Asking<'a, S> {
+        Asking::new(self)
+    }
+}
+
+/// See [`RebindCx`]: a context that is not `&Cx`, kept.
+pub trait RebindOther<'a, T: ?Sized> {
+    /// The context as it is.
+    fn __rondo_asking<S>(&self) -> &'a T;
+}
+
+impl<'a, T: ?Sized> RebindOther<'a, T> for &&'a T {
+    fn __rondo_asking<S>(&self) -> &'a T {
+        self
+    }
+}
+
+/// The second step, `(&asking).__rondo_context()`: a reference to the `Asking` (so the body's
+/// `cx` is `&Asking`, which coerces to `&Cx`), or the kept context (see [`RebindCx`]).
+pub trait RebindRef {
+    /// The reference the body binds.
+    fn __rondo_context(&self) -> &Self;
+}
+
+impl<S> RebindRef for Asking<'_, S> {
+    fn __rondo_context(&self) -> &Self {
+        self
+    }
+}
+
+/// See [`RebindRef`]: the kept context.
+pub trait RebindRefOther<'a, T: ?Sized> {
+    /// The context as it is.
+    fn __rondo_context(&self) -> &'a T;
+}
+
+impl<'a, T: ?Sized> RebindRefOther<'a, T> for &&'a T {
+    fn __rondo_context(&self) -> &'a T {
+        self
+    }
+}
 
 /// `asks = [..]` on the `N`th tool of a `#[toolbox]`: its set of declared questions, a type
 /// the expansion defines outside the method and the method's body names as
