@@ -106,7 +106,12 @@ impl Group<'_> {
 /// unchanged when the function has no context bound to a name. Two autoref-dispatched steps
 /// (`__private::RebindCx`) keep a context of the wrong type as it is, so its error (at its
 /// type) is the only one.
-pub fn rebind(krate: &syn::Path, sig: &Signature, set: TokenStream, block: &syn::Block) -> syn::Block {
+pub fn rebind(
+    krate: &syn::Path,
+    sig: &Signature,
+    set: TokenStream,
+    block: &syn::Block,
+) -> syn::Block {
     let Some(binding) = &sig.context_binding else {
         return block.clone();
     };
@@ -267,7 +272,8 @@ pub fn no_argument_fallbacks(paths: &Paths, group: Group, attr: &str) -> TokenSt
 
 /// A free function's pieces: the function with its context rebound to its hidden type `ident`
 /// (the set), and the scope declaring its questions for that set around `inner` (the handler
-/// impl and its checks; empty for the stub emitted next to errors).
+/// impl and its checks; empty for the stub emitted next to errors), as a `const _` item, or
+/// nothing when there is nothing to declare.
 pub fn free_fn(
     krate: &syn::Path,
     asks: &Asks,
@@ -281,5 +287,11 @@ pub fn free_fn(
     *func.block = rebind(krate, sig, quote!(#ident), &func.block);
     let group = Group { asks, index: 0 };
     let declared = declare(&paths, group, &quote!(#ident));
-    (func, scope(&paths, &[group], quote!(#declared #inner)))
+    let scoped = scope(&paths, &[group], quote!(#declared #inner));
+    let item = if scoped.is_empty() {
+        TokenStream::new()
+    } else {
+        quote!(const _: () = { #scoped };)
+    };
+    (func, item)
 }

@@ -6,8 +6,8 @@
 
 use super::model::{Choice, Derived, Field, Form, KindCheck, Needs};
 use super::values::{Format, Number};
-use crate::paths::{BOOL, ERR, NONE, OK, OPTION, PANIC, Paths, RESULT, SOME, STR};
 use crate::diag::spanned_at;
+use crate::paths::{BOOL, ERR, NONE, OK, OPTION, PANIC, Paths, RESULT, SOME, STR};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;

@@ -252,11 +252,8 @@ fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStre
     let names: Vec<syn::Ident> = (0..q.sig.args.len())
         .map(|i| format_ident!("__rondo_input_{}", i, span = Span::mixed_site()))
         .collect();
-    let (call, via_future, via_value) = (
-        paths.fallback_call(),
-        paths.via_future(),
-        paths.via_value(),
-    );
+    let (call, via_future, via_value) =
+        (paths.fallback_call(), paths.via_future(), paths.via_value());
     let (answer_of, inputs_ty) = (paths.answer_of(), inputs_ty(q));
     let body = quote! {
         let (#(#names,)*) = #inputs;

@@ -100,7 +100,12 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
 /// The fallback: `refuse` and `args` are keywords here (a function named `args` is reached as
 /// `self::args`); anything else is a function path. A fallback written with a value that was
 /// refused (`written`) is not reported again as missing.
-fn fallback(given: Option<syn::Path>, written: bool, mode: Mode, acc: &mut Accumulator) -> Fallback {
+fn fallback(
+    given: Option<syn::Path>,
+    written: bool,
+    mode: Mode,
+    acc: &mut Accumulator,
+) -> Fallback {
     let Some(path) = given else {
         if !written {
             acc.push(err_at(Span::call_site(), NO_FALLBACK));

@@ -3,8 +3,8 @@
 use crate::common::args::{from_metas, meta_list};
 use crate::keys::suggest;
 use crate::symbols::{ELICIT, ELICIT_KEYS};
-use darling::ast::NestedMeta;
 use darling::FromMeta;
+use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use darling::util::Flag;
 use proc_macro2::TokenStream;

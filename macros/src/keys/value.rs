@@ -113,9 +113,9 @@ fn example((key, value): Key) -> String {
     match value {
         Value::Str => format!("`{key} = \"...\"`"),
         Value::Bool => format!("`{key} = true`"),
-        Value::Path if key == FALLBACK => format!(
-            "`{key} = some_fn`, `{key} = {FALLBACK_ARGS}` or `{key} = {REFUSE}`"
-        ),
+        Value::Path if key == FALLBACK => {
+            format!("`{key} = some_fn`, `{key} = {FALLBACK_ARGS}` or `{key} = {REFUSE}`")
+        }
         Value::Path => format!("`{key} = ::rondo_mcp`"),
         Value::PathList => format!("`{key} = [..]`"),
         Value::Expr => format!("`{key} = ...`"),

@@ -46,9 +46,7 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     quote! {
         #func
         #proxy
-        const _: () = {
-            #scoped
-        };
+        #scoped
     }
 }
 
@@ -125,7 +123,12 @@ pub fn stub(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let stub = crate::common::expand::stub(&func.vis, ident, paths.prompt_handler(), items);
-    let (func, scoped) =
-        asks::free_fn(&prompt.krate, &prompt.asks, &prompt.sig, func, TokenStream::new());
-    quote!(#func #stub const _: () = { #scoped };)
+    let (func, scoped) = asks::free_fn(
+        &prompt.krate,
+        &prompt.asks,
+        &prompt.sig,
+        func,
+        TokenStream::new(),
+    );
+    quote!(#func #stub #scoped)
 }

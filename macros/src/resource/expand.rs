@@ -38,9 +38,7 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     quote! {
         #func
         #proxy
-        const _: () = {
-            #scoped
-        };
+        #scoped
     }
 }
 
@@ -109,5 +107,5 @@ pub fn stub(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     };
     let stub = crate::common::expand::stub(&func.vis, ident, paths.resource_handler(), items);
     let (func, scoped) = asks::free_fn(&r.krate, &r.asks, &r.sig, func, TokenStream::new());
-    quote!(#func #stub const _: () = { #scoped };)
+    quote!(#func #stub #scoped)
 }

@@ -71,7 +71,10 @@ fn tool_with_asks() {
             }
         },
     );
-    check(items(out), expect_file!["../../tests/snapshots/tool_asks.rs"]);
+    check(
+        items(out),
+        expect_file!["../../tests/snapshots/tool_asks.rs"],
+    );
 }
 
 #[test]

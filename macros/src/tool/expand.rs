@@ -131,9 +131,7 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     quote! {
         #item
         #proxy
-        const _: () = {
-            #scoped
-        };
+        #scoped
     }
 }
 
@@ -188,5 +186,5 @@ pub fn stub(tool: &Tool, func: &syn::ItemFn) -> TokenStream {
     let stub = crate::common::expand::stub(&func.vis, ident, paths.tool_handler(), items);
     let (func, scoped) =
         asks::free_fn(&tool.krate, &tool.asks, &tool.sig, func, TokenStream::new());
-    quote!(#func #stub const _: () = { #scoped };)
+    quote!(#func #stub #scoped)
 }

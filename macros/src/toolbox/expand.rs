@@ -35,21 +35,23 @@ fn with_asks(toolbox: &Toolbox, block: &syn::ItemImpl, inner: TokenStream) -> To
     let self_ty = &block.self_ty;
     let mut block = block.clone();
     let mut sets = Vec::new();
-    for (n, tool) in toolbox.tools.iter().enumerate() {
+    for (index, tool) in toolbox.tools.iter().enumerate() {
         let Some(method) = method(&mut block, &tool.sig.ident) else {
             continue;
         };
         if tool.sig.context_binding.is_none() {
             continue;
         }
+        let n = proc_macro2::Literal::usize_unsuffixed(index);
         let set = quote!(<Self as #asks_of<#n>>::Set);
         method.block = asks::rebind(&tool.krate, &tool.sig, set, &method.block);
         let set = set_ident(&tool.sig.ident, &block.self_ty);
-        let declared = asks::declare(&paths, group(n, tool), &quote!(#set));
+        let declared = asks::declare(&paths, group(index, tool), &quote!(#set));
         sets.push(quote! {
             const _: () = {
                 #[allow(non_camel_case_types, unreachable_pub)]
                 pub struct #set {}
+                #[automatically_derived]
                 impl #impl_generics #asks_of<#n> for #self_ty #where_clause {
                     type Set = #set;
                 }
@@ -57,7 +59,12 @@ fn with_asks(toolbox: &Toolbox, block: &syn::ItemImpl, inner: TokenStream) -> To
             };
         });
     }
-    let groups: Vec<Group> = toolbox.tools.iter().enumerate().map(|(n, t)| group(n, t)).collect();
+    let groups: Vec<Group> = toolbox
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(n, t)| group(n, t))
+        .collect();
     let scoped = asks::scope(&paths, &groups, quote!(#(#sets)* #inner));
     quote!(#block const _: () = { #scoped };)
 }
