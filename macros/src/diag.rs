@@ -23,20 +23,7 @@ pub fn written(node: &impl ToTokens) -> String {
 /// `$crate` and mixed-site locals still resolve): rustc reports an expression's error at the
 /// join of its tokens' spans, so a check meant for the user's token is wholly located there.
 pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(g.span().located_at(span));
-                TokenTree::Group(group)
-            }
-            mut other => {
-                other.set_span(other.span().located_at(span));
-                other
-            }
-        })
-        .collect()
+    map_spans(tokens, &|tt| tt.span().located_at(span))
 }
 
 /// `tokens` written at `span`, as if the user had written them there: rustc then reports an
@@ -44,23 +31,26 @@ pub fn respan(tokens: TokenStream, span: Span) -> TokenStream {
 /// the same from anywhere (absolute paths, keywords, the user's own names); `$crate` keeps its
 /// resolution. Locals of the expansion need [`respan`].
 pub fn spanned_at(tokens: TokenStream, span: Span) -> TokenStream {
+    map_spans(tokens, &|tt| match tt {
+        TokenTree::Ident(i) if i == "$crate" => i.span().located_at(span),
+        _ => span,
+    })
+}
+
+/// `tokens` with each token's span (a group's too) replaced by `f` of the token.
+fn map_spans(tokens: TokenStream, f: &dyn Fn(&TokenTree) -> Span) -> TokenStream {
     tokens
         .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), spanned_at(g.stream(), span));
-                group.set_span(span);
-                TokenTree::Group(group)
-            }
-            TokenTree::Ident(i) if i == "$crate" => {
-                let mut i = i;
-                i.set_span(i.span().located_at(span));
-                TokenTree::Ident(i)
-            }
-            mut other => {
-                other.set_span(span);
-                other
-            }
+        .map(|tt| {
+            let span = f(&tt);
+            let mut tt = match tt {
+                TokenTree::Group(g) => {
+                    TokenTree::Group(Group::new(g.delimiter(), map_spans(g.stream(), f)))
+                }
+                other => other,
+            };
+            tt.set_span(span);
+            tt
         })
         .collect()
 }

@@ -89,10 +89,15 @@ pub struct Group<'a> {
     pub index: usize,
 }
 
-impl Group<'_> {
+impl<'a> Group<'a> {
+    /// The questions of a free function, the only one in its scope.
+    pub fn of(asks: &'a Asks) -> Self {
+        Group { asks, index: 0 }
+    }
+
     /// Each entry with its hidden name, `__rondo_ask_G_N`, resolving at the call site and
     /// located at the entry, so an error about it points there.
-    fn entries(&self) -> impl Iterator<Item = (&syn::Path, syn::Ident)> {
+    fn entries(&self) -> impl Iterator<Item = (&'a syn::Path, syn::Ident)> {
         let group = self.index;
         self.asks.paths.iter().enumerate().map(move |(i, path)| {
             let span = Span::call_site().located_at(path.span());
@@ -270,28 +275,28 @@ pub fn no_argument_fallbacks(paths: &Paths, group: Group, attr: &str) -> TokenSt
     quote!(#(#checks)*)
 }
 
-/// A free function's pieces: the function with its context rebound to its hidden type `ident`
-/// (the set), and the scope declaring its questions for that set around `inner` (the handler
-/// impl and its checks; empty for the stub emitted next to errors), as a `const _` item, or
-/// nothing when there is nothing to declare.
+/// A free function, its context rebound to its hidden type (the set); then `next` (the hidden
+/// type, or its stub next to errors); then the scope declaring the function's questions for the
+/// set around `inner` (the handler impl and its checks; empty for the stub) in a `const _` item,
+/// left out when there is nothing in it.
 pub fn free_fn(
     krate: &syn::Path,
     asks: &Asks,
     sig: &Signature,
     func: &syn::ItemFn,
+    next: TokenStream,
     inner: TokenStream,
-) -> (syn::ItemFn, TokenStream) {
+) -> TokenStream {
     let paths = Paths::new(krate);
     let ident = &sig.ident;
     let mut func = func.clone();
     *func.block = rebind(krate, sig, quote!(#ident), &func.block);
-    let group = Group { asks, index: 0 };
+    let group = Group::of(asks);
     let declared = declare(&paths, group, &quote!(#ident));
     let scoped = scope(&paths, &[group], quote!(#declared #inner));
-    let item = if scoped.is_empty() {
-        TokenStream::new()
+    if scoped.is_empty() {
+        quote!(#func #next)
     } else {
-        quote!(const _: () = { #scoped };)
-    };
-    (func, item)
+        quote!(#func #next const _: () = { #scoped };)
+    }
 }

@@ -26,10 +26,7 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let handler = paths.prompt_handler();
     let (name, definition) = (&prompt.name, definition(prompt, &paths));
     let get = get(prompt, &paths);
-    let group = Group {
-        asks: &prompt.asks,
-        index: 0,
-    };
+    let group = Group::of(&prompt.asks);
     let checks = asks::no_argument_fallbacks(&paths, group, PROMPT);
     let inner = quote! {
         #items
@@ -41,13 +38,8 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
             #get
         }
     };
-    let (func, scoped) = asks::free_fn(&prompt.krate, &prompt.asks, &prompt.sig, func, inner);
     let proxy = crate::common::expand::proxy(vis, ident);
-    quote! {
-        #func
-        #proxy
-        #scoped
-    }
+    asks::free_fn(&prompt.krate, &prompt.asks, &prompt.sig, func, proxy, inner)
 }
 
 /// `fn definition()`: checks each argument's type, then lists the prompt with its arguments.
@@ -123,12 +115,12 @@ pub fn stub(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let stub = crate::common::expand::stub(&func.vis, ident, paths.prompt_handler(), items);
-    let (func, scoped) = asks::free_fn(
+    asks::free_fn(
         &prompt.krate,
         &prompt.asks,
         &prompt.sig,
         func,
+        stub,
         TokenStream::new(),
-    );
-    quote!(#func #stub #scoped)
+    )
 }

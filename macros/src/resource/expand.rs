@@ -19,10 +19,7 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     let vis = &func.vis;
     let (handler, uri) = (paths.resource_handler(), &r.uri);
     let (definition, read) = (definition(r, &paths), read(r, &paths));
-    let group = Group {
-        asks: &r.asks,
-        index: 0,
-    };
+    let group = Group::of(&r.asks);
     let checks = asks::no_argument_fallbacks(&paths, group, RESOURCE);
     let inner = quote! {
         #checks
@@ -33,13 +30,8 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
             #read
         }
     };
-    let (func, scoped) = asks::free_fn(&r.krate, &r.asks, &r.sig, func, inner);
     let proxy = crate::common::expand::proxy(vis, ident);
-    quote! {
-        #func
-        #proxy
-        #scoped
-    }
+    asks::free_fn(&r.krate, &r.asks, &r.sig, func, proxy, inner)
 }
 
 /// `fn definition()`: the listing, as a resource or (with variables) a resource template.
@@ -106,6 +98,5 @@ pub fn stub(r: &Resource, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let stub = crate::common::expand::stub(&func.vis, ident, paths.resource_handler(), items);
-    let (func, scoped) = asks::free_fn(&r.krate, &r.asks, &r.sig, func, TokenStream::new());
-    quote!(#func #stub #scoped)
+    asks::free_fn(&r.krate, &r.asks, &r.sig, func, stub, TokenStream::new())
 }

@@ -120,19 +120,11 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     let paths = Paths::new(&tool.krate);
     let ident = &tool.sig.ident;
     let vis = &item.vis;
-    let group = Group {
-        asks: &tool.asks,
-        index: 0,
-    };
+    let group = Group::of(&tool.asks);
     let parts = parts(tool, quote!(#ident), group);
     let handler = handler_impl(tool, &paths, &parts);
-    let (item, scoped) = asks::free_fn(&tool.krate, &tool.asks, &tool.sig, item, handler);
     let proxy = crate::common::expand::proxy(vis, ident);
-    quote! {
-        #item
-        #proxy
-        #scoped
-    }
+    asks::free_fn(&tool.krate, &tool.asks, &tool.sig, item, proxy, handler)
 }
 
 /// `impl ToolHandler for #ident`, with the arguments struct before it.
@@ -184,7 +176,12 @@ pub fn stub(tool: &Tool, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let stub = crate::common::expand::stub(&func.vis, ident, paths.tool_handler(), items);
-    let (func, scoped) =
-        asks::free_fn(&tool.krate, &tool.asks, &tool.sig, func, TokenStream::new());
-    quote!(#func #stub #scoped)
+    asks::free_fn(
+        &tool.krate,
+        &tool.asks,
+        &tool.sig,
+        func,
+        stub,
+        TokenStream::new(),
+    )
 }

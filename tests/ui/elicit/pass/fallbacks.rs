@@ -1,6 +1,5 @@
 //! Fallback functions: sync and `async`, returning the answer or a `Fallback` that ends the tool
-//! with a result or refuses; and `fallback = args` on a form whose yes/no field is marked
-//! `not_consent`.
+//! with a result or refuses.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::{Answer, Elicit, Fallback, Form, Url, UrlFlow, elicit, tool};
@@ -43,29 +42,13 @@ async fn no_payment(_order: &str) -> Fallback<Answer<UrlFlow>> {
     Fallback::Refuse
 }
 
-#[derive(Elicit)]
-struct Preferences {
-    /// Newsletter
-    #[elicit(not_consent)]
-    newsletter: bool,
-    /// Your city
-    city: Option<String>,
-}
-
-/// Plain-data preferences: without forms, the model passes them as arguments.
-#[elicit(form, fallback = args)]
-fn preferences() -> Form<Preferences> {
-    Form::new("Your preferences?")
-}
-
 /// Asks every question.
-#[tool(asks = [nickname, strict_nickname, pay, preferences])]
+#[tool(asks = [nickname, strict_nickname, pay])]
 async fn everything(cx: &Cx, name: String) -> String {
     let _ = cx.ask(nickname(&name)).await;
     let _ = cx.ask(strict_nickname(&name)).await;
-    let _ = cx.ask(pay(&name)).await;
-    match cx.ask(preferences()).await {
-        Answer::Accept(p) => format!("{name}: {} {:?}", p.newsletter, p.city),
+    match cx.ask(pay(&name)).await {
+        Answer::Accept(_) => format!("{name} is paying"),
         _ => name,
     }
 }
