@@ -9,7 +9,8 @@
 //! function leaves the fallback, a struct named after the function that is no tool, so the set's
 //! `T: ToolHandler` bound fails with the trait's `on_unimplemented` message at the entry
 //! ("`search` is not a tool", with the note to add `#[tool]`). A type that is not a tool fails
-//! the same bound under its own name.
+//! the same bound under its own name, and a path that does not resolve is one unresolved-import
+//! error.
 
 use super::{Kind, List};
 use crate::diag::{respan, written};
@@ -66,11 +67,16 @@ pub fn expand(kind: Kind, list: &List) -> TokenStream {
         let alias = &e.alias;
         respan(quote!(.with::<#alias>()), e.path.span())
     });
+    // The imports sit a block below the fallback's glob import: a path that does not resolve
+    // is one unresolved-import error, whose stand-in binding then shadows the glob (in the same
+    // block the glob would win, and the entry would fail the set's bound a second time).
     quote! {{
         #fallback
-        #(#imports)*
-        #checks
-        #set::new() #(#with)*
+        {
+            #(#imports)*
+            #checks
+            #set::new() #(#with)*
+        }
     }}
 }
 
