@@ -7,17 +7,15 @@
 //! questions, so asking anything else is one trait error at the ask.
 //!
 //! The entries are resolved once, in a scope next to the handler's impl ([`scope`]): each is
-//! imported as `use path as __rondo_ask_G_N;` in an inner block, under an outer glob import that
-//! offers a fallback struct named after the entry's last segment under the same hidden name (as
-//! `tools![..]` does, design §9). A question brings its hidden type, which wins; a plain
-//! function has only a value, so the hidden name's type is the fallback, which is no question:
-//! `Declared`'s supertrait fails at the entry ("`approve` is not a question"). An unknown path
-//! is rustc's one unresolved-import error, with no second one: the failed import's stand-in
-//! shadows the glob, which sits in the outer block. The checks that read the entries do so
+//! imported under a hidden name, `__rondo_ask_G_N`, next to a fallback type (as `tools![..]`
+//! entries are, `common::fallback`), so a plain function is the fallback, which is no question:
+//! `Declared`'s supertrait fails at the entry ("`approve` is not a question"), and an unknown
+//! path is rustc's one unresolved-import error. The checks that read the entries do so
 //! through `Listed::<Q>`, which stands in defaults for a non-question, so nothing else repeats
 //! its error. Questions with `fallback = args` add their form's fields to a tool's input schema,
 //! and a field that has the name of a tool argument is a `const` error at the entry.
 
+use crate::common::fallback::fallbacks;
 use crate::common::signature::{Arg, Signature};
 use crate::diag::{err_on, spanned_at, written};
 use crate::keys::list::PathList;
@@ -156,36 +154,13 @@ pub fn scope(paths: &Paths, groups: &[Group], inner: TokenStream) -> TokenStream
     if entries.is_empty() {
         return inner;
     }
-    let mut names: Vec<&syn::Ident> = Vec::new();
-    let mut aliases = Vec::new();
-    for (path, alias) in &entries {
-        let Some(name) = path.segments.last().map(|s| &s.ident) else {
-            continue;
-        };
-        if !names.contains(&name) {
-            names.push(name);
-        }
-        aliases.push(quote!(pub use self::functions::#name as #alias;));
-    }
-    // Each struct located at its name, so rustc's "not implemented for `approve`" points at the
-    // entry. `functions` is private: the glob brings the hidden names only.
-    let structs = names
-        .iter()
-        .map(|name| spanned_at(quote!(pub struct #name {}), name.span()));
+    let fallbacks = fallbacks(entries.iter().map(|(path, alias)| (*path, alias)));
     let imports = entries
         .iter()
         .map(|(path, alias)| quote!(#[allow(unused_imports)] use #path as #alias;));
     let not_listed = paths.not_listed();
     quote! {
-        #[allow(non_camel_case_types, dead_code, unused_imports, unreachable_pub)]
-        mod __rondo_fallback {
-            mod functions {
-                #(#structs)*
-            }
-            #(#aliases)*
-        }
-        #[allow(unused_imports)]
-        use __rondo_fallback::*;
+        #fallbacks
         const _: () = {
             #(#imports)*
             #[allow(unused_imports)]

@@ -2,7 +2,7 @@ fn expansion() {
     let _ = {
         #[allow(non_camel_case_types, dead_code, unused_imports, unreachable_pub)]
         mod __rondo_fallback {
-            pub mod functions {
+            mod functions {
                 pub struct add {}
                 pub struct mul {}
                 pub struct quote {}
