@@ -244,26 +244,25 @@ private_items! {
     answer_of => "AnswerOf";
     /// `Fallback`: what a fallback gives, the answer or the end of the tool.
     fallback => "Fallback";
-    /// `FormQuestion`: the rendering of an `#[elicit(form)]` function (`Form<T>`).
-    form_question => "FormQuestion";
-    /// `UrlQuestion`: the rendering of an `#[elicit(url)]` function (`Url`).
-    url_question => "UrlQuestion";
-    /// `SampleQuestion`: the rendering of a `#[sample]` function (`Sample<T>`).
-    sample_question => "SampleQuestion";
-    /// `RootsQuestion`: the answer of a `#[roots]` function (`Roots`) and its rendering.
+    /// `Mode::<R>::form()`/`url()`/`sample()`/`roots()`: the mode check of a question function's return type.
+    mode => "Mode";
+    /// `NotRendered`: the stand-ins of `Mode` for a type that is no rendering (in scope).
+    not_rendered => "NotRendered";
+    /// `RootsQuestion`: the answer of a `#[roots]` function (`Roots`), which renders itself.
     roots_question => "RootsQuestion";
     /// `input()`: a clone of one input for rendering, checked at the input's type.
     input => "input";
     /// `refuse()`: `fallback = refuse`.
     refuse => "refuse";
-    /// `args_fallback::<R>()`: `fallback = args`, the answer built from the tool's arguments.
-    args_fallback => "args_fallback";
-    /// `form_fields::<R>()`: the field names of the form `R` renders.
-    form_fields => "form_fields";
-    /// `argument_schema::<R>()`: the form's fields as optional tool-argument properties.
-    argument_schema => "argument_schema";
-    /// `assert_no_consent::<R>()`: `fallback = args` refused for a form that carries consent.
-    assert_no_consent => "assert_no_consent";
+    /// `FormArgs::<R>`: `fallback = args`, what it reads of the form `R` (fields, consent,
+    /// schema, the answer built from the tool's arguments).
+    form_args => "FormArgs";
+    /// `NotAForm`: the stand-ins of `FormArgs` for a function that returns no form (in scope).
+    not_a_form => "NotAForm";
+    /// `rendered::<R>()`: the check that a question function returns a rendering.
+    rendered => "rendered";
+    /// `Rendered`: what a question function returns, assumed by its `Ask` impl.
+    rendered_trait => "Rendered";
     /// `FallbackCall`: a fallback function's result, sync or async (autoref dispatch).
     fallback_call => "FallbackCall";
     /// `ViaFuture`: the `FallbackCall` method for an `async` fallback.
@@ -272,8 +271,20 @@ private_items! {
     via_value => "ViaValue";
     /// `Declared`: implemented by a question for the hidden set of a function that asks it.
     declared => "Declared";
-    /// `Asking`: the context of a function with its declared questions.
-    asking => "Asking";
+    /// `Listed::<Q>`: what the checks of `asks = [..]` read of an entry.
+    listed => "Listed";
+    /// `NotListed`: the stand-ins of `Listed` for an entry that is not a question (in scope).
+    not_listed => "NotListed";
+    /// `AsksOf<N>`: the set of declared questions of a `#[toolbox]`'s `N`th tool.
+    asks_of => "AsksOf";
+    /// `RebindCx`: rebinding a function's context to its `Asking`, the first step.
+    rebind_cx => "RebindCx";
+    /// `RebindOther`: the first step for a context of another type, kept as it is.
+    rebind_other => "RebindOther";
+    /// `RebindRef`: rebinding a function's context to its `Asking`, the second step.
+    rebind_ref => "RebindRef";
+    /// `RebindRefOther`: the second step for a context of another type, kept as it is.
+    rebind_ref_other => "RebindRefOther";
     /// `with_question_arguments()`: a tool's input schema plus its `fallback = args` questions.
     with_question_arguments => "with_question_arguments";
     /// `argument_collision()`: the index of a tool argument that is also a question's field.

@@ -67,11 +67,17 @@ pub const TOOLBOX_KEYS: &[Key] = &[("crate", Value::Path)];
 pub const ARG_KEYS: &[Key] = &[("description", Value::Str), ("rename", Value::Str)];
 /// The keys `#[elicit(..)]` accepts on a question function.
 pub const ELICIT_KEYS: &[Key] = &[
-    ("form", Value::Bool),
-    ("url", Value::Bool),
-    ("fallback", Value::Path),
+    (FORM, Value::Bool),
+    (URL, Value::Bool),
+    (FALLBACK, Value::Path),
     ("crate", Value::Path),
 ];
+/// `#[elicit(form)]`: a question the user answers in a form.
+pub const FORM: &str = "form";
+/// `#[elicit(url)]`: a question the user answers on a page.
+pub const URL: &str = "url";
+/// `fallback = ..`: what a question does when the client cannot answer it.
+pub const FALLBACK: &str = "fallback";
 /// `fallback = refuse`: the request ends with `-32021`, naming what the client did not declare.
 pub const REFUSE: &str = "refuse";
 /// `fallback = args`: the form's fields become optional arguments of the tools that ask it.
@@ -110,4 +116,4 @@ pub const SAMPLE: &str = "sample";
 /// `#[roots(..)]` on a question function.
 pub const ROOTS: &str = "roots";
 /// The keys `#[sample(..)]` and `#[roots(..)]` accept.
-pub const QUESTION_KEYS: &[Key] = &[("fallback", Value::Path), ("crate", Value::Path)];
+pub const QUESTION_KEYS: &[Key] = &[(FALLBACK, Value::Path), ("crate", Value::Path)];

@@ -258,3 +258,5 @@ fn derive_elicit_with_errors_emits_a_stub() {
         expect_file!["../tests/snapshots/derive_elicit_errors_stub.rs"],
     );
 }
+
+mod questions;

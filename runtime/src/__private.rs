@@ -18,11 +18,12 @@ pub use crate::question::form::{
     enum_from_value, enum_schema, enum_to_value,
 }; // #[derive(Elicit)]
 pub use crate::question::private::{
-    FallbackCall, FormQuestion, RootsQuestion, SampleQuestion, UrlQuestion, ViaFuture, ViaValue,
-    args_fallback, argument_collision, argument_schema, assert_no_consent, form_fields, input,
-    refuse, with_question_arguments,
+    AsksOf, FallbackCall, FallbackValue, FormArgs, FormQuestion, Listed, Mode, NotAForm, NotListed,
+    NotRendered, QuestionInput, RebindCx, RebindOther, RebindRef, RebindRefOther, RootsQuestion,
+    SampleQuestion, UrlQuestion,
+    ViaFuture, ViaValue, argument_collision, input, refuse, rendered, with_question_arguments,
 }; // #[elicit], asks = [..]
-pub use crate::question::{AnswerOf, Ask, Asked, Asking, Declared, Fallback, QuestionDecl}; // #[elicit], asks = [..]
+pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
 pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
 

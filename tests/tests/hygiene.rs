@@ -26,7 +26,10 @@ mod shadowed {
     mod rondo_mcp {}
 
     use ::rondo_mcp::prelude::{Cx, Error, ResourceContents, Router, Server, ServerInfo};
-    use ::rondo_mcp::{Elicit, prompt, prompts, resource, resources, tool, toolbox, tools};
+    use ::rondo_mcp::{
+        Answer, Elicit, Form, Url, elicit, prompt, prompts, resource, resources, tool, toolbox,
+        tools,
+    };
 
     type Text = ::std::string::String;
     type Maybe<T> = ::core::option::Option<T>;
@@ -65,6 +68,22 @@ mod shadowed {
         async fn order(&self, _cx: &Cx, #[args] order: Order) -> Text {
             ::std::format!("{} of {}", order.count, self.stock)
         }
+
+        /// Restocks after asking.
+        #[tool(asks = [confirm])]
+        async fn restock(&self, cx: &Cx, item: Text) -> Text {
+            match cx.ask(confirm(&item, self.stock)).await {
+                Answer::Accept(c) if c.approve => ::std::format!("restocked {item}"),
+                _ => Text::new(),
+            }
+        }
+    }
+
+    /// Greets someone, asking first.
+    #[prompt(asks = [confirm])]
+    async fn asked_greeting(cx: &Cx, name: Text) -> Text {
+        let ok = ::core::matches!(cx.ask(confirm(&name, 1)).await, Answer::Accept(_));
+        ::std::format!("hello {name} ({ok})")
     }
 
     /// Greets someone.
@@ -114,11 +133,65 @@ mod shadowed {
         pub budget: Maybe<f64>,
     }
 
+    /// The order to confirm.
+    #[derive(Elicit)]
+    pub struct Confirm {
+        /// Go ahead?
+        pub approve: bool,
+    }
+
+    /// Plain data, for `fallback = args`.
+    #[derive(Elicit)]
+    pub struct Guest {
+        /// Your name
+        pub name: Text,
+    }
+
+    /// Asks before ordering.
+    #[elicit(form, fallback = refuse)]
+    pub fn confirm(item: &::core::primitive::str, count: u32) -> Form<Confirm> {
+        Form::new(::std::format!("Order {count} {item}?"))
+    }
+
+    /// Asks who is there; without forms, the fields are tool arguments.
+    #[elicit(form, fallback = args)]
+    pub fn guest() -> Form<Guest> {
+        Form::new("Who is there?")
+    }
+
+    /// Sends the user to pay; without URL mode, a fallback function answers.
+    #[elicit(url, fallback = unpaid)]
+    pub fn pay(order: &::core::primitive::str) -> Url {
+        Url::new("Pay", ::std::format!("https://pay.example.com/{order}"))
+    }
+
+    fn unpaid(_order: &::core::primitive::str) -> Answer<::rondo_mcp::UrlFlow> {
+        Answer::Decline
+    }
+
+    /// Orders after asking.
+    #[tool(asks = [confirm, guest, pay])]
+    async fn order_now(cx: &Cx, item: Text) -> ::core::result::Result<Text, Text> {
+        let who = match cx.ask(guest()).await {
+            Answer::Accept(g) => g.name,
+            _ => Text::new(),
+        };
+        if let Answer::Accept(_) = cx.ask(pay(&item)).await {
+            return ::core::result::Result::Err("paying".into());
+        }
+        match cx.ask(confirm(&item, 1)).await {
+            Answer::Accept(c) if c.approve => {
+                ::core::result::Result::Ok(::std::format!("{who}: {item}"))
+            }
+            _ => ::core::result::Result::Err("not ordered".into()),
+        }
+    }
+
     pub fn server() -> Server<Router> {
         let router = Router::new(ServerInfo::new("hygiene", "1.0.0"))
-            .tools(tools![echo, ping])
+            .tools(tools![echo, ping, order_now])
             .tools(Shop { stock: 3 })
-            .prompts(prompts![greeting])
+            .prompts(prompts![greeting, asked_greeting])
             .resources(resources![note, welcome]);
         Server::new(router)
     }
@@ -135,7 +208,11 @@ async fn expansions_survive_shadowed_names() {
         .unwrap();
     let tools = client.list_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["echo", "ping", "order"]);
+    assert_eq!(names, ["echo", "ping", "order_now", "order", "restock"]);
+    // `fallback = args`: the form's field joins the tool's arguments.
+    let order_now = tools.iter().find(|t| t.name == "order_now").unwrap();
+    let schema = serde_json::to_value(order_now).unwrap();
+    assert!(schema["inputSchema"]["properties"]["name"].is_object());
     let echo = client
         .call_tool("echo", json!({"text": "ab", "times": 2}))
         .await

@@ -30,8 +30,10 @@ pub trait Attribute {
     /// The expansion of a model without errors; cannot fail.
     fn expand(model: &Self::Model, item: &Self::Item) -> TokenStream;
 
-    /// What goes next to the item and the errors when the model has errors, so that nothing
-    /// naming the item adds a second error (STYLE.md §3): the hidden type with a stub impl.
+    /// What goes next to the errors when the model has errors: the item, as close to its
+    /// expansion as the errors allow (a function's context still rebound to its questions), and
+    /// the hidden type with a stub impl, so that nothing naming the item or asking in it adds
+    /// a second error (STYLE.md §3).
     fn stub(model: &Self::Model, item: &Self::Item) -> TokenStream;
 }
 
@@ -47,17 +49,17 @@ pub fn expand<A: Attribute>(args: TokenStream, item: TokenStream) -> TokenStream
         Ok(()) => A::expand(&model, &parsed),
         Err(errors) => {
             let (stub, errors) = (A::stub(&model, &parsed), errors.write_errors());
-            quote!(#parsed #stub #errors)
+            quote!(#stub #errors)
         }
     };
     debug(A::NAME, &out);
     out
 }
 
-/// An attribute on a function: `#[tool]`, `#[prompt]`, `#[resource]`, and the question macros to
-/// come. The item is parsed by [`crate::common::parse_fn`] (a body that does not parse is kept
-/// verbatim), and the stub is emitted for a free function only: inside an `impl` block, where
-/// the attribute is already an error, a stub struct would be a second one.
+/// An attribute on a function: `#[tool]`, `#[prompt]`, `#[resource]` and `#[elicit]`. The item
+/// is parsed by [`crate::common::parse_fn`] (a body that does not parse is kept verbatim), and
+/// the stub is emitted for a free function only: inside an `impl` block, where the attribute is
+/// already an error, a stub struct would be a second one, so the method is emitted as written.
 pub trait FnAttribute {
     /// See [`Attribute::NAME`].
     const NAME: &'static str;
@@ -72,7 +74,8 @@ pub trait FnAttribute {
     /// See [`Attribute::expand`].
     fn expand(model: &Self::Model, func: &syn::ItemFn) -> TokenStream;
 
-    /// The hidden type named after the free function `func`, with a stub impl.
+    /// The free function `func` and the hidden type named after it, with a stub impl (see
+    /// [`Attribute::stub`]).
     fn stub(model: &Self::Model, func: &syn::ItemFn) -> TokenStream;
 }
 
@@ -96,7 +99,7 @@ impl<F: FnAttribute> Attribute for F {
 
     fn stub(model: &F::Model, func: &syn::ItemFn) -> TokenStream {
         match func.sig.receiver() {
-            Some(_) => TokenStream::new(),
+            Some(_) => func.to_token_stream(),
             None => F::stub(model, func),
         }
     }

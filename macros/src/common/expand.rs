@@ -137,6 +137,18 @@ pub fn optional(value: Option<impl ToTokens>) -> TokenStream {
     }
 }
 
+/// `struct search {}`, the hidden type named after a function (type namespace only, so it does
+/// not clash with the function), written at the function's name: rustc's notes about the type
+/// (a list entry that is not a question, a question not declared) point there.
+pub fn proxy(vis: &syn::Visibility, ident: &syn::Ident) -> TokenStream {
+    let proxy = crate::diag::spanned_at(quote!(#vis struct #ident {}), ident.span());
+    quote! {
+        #[doc(hidden)]
+        #[allow(non_camel_case_types)]
+        #proxy
+    }
+}
+
 /// When the model has errors: the hidden type of the function's name with a stub impl of
 /// `handler` (`items` are its members), so a list naming the function adds no second error.
 pub fn stub(
@@ -145,10 +157,9 @@ pub fn stub(
     handler: impl ToTokens,
     items: TokenStream,
 ) -> TokenStream {
+    let proxy = proxy(vis, ident);
     quote! {
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #proxy
         const _: () = {
             #[automatically_derived]
             impl #handler for #ident {

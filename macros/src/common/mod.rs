@@ -5,6 +5,7 @@ pub mod args;
 pub mod asks;
 pub mod entry;
 pub mod expand;
+pub mod fallback;
 pub mod lifetimes;
 pub mod signature;
 

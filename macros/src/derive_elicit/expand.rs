@@ -6,6 +6,7 @@
 
 use super::model::{Choice, Derived, Field, Form, KindCheck, Needs};
 use super::values::{Format, Number};
+use crate::diag::spanned_at;
 use crate::paths::{BOOL, ERR, NONE, OK, OPTION, PANIC, Paths, RESULT, SOME, STR};
 use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote, quote_spanned};
@@ -179,24 +180,8 @@ fn kind_check(paths: &Paths, f: &Field, check: &KindCheck) -> TokenStream {
         check.field
     );
     // rustc reports a failed `const` at the panic's call, so the whole call is at the key.
-    let panic = respan(quote!(#PANIC!(#msg)), check.span);
+    let panic = spanned_at(quote!(#PANIC!(#msg)), check.span);
     quote_spanned!(check.span=> const _: () = if !#kind::KIND.#method() { #panic };)
-}
-
-/// `tokens` with every span set to `span`.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|mut tt| {
-            if let proc_macro2::TokenTree::Group(g) = &tt {
-                let mut group = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(span);
-                tt = group.into();
-            }
-            tt.set_span(span);
-            tt
-        })
-        .collect()
 }
 
 /// `CONSENT`: whether any field that may carry consent is a yes/no answer, by its type's kind.

@@ -8,9 +8,10 @@
 //!   runs the user's body on clones of the inputs, `fallback` runs the declared fallback.
 
 use super::model::{Fallback, Mode, Question};
-use crate::paths::{BOOL, OPTION, Paths, SOME, STR};
+use crate::diag::{respan, spanned_at};
+use crate::paths::{BOOL, OPTION, PANIC, Paths, STR};
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote, quote_spanned};
+use quote::{format_ident, quote};
 use syn::spanned::Spanned;
 
 /// The question function, its hidden type and the type's impls.
@@ -37,7 +38,8 @@ pub fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {
 /// When the model has errors: the user's function as written and the hidden type, so that an
 /// `asks = [..]` naming it adds no second error about a missing type.
 pub fn stub(func: &syn::ItemFn) -> TokenStream {
-    marker_for(func)
+    let marker = marker_for(func);
+    quote!(#func #marker)
 }
 
 /// `#[cfg(..)]`/`#[cfg_attr(..)]` of the function, repeated on every item generated for it.
@@ -48,15 +50,14 @@ fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
         .collect()
 }
 
-/// `pub struct approve {}`: the question's identity in the type namespace.
+/// `pub struct approve {}`: the question's identity in the type namespace, located at the
+/// function's name (where rustc's notes about the type point).
 fn marker_for(func: &syn::ItemFn) -> TokenStream {
     let (vis, ident) = (&func.vis, &func.sig.ident);
-    let cfgs = cfgs(func);
+    let (cfgs, proxy) = (cfgs(func), crate::common::expand::proxy(vis, ident));
     quote! {
         #(#cfgs)*
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
+        #proxy
     }
 }
 
@@ -91,14 +92,15 @@ fn decl(q: &Question, paths: &Paths) -> TokenStream {
     let (output, json_object) = (&q.sig.output, paths.json_object());
     let arguments = match &q.fallback {
         Fallback::Args(span) => {
-            let (fields, schema) = (paths.form_fields().at(*span), paths.argument_schema());
-            quote_spanned! {*span=>
-                const ARGUMENTS: &'static [&'static #STR] = #fields::<#output>();
+            let form_args = paths.form_args();
+            let items = quote! {
+                const ARGUMENTS: &'static [&'static #STR] = #form_args::<#output>::FIELDS;
                 const ARGS_FALLBACK: #BOOL = true;
                 fn argument_schema() -> #OPTION<#json_object> {
-                    #SOME(#schema::<#output>())
+                    #form_args::<#output>::schema()
                 }
-            }
+            };
+            spanned_at(items, *span)
         }
         _ => quote! {
             const ARGUMENTS: &'static [&'static #STR] = &[];
@@ -114,28 +116,54 @@ fn decl(q: &Question, paths: &Paths) -> TokenStream {
     }
 }
 
-/// `impl<'..> Ask<(inputs)> for approve`: rendering and fallback.
+/// `impl<'..> Ask<(inputs)> for approve`: rendering and fallback. The rendering is the type the
+/// function returns. The impl assumes it is a rendering (`where for<'r> R: Rendered`; the
+/// binder keeps rustc from rejecting a bound that names no parameter), so a type that is not
+/// adds no error inside the impl: [`mode_check`] reports it, once.
 fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     let (ask, ident, inputs) = (paths.ask(), &q.sig.ident, inputs_ty(q));
     let (impl_generics, _, where_clause) = q.inputs.generics.split_for_impl();
-    let output = &q.sig.output;
-    let span = output.span();
-    let mode = match q.mode {
-        Mode::Form => paths.form_question().at(span),
-        Mode::Url => paths.url_question().at(span),
-        Mode::Sample => paths.sample_question().at(span),
-        Mode::Roots => paths.roots_question().at(span),
-    };
-    let rendered = quote_spanned!(span=> <#output as #mode>::Rendered);
+    let predicates = where_clause.map(|w| &w.predicates);
+    let (output, rendered) = (&q.sig.output, paths.rendered_trait());
     let render = render(q, func, paths);
     let fallback = fallback(q, paths);
     quote! {
         #[automatically_derived]
-        impl #impl_generics #ask<#inputs> for #ident #where_clause {
-            type Rendered = #rendered;
+        impl #impl_generics #ask<#inputs> for #ident
+        where
+            #predicates
+            for<'__rondo_r> #output: #rendered,
+        {
+            type Rendered = #output;
             #render
             #fallback
         }
+    }
+}
+
+/// In a closure that is type-checked, never called: `rendered::<R>()`, an error at the return
+/// type `R` when it is no rendering, and `Mode::<R>::form()` (or `url()`), an error there when
+/// it is a rendering of the other mode (and no second error when it is none).
+fn mode_check(q: &Question, paths: &Paths) -> TokenStream {
+    let (output, mode, not_rendered) = (&q.sig.output, paths.mode(), paths.not_rendered());
+    let rendered = paths.rendered();
+    let check = match q.mode {
+        Mode::Form => quote!(form),
+        Mode::Url => quote!(url),
+        Mode::Sample => quote!(sample),
+        Mode::Roots => quote!(roots),
+    };
+    let closure = spanned_at(
+        quote!(|| {
+            #rendered::<#output>();
+            #mode::<#output>::#check();
+        }),
+        output.span(),
+    );
+    quote! {
+        #[allow(unused_imports)]
+        use #not_rendered as _;
+        const _: fn() = #closure;
     }
 }
 
@@ -154,7 +182,7 @@ fn render(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
         // has no body.
         let (output, roots) = (&q.sig.output, paths.roots_question());
         return quote! {
-            fn render(_: &#inputs_ty) -> Self::Rendered {
+            fn render(_: &#inputs_ty) -> #output {
                 <#output as #roots>::rendering()
             }
         };
@@ -162,8 +190,8 @@ fn render(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     let user = user_fn(func);
     let ident = &func.sig.ident;
     let clones = q.sig.args.iter().enumerate().map(|(i, a)| {
-        let (index, input) = (syn::Index::from(i), paths.input().at(a.ty.span()));
-        quote_spanned!(a.ty.span()=> #input(&#inputs.#index))
+        let (index, input) = (syn::Index::from(i), paths.input());
+        respan(quote!(#input(&#inputs.#index)), a.ty.span())
     });
     quote! {
         fn render(#inputs: &#inputs_ty) -> Self::Rendered {
@@ -200,10 +228,13 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
             (&underscore, &underscore, quote!(#refuse()))
         }
         Fallback::Args(span) => {
-            let args = paths.args_fallback().at(*span);
-            let key = &q.key;
-            let call = quote_spanned!(*span=> #args::<#output>(#cx, #key));
-            (&quote!(#cx), &underscore, call)
+            let (form_args, not_a_form, key) = (paths.form_args(), paths.not_a_form(), &q.key);
+            let call = quote! {
+                #[allow(unused_imports)]
+                use #not_a_form as _;
+                #form_args::<#output>::fallback(#cx, #key)
+            };
+            (&quote!(#cx), &underscore, respan(call, *span))
         }
         Fallback::Function(path) => (
             &underscore,
@@ -225,35 +256,53 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
 }
 
 /// Calls `some_fn(inputs..)` and turns what it returns (the answer, a `Fallback`, or a future of
-/// either) into the fallback's future. Every token is spanned at `some_fn`, so a mismatch in
-/// parameters or answer type is one error there.
+/// either) into the fallback's future. The answer type is given to `FallbackCall`, not
+/// inferred from what `some_fn` returns, and every token is located at `some_fn`, so a mismatch
+/// in parameters or answer type is one error there.
 fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStream {
-    let span = path.span();
     let inputs = inputs_ident();
     let names: Vec<syn::Ident> = (0..q.sig.args.len())
         .map(|i| format_ident!("__rondo_input_{}", i, span = Span::mixed_site()))
         .collect();
-    let (call, via_future, via_value) = (
-        paths.fallback_call().at(span),
-        paths.via_future().at(span),
-        paths.via_value().at(span),
-    );
-    quote_spanned! {span=>
+    let (call, via_future, via_value) =
+        (paths.fallback_call(), paths.via_future(), paths.via_value());
+    let (answer_of, inputs_ty) = (paths.answer_of(), inputs_ty(q));
+    let body = quote! {
         let (#(#names,)*) = #inputs;
         #[allow(unused_imports)]
         use #via_future as _;
         #[allow(unused_imports)]
         use #via_value as _;
-        (&#call::new(#path(#(#names),*))).run()
-    }
+        (&#call::<#answer_of<Self, #inputs_ty>, _>::new(#path(#(#names),*))).run()
+    };
+    respan(body, path.span())
 }
 
-/// `fallback = args` lets the model fill in the form, so a form that carries consent (a yes/no
-/// field not marked `not_consent`) cannot take it: a `const` assertion spanned at `args`.
+/// The mode check, and for `fallback = args` the consent check: `args` lets the model fill in
+/// the form, so a form that carries consent (a yes/no field not marked `not_consent`) cannot
+/// take it, a `const` assertion located at `args` (the panic in the expansion, so rustc's
+/// report has no note inside the runtime).
 fn checks(q: &Question, paths: &Paths) -> TokenStream {
+    let mode = mode_check(q, paths);
     let Fallback::Args(at) = &q.fallback else {
-        return TokenStream::new();
+        return mode;
     };
-    let (output, no_consent) = (&q.sig.output, paths.assert_no_consent().at(*at));
-    quote_spanned!(*at=> const _: () = #no_consent::<#output>();)
+    let (output, form_args, not_a_form) = (&q.sig.output, paths.form_args(), paths.not_a_form());
+    let consent = spanned_at(
+        quote! {
+            const _: () = {
+                #[allow(unused_imports)]
+                use #not_a_form as _;
+                if #form_args::<#output>::CONSENT {
+                    #PANIC!(#CONSENT_ARGS)
+                }
+            };
+        },
+        *at,
+    );
+    quote!(#mode #consent)
 }
+
+/// The message when a form that carries consent takes `fallback = args`.
+const CONSENT_ARGS: &str = "`fallback = args` would let the model fill in this form, and its yes/no field is consent, which never comes from the model; \
+    use `fallback = refuse` or a function, or mark the field `#[elicit(not_consent)]` if it is plain data";

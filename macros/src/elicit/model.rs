@@ -6,7 +6,7 @@ use crate::common::lifetimes::{Named, name_elided};
 use crate::common::signature::{self, Place, Signature};
 use crate::common::unraw;
 use crate::diag::{err_at, err_on};
-use crate::symbols::{ELICIT, FALLBACK_ARGS, REFUSE, ROOTS, SAMPLE};
+use crate::symbols::{ELICIT, FALLBACK, FALLBACK_ARGS, FORM, REFUSE, ROOTS, SAMPLE, URL};
 use darling::error::Accumulator;
 use proc_macro2::Span;
 use syn::spanned::Spanned;
@@ -85,19 +85,21 @@ const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clien
 /// Validates `#[elicit(args)]` on `func` (a question function).
 pub fn model(args: ElicitArgs, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
     let mode = mode(&args, acc);
-    question(mode, args.fallback, args.krate, func, acc)
+    let written = args.wrote(FALLBACK);
+    question(mode, args.fallback, written, args.krate, func, acc)
 }
 
 /// Validates a question function of `mode` with its `fallback` and `crate` keys.
 pub fn question(
     mode: Mode,
     fallback_path: Option<syn::Path>,
+    fallback_written: bool,
     krate: Option<syn::Path>,
     func: &mut syn::ItemFn,
     acc: &mut Accumulator,
 ) -> Question {
     let krate = crate_path(krate, acc);
-    let fallback = fallback(fallback_path, mode, acc);
+    let fallback = fallback(fallback_path, fallback_written, mode, acc);
     let sig = signature::analyze(mode.attr(), &mut func.sig, Place::Question, acc);
     let inputs = name_elided(&func.sig.generics, sig.args.iter().map(|a| &a.ty));
     Question {
@@ -110,7 +112,7 @@ pub fn question(
     }
 }
 
-/// `form` or `url`, exactly one.
+/// `form` or `url`, exactly one (a mode written with a refused value is already reported).
 fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
     match (args.form.is_present(), args.url.is_present()) {
         (true, false) => Mode::Form,
@@ -122,6 +124,7 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
             ));
             Mode::Form
         }
+        (false, false) if args.wrote(FORM) || args.wrote(URL) => Mode::Form,
         (false, false) => {
             acc.push(err_at(
                 Span::call_site(),
@@ -134,15 +137,23 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
 }
 
 /// The fallback: `refuse` and `args` are keywords here (a function named `args` is reached as
-/// `self::args`); anything else is a function path.
-fn fallback(given: Option<syn::Path>, mode: Mode, acc: &mut Accumulator) -> Fallback {
+/// `self::args`); anything else is a function path. A fallback written with a value that was
+/// refused (`written`) is not reported again as missing.
+fn fallback(
+    given: Option<syn::Path>,
+    written: bool,
+    mode: Mode,
+    acc: &mut Accumulator,
+) -> Fallback {
     let Some(path) = given else {
-        let message = match mode {
-            Mode::Form | Mode::Url => NO_FALLBACK,
-            Mode::Sample => NO_SAMPLE_FALLBACK,
-            Mode::Roots => NO_ROOTS_FALLBACK,
-        };
-        acc.push(err_at(Span::call_site(), message));
+        if !written {
+            let message = match mode {
+                Mode::Form | Mode::Url => NO_FALLBACK,
+                Mode::Sample => NO_SAMPLE_FALLBACK,
+                Mode::Roots => NO_ROOTS_FALLBACK,
+            };
+            acc.push(err_at(Span::call_site(), message));
+        }
         return Fallback::Refuse;
     };
     if path.is_ident(REFUSE) {

@@ -2,7 +2,7 @@
 
 use super::list;
 use crate::diag::{err_at, err_on};
-use crate::symbols::{Key, Value};
+use crate::symbols::{FALLBACK, FALLBACK_ARGS, Key, REFUSE, Value};
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::Span;
@@ -95,7 +95,7 @@ fn expected(attr: &str, key: Key) -> String {
         Value::Expr => "an expression",
     };
     format!(
-        "`#[{attr}]` argument `{}` takes {what}: write `{}`",
+        "`#[{attr}]` argument `{}` takes {what}: write {}",
         key.0,
         example(key)
     )
@@ -104,16 +104,20 @@ fn expected(attr: &str, key: Key) -> String {
 /// The message for a bare literal where `key = value` was expected.
 pub fn positional(attr: &str, keys: &[Key]) -> String {
     let example = keys.first().map(|k| example(*k)).unwrap_or_default();
-    format!("`#[{attr}]` takes `key = value` arguments, not a bare literal; write e.g. `{example}`")
+    format!("`#[{attr}]` takes `key = value` arguments, not a bare literal; write e.g. {example}")
 }
 
-/// `name = "..."`, `read_only_hint = true`, `crate = ::rondo_mcp`, `asks = [..]`.
+/// `` `name = "..."` ``, `` `read_only_hint = true` ``, `` `crate = ::rondo_mcp` ``,
+/// `` `asks = [..]` ``; for `fallback`, its three forms.
 fn example((key, value): Key) -> String {
     match value {
-        Value::Str => format!("{key} = \"...\""),
-        Value::Bool => format!("{key} = true"),
-        Value::Path => format!("{key} = ::rondo_mcp"),
-        Value::PathList => format!("{key} = [..]"),
-        Value::Expr => format!("{key} = ..."),
+        Value::Str => format!("`{key} = \"...\"`"),
+        Value::Bool => format!("`{key} = true`"),
+        Value::Path if key == FALLBACK => {
+            format!("`{key} = some_fn`, `{key} = {FALLBACK_ARGS}` or `{key} = {REFUSE}`")
+        }
+        Value::Path => format!("`{key} = ::rondo_mcp`"),
+        Value::PathList => format!("`{key} = [..]`"),
+        Value::Expr => format!("`{key} = ...`"),
     }
 }

@@ -3,18 +3,16 @@
 //!
 //! An entry that names only a function (one without `#[tool]`: no hidden type, so nothing in
 //! the type namespace) would be rustc's bare E0747, "constant provided when a type was
-//! expected". So each entry is imported with `use path as __rondo_entry_N;`, which brings every
-//! namespace the path has, next to a glob import of a fallback type under the same hidden name.
-//! An explicit import shadows a glob one per namespace: a tool's hidden type wins, and a plain
-//! function leaves the fallback, a struct named after the function that is no tool, so the set's
-//! `T: ToolHandler` bound fails with the trait's `on_unimplemented` message at the entry
-//! ("`search` is not a tool", with the note to add `#[tool]`). A type that is not a tool fails
-//! the same bound under its own name.
+//! expected". So each entry is imported under its hidden name next to a fallback type
+//! (`common::fallback`): a plain function leaves the fallback, a struct named after the function
+//! that is no tool, so the set's `T: ToolHandler` bound fails with the trait's
+//! `on_unimplemented` message at the entry ("`search` is not a tool", with the note to add
+//! `#[tool]`). A type that is not a tool fails the same bound under its own name.
 
 use super::{Kind, List};
-use crate::diag::written;
+use crate::diag::{respan, written};
 use crate::paths::{BOOL, Paths, STR};
-use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Path;
 use syn::spanned::Spanned;
@@ -40,11 +38,6 @@ impl<'a> Entry<'a> {
     fn importable(&self) -> bool {
         self.path.segments.iter().all(|s| s.arguments.is_none())
     }
-
-    /// The function's name: the last segment of the path.
-    fn name(&self) -> Option<&syn::Ident> {
-        self.path.segments.last().map(|s| &s.ident)
-    }
 }
 
 /// The set, built from each entry's hidden name, after the fallback, the imports and a `const`
@@ -66,11 +59,14 @@ pub fn expand(kind: Kind, list: &List) -> TokenStream {
         let alias = &e.alias;
         respan(quote!(.with::<#alias>()), e.path.span())
     });
+    // The imports sit a block below the fallback's glob import (see `common::fallback`).
     quote! {{
         #fallback
-        #(#imports)*
-        #checks
-        #set::new() #(#with)*
+        {
+            #(#imports)*
+            #checks
+            #set::new() #(#with)*
+        }
     }}
 }
 
@@ -85,43 +81,14 @@ fn import(entry: &Entry) -> TokenStream {
     }
 }
 
-/// The fallback types and the glob import that offers them under the entries' hidden names:
-/// `mod __rondo_fallback { pub mod functions { pub struct search {} } pub use
-/// self::functions::search as __rondo_entry_0; } use __rondo_fallback::*;`. The structs sit
-/// one module down, so the glob brings only the hidden names, never a name the user's paths
-/// could resolve to.
+/// The fallback types for the entries `use` can import (`common::fallback`).
 fn fallback(entries: &[Entry]) -> TokenStream {
-    let mut names: Vec<&syn::Ident> = Vec::new();
-    let mut aliases = Vec::new();
-    for (entry, name) in entries
-        .iter()
-        .filter(|e| e.importable())
-        .filter_map(|e| Some((e, e.name()?)))
-    {
-        if !names.contains(&name) {
-            names.push(name);
-        }
-        let alias = &entry.alias;
-        aliases.push(quote!(pub use self::functions::#name as #alias;));
-    }
-    if aliases.is_empty() {
-        return TokenStream::new();
-    }
-    // Each struct at its name, so rustc's "not implemented for `search`" points at the entry.
-    let structs = names
-        .iter()
-        .map(|name| respan(quote!(pub struct #name {}), name.span()));
-    quote! {
-        #[allow(non_camel_case_types, dead_code, unused_imports, unreachable_pub)]
-        mod __rondo_fallback {
-            pub mod functions {
-                #(#structs)*
-            }
-            #(#aliases)*
-        }
-        #[allow(unused_imports)]
-        use __rondo_fallback::*;
-    }
+    crate::common::fallback::fallbacks(
+        entries
+            .iter()
+            .filter(|e| e.importable())
+            .map(|e| (e.path, &e.alias)),
+    )
 }
 
 /// A `const` check per later entry that its name (or URI) is not an earlier entry's. An entry
@@ -190,22 +157,4 @@ fn duplicate_message(kind: Kind, later: &Path, earlier: &Path) -> String {
              give one another URI"
         ),
     }
-}
-
-/// `tokens` with every span located at `span`, keeping each token's name resolution.
-fn respan(tokens: TokenStream, span: Span) -> TokenStream {
-    tokens
-        .into_iter()
-        .map(|tt| match tt {
-            TokenTree::Group(g) => {
-                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
-                group.set_span(g.span().located_at(span));
-                TokenTree::Group(group)
-            }
-            mut other => {
-                other.set_span(other.span().located_at(span));
-                other
-            }
-        })
-        .collect()
 }

@@ -1,7 +1,7 @@
 //! `#[prompt]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Prompt;
-use crate::common::asks;
+use crate::common::asks::{self, Group};
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
     out_ident, parse_args, parsed_ident,
@@ -26,25 +26,20 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let handler = paths.prompt_handler();
     let (name, definition) = (&prompt.name, definition(prompt, &paths));
     let get = get(prompt, &paths);
-    let checks = asks::no_argument_fallbacks(&paths, &prompt.asks, PROMPT);
-    let mut func = func.clone();
-    *func.block = asks::rebind(&prompt.krate, &prompt.asks, &prompt.sig, &func.block);
-    quote! {
-        #func
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
-        const _: () = {
-            #items
-            #checks
-            #[automatically_derived]
-            impl #handler for #ident {
-                const NAME: &'static #STR = #name;
-                #definition
-                #get
-            }
-        };
-    }
+    let group = Group::of(&prompt.asks);
+    let checks = asks::no_argument_fallbacks(&paths, group, PROMPT);
+    let inner = quote! {
+        #items
+        #checks
+        #[automatically_derived]
+        impl #handler for #ident {
+            const NAME: &'static #STR = #name;
+            #definition
+            #get
+        }
+    };
+    let proxy = crate::common::expand::proxy(vis, ident);
+    asks::free_fn(&prompt.krate, &prompt.asks, &prompt.sig, func, proxy, inner)
 }
 
 /// `fn definition()`: checks each argument's type, then lists the prompt with its arguments.
@@ -102,9 +97,12 @@ fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
     }
 }
 
-/// When the model has errors: a stub, so `prompts![..]` naming this prompt adds no second error.
-pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
-    let paths = Paths::new(krate);
+/// When the model has errors: the function (its context rebound and its questions declared, so
+/// an ask adds no second error), and a stub, so `prompts![..]` naming this prompt adds no
+/// second error either.
+pub fn stub(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
+    let paths = Paths::new(&prompt.krate);
+    let ident = &func.sig.ident;
     let (cx_ty, json_object, prompt_ty) = (paths.cx(), paths.json_object(), paths.prompt());
     let future = paths.handler_future(paths.get_prompt_result());
     let name = unraw(ident);
@@ -116,5 +114,13 @@ pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> Tok
             #PANIC!("a `#[prompt]` with errors")
         }
     };
-    crate::common::expand::stub(vis, ident, paths.prompt_handler(), items)
+    let stub = crate::common::expand::stub(&func.vis, ident, paths.prompt_handler(), items);
+    asks::free_fn(
+        &prompt.krate,
+        &prompt.asks,
+        &prompt.sig,
+        func,
+        stub,
+        TokenStream::new(),
+    )
 }

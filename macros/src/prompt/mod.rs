@@ -28,7 +28,7 @@ impl FnAttribute for PromptAttr {
     }
 
     fn stub(prompt: &model::Prompt, func: &syn::ItemFn) -> TokenStream {
-        expand::stub(&prompt.krate, &func.sig.ident, &func.vis)
+        expand::stub(prompt, func)
     }
 }
 

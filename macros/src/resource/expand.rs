@@ -1,7 +1,7 @@
 //! `#[resource]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Resource;
-use crate::common::asks;
+use crate::common::asks::{self, Group};
 use crate::common::expand::{
     call_user, cx_ident, handler_block, optional, out_ident, parse_args, parsed_ident,
 };
@@ -19,24 +19,19 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     let vis = &func.vis;
     let (handler, uri) = (paths.resource_handler(), &r.uri);
     let (definition, read) = (definition(r, &paths), read(r, &paths));
-    let checks = asks::no_argument_fallbacks(&paths, &r.asks, RESOURCE);
-    let mut func = func.clone();
-    *func.block = asks::rebind(&r.krate, &r.asks, &r.sig, &func.block);
-    quote! {
-        #func
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
-        const _: () = {
-            #checks
-            #[automatically_derived]
-            impl #handler for #ident {
-                const URI: &'static #STR = #uri;
-                #definition
-                #read
-            }
-        };
-    }
+    let group = Group::of(&r.asks);
+    let checks = asks::no_argument_fallbacks(&paths, group, RESOURCE);
+    let inner = quote! {
+        #checks
+        #[automatically_derived]
+        impl #handler for #ident {
+            const URI: &'static #STR = #uri;
+            #definition
+            #read
+        }
+    };
+    let proxy = crate::common::expand::proxy(vis, ident);
+    asks::free_fn(&r.krate, &r.asks, &r.sig, func, proxy, inner)
 }
 
 /// `fn definition()`: the listing, as a resource or (with variables) a resource template.
@@ -82,10 +77,12 @@ fn read(r: &Resource, paths: &Paths) -> TokenStream {
     }
 }
 
-/// When the model has errors: a stub, so `resources![..]` naming this resource adds no second
-/// error. Its `URI` is the function's name, distinct from other stubs'.
-pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
-    let paths = Paths::new(krate);
+/// When the model has errors: the function (its context rebound and its questions declared, so
+/// an ask adds no second error), and a stub, so `resources![..]` naming this resource adds no
+/// second error either. Its `URI` is the function's name, distinct from other stubs'.
+pub fn stub(r: &Resource, func: &syn::ItemFn) -> TokenStream {
+    let paths = Paths::new(&r.krate);
+    let ident = &func.sig.ident;
     let (cx_ty, btree_map, def) = (paths.cx(), paths.btree_map(), paths.resource_def());
     let future = paths.handler_future(paths.read_resource_result());
     let name = unraw(ident);
@@ -100,5 +97,6 @@ pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> Tok
             #PANIC!("a `#[resource]` with errors")
         }
     };
-    crate::common::expand::stub(vis, ident, paths.resource_handler(), items)
+    let stub = crate::common::expand::stub(&func.vis, ident, paths.resource_handler(), items);
+    asks::free_fn(&r.krate, &r.asks, &r.sig, func, stub, TokenStream::new())
 }

@@ -29,7 +29,7 @@ impl FnAttribute for ResourceAttr {
     }
 
     fn stub(resource: &model::Resource, func: &syn::ItemFn) -> TokenStream {
-        expand::stub(&resource.krate, &func.sig.ident, &func.vis)
+        expand::stub(resource, func)
     }
 }
 

@@ -69,7 +69,9 @@ impl Attribute for RootsAttr {
                 "a `#[roots]` question has no body: the client lists its roots, and the fallback reads the inputs; write `fn workspace(..) -> Roots;`",
             ));
         }
-        crate::elicit::model::question(Mode::Roots, args.fallback, args.krate, &mut item.func, acc)
+        let written = args.fallback_written;
+        let func = &mut item.func;
+        crate::elicit::model::question(Mode::Roots, args.fallback, written, args.krate, func, acc)
     }
 
     fn expand(q: &Question, item: &RootsFn) -> TokenStream {

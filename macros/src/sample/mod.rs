@@ -5,7 +5,9 @@ use crate::common::args::{from_metas, meta_list};
 use crate::common::entry::{self, FnAttribute};
 use crate::elicit::expand as question;
 use crate::elicit::model::{Mode, Question};
-use crate::symbols::{QUESTION_KEYS, SAMPLE};
+use crate::keys::suggest;
+use crate::symbols::{FALLBACK, QUESTION_KEYS, SAMPLE};
+use darling::ast::NestedMeta;
 use darling::FromMeta;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
@@ -18,13 +20,32 @@ pub struct QuestionArgs {
     /// `crate = ::path`: where the runtime is.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// Whether `fallback` is written (misspelt or with a refused value too): then it is already
+    /// reported, not missing.
+    #[darling(skip)]
+    pub fallback_written: bool,
 }
 
 /// Parses the keys of `#[attr(..)]` for a `#[sample]` or `#[roots]` question.
 pub fn parse(attr: &str, args: TokenStream, acc: &mut Accumulator) -> QuestionArgs {
-    meta_list(args, acc)
-        .and_then(|metas| from_metas(attr, QUESTION_KEYS, metas, acc))
-        .unwrap_or_default()
+    let Some(metas) = meta_list(args, acc) else {
+        return QuestionArgs::default();
+    };
+    let fallback_written = metas.iter().any(writes_fallback);
+    let mut args: QuestionArgs = from_metas(attr, QUESTION_KEYS, metas, acc).unwrap_or_default();
+    args.fallback_written = fallback_written;
+    args
+}
+
+/// Whether an argument gives the `fallback` key (or a misspelling taken for it: `fallbak`).
+fn writes_fallback(meta: &NestedMeta) -> bool {
+    let path = match meta {
+        NestedMeta::Meta(m) => m.path(),
+        NestedMeta::NameValueInvalidExpr(nv) => &nv.path,
+        NestedMeta::Lit(_) => return false,
+    };
+    let word = crate::diag::written(path);
+    word == FALLBACK || suggest(&word, QUESTION_KEYS, |_| true).is_some_and(|(k, _)| k == FALLBACK)
 }
 
 /// `#[sample]`, for the entry driver.
@@ -38,7 +59,8 @@ impl FnAttribute for SampleAttr {
 
     fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
         let args = parse(SAMPLE, args, acc);
-        crate::elicit::model::question(Mode::Sample, args.fallback, args.krate, func, acc)
+        let written = args.fallback_written;
+        crate::elicit::model::question(Mode::Sample, args.fallback, written, args.krate, func, acc)
     }
 
     fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {

@@ -1,7 +1,7 @@
 //! `#[tool]` expansion. Cannot fail: the model has checked everything.
 
 use super::model::Tool;
-use crate::common::asks;
+use crate::common::asks::{self, Group};
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
     out_ident, parse_args, parsed_ident,
@@ -22,8 +22,9 @@ pub struct Parts {
     pub body: TokenStream,
 }
 
-/// Builds the parts; `callee` is the function to call (`search` or `self.search`).
-pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
+/// Builds the parts; `callee` is the function to call (`search` or `self.search`), and `asks`
+/// its questions as the scope the parts go in imports them.
+pub fn parts(tool: &Tool, callee: TokenStream, asks: Group) -> Parts {
     let paths = Paths::new(&tool.krate);
     let s = args_struct_ident(&tool.sig.ident);
     let has_args = !tool.sig.args.is_empty();
@@ -33,21 +34,16 @@ pub fn parts(tool: &Tool, callee: TokenStream) -> Parts {
     } else {
         TokenStream::new()
     };
-    items.extend(asks::collisions(
-        &paths,
-        &tool.asks,
-        &tool.name,
-        &tool.sig.args,
-    ));
+    items.extend(asks::collisions(&paths, asks, &tool.name, &tool.sig.args));
     Parts {
         items,
-        definition: definition(tool, &paths),
+        definition: definition(tool, &paths, asks),
         body: body(tool, &paths, callee),
     }
 }
 
 /// The `Tool` definition: names, schemas and hints.
-fn definition(tool: &Tool, paths: &Paths) -> TokenStream {
+fn definition(tool: &Tool, paths: &Paths, asks: Group) -> TokenStream {
     let s = args_struct_ident(&tool.sig.ident);
     let schema = match (&tool.input_schema, tool.sig.args.is_empty()) {
         (Some(expr), _) => {
@@ -63,7 +59,7 @@ fn definition(tool: &Tool, paths: &Paths) -> TokenStream {
             quote!(#no_arguments())
         }
     };
-    let schema = asks::schema(paths, &tool.asks, schema);
+    let schema = asks::schema(paths, asks, schema);
     let (tool_definition, into_tool_result) =
         (paths.tool_definition(), paths.trait_into_tool_result());
     let output = &tool.sig.output;
@@ -117,31 +113,18 @@ fn parse_stmt(tool: &Tool, paths: &Paths) -> TokenStream {
     }
 }
 
-/// The expansion of `#[tool]` on a free function: the function, a hidden type of the same name
-/// (type namespace) and its `ToolHandler` impl.
+/// The expansion of `#[tool]` on a free function: the function (its context rebound to its
+/// questions), a hidden type of the same name (type namespace) and its `ToolHandler` impl in
+/// the scope that declares the questions (`common::asks`).
 pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     let paths = Paths::new(&tool.krate);
     let ident = &tool.sig.ident;
     let vis = &item.vis;
-    let parts = parts(tool, quote!(#ident));
+    let group = Group::of(&tool.asks);
+    let parts = parts(tool, quote!(#ident), group);
     let handler = handler_impl(tool, &paths, &parts);
-    let item = with_asks(tool, item);
-    quote! {
-        #item
-        #[doc(hidden)]
-        #[allow(non_camel_case_types)]
-        #vis struct #ident {}
-        const _: () = {
-            #handler
-        };
-    }
-}
-
-/// The function with its context rebound to its declared questions (`common::asks`).
-pub fn with_asks(tool: &Tool, item: &syn::ItemFn) -> syn::ItemFn {
-    let mut item = item.clone();
-    *item.block = asks::rebind(&tool.krate, &tool.asks, &tool.sig, &item.block);
-    item
+    let proxy = crate::common::expand::proxy(vis, ident);
+    asks::free_fn(&tool.krate, &tool.asks, &tool.sig, item, proxy, handler)
 }
 
 /// `impl ToolHandler for #ident`, with the arguments struct before it.
@@ -174,13 +157,15 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
     }
 }
 
-/// When the model has errors: the hidden type with a stub impl, so a list naming this tool does
-/// not add a second error. Its `NAME` is the function's, so two failing tools in one list do not
-/// trip the list's duplicate check.
-pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> TokenStream {
-    let paths = Paths::new(krate);
+/// When the model has errors: the function (its context rebound and its questions declared, so
+/// an ask adds no second error), and the hidden type with a stub impl, so a list naming this
+/// tool does not add a second error either. Its `NAME` is the function's, so two failing tools
+/// in one list do not trip the list's duplicate check.
+pub fn stub(tool: &Tool, func: &syn::ItemFn) -> TokenStream {
+    let paths = Paths::new(&tool.krate);
     let (cx_ty, json_object, tool_ty) = (paths.cx(), paths.json_object(), paths.tool());
     let future = paths.handler_future(paths.call_tool_result());
+    let ident = &func.sig.ident;
     let name = crate::common::unraw(ident);
     let items = quote! {
         const NAME: &'static #STR = #name;
@@ -190,5 +175,13 @@ pub fn stub(krate: &syn::Path, ident: &syn::Ident, vis: &syn::Visibility) -> Tok
             #PANIC!("a `#[tool]` with errors")
         }
     };
-    crate::common::expand::stub(vis, ident, paths.tool_handler(), items)
+    let stub = crate::common::expand::stub(&func.vis, ident, paths.tool_handler(), items);
+    asks::free_fn(
+        &tool.krate,
+        &tool.asks,
+        &tool.sig,
+        func,
+        stub,
+        TokenStream::new(),
+    )
 }

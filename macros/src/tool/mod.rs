@@ -27,7 +27,7 @@ impl FnAttribute for ToolAttr {
     }
 
     fn stub(tool: &model::Tool, func: &syn::ItemFn) -> TokenStream {
-        expand::stub(&tool.krate, &func.sig.ident, &func.vis)
+        expand::stub(tool, func)
     }
 }
 

@@ -38,7 +38,7 @@ impl Attribute for ToolboxAttr {
     }
 
     fn stub(toolbox: &model::Toolbox, block: &syn::ItemImpl) -> TokenStream {
-        expand::stub(block, &toolbox.krate)
+        expand::stub(toolbox, block)
     }
 }
 

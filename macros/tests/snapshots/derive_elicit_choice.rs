@@ -11,6 +11,7 @@ const _: () = {
                 title: ::core::option::Option::Some("An aisle seat"),
             },
         ];
+        const LEGACY_NAMES: ::core::primitive::bool = false;
         fn from_wire(
             __rondo_value: &::core::primitive::str,
         ) -> ::core::option::Option<Self> {

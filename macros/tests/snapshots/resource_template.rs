@@ -1,5 +1,15 @@
 /// A note by id.
 async fn item(cx: &Cx, id: String) -> Result<ResourceContents, Error> {
+    let __rondo_asking = {
+        use ::rondo_mcp::__private::RebindCx as _;
+        use ::rondo_mcp::__private::RebindOther as _;
+        (&cx).__rondo_asking::<item>()
+    };
+    let cx = {
+        use ::rondo_mcp::__private::RebindRef as _;
+        use ::rondo_mcp::__private::RebindRefOther as _;
+        (&__rondo_asking).__rondo_context()
+    };
     Ok(ResourceContents::text(format!("note://items/{id}"), "text/plain", id))
 }
 #[doc(hidden)]

@@ -4,6 +4,16 @@ pub async fn forecast(
     city: String,
     days: Option<u32>,
 ) -> Result<String, String> {
+    let __rondo_asking = {
+        use ::rondo_mcp::__private::RebindCx as _;
+        use ::rondo_mcp::__private::RebindOther as _;
+        (&cx).__rondo_asking::<forecast>()
+    };
+    let cx = {
+        use ::rondo_mcp::__private::RebindRef as _;
+        use ::rondo_mcp::__private::RebindRefOther as _;
+        (&__rondo_asking).__rondo_context()
+    };
     Ok(format!("{city} {days:?} {:?}", cx.revision()))
 }
 #[doc(hidden)]

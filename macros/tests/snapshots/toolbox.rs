@@ -5,6 +5,16 @@ impl Shop {
     }
     /// Orders items.
     async fn place_order(&self, cx: &Cx, count: u32) -> Result<String, String> {
+        let __rondo_asking = {
+            use ::rondo_mcp::__private::RebindCx as _;
+            use ::rondo_mcp::__private::RebindOther as _;
+            (&cx).__rondo_asking::<<Self as ::rondo_mcp::__private::AsksOf<1>>::Set>()
+        };
+        let cx = {
+            use ::rondo_mcp::__private::RebindRef as _;
+            use ::rondo_mcp::__private::RebindRefOther as _;
+            (&__rondo_asking).__rondo_context()
+        };
         Ok(format!("{count} {:?}", cx.revision()))
     }
     fn helper(&self) -> u32 {
@@ -12,6 +22,14 @@ impl Shop {
     }
 }
 const _: () = {
+    const _: () = {
+        #[allow(non_camel_case_types, unreachable_pub)]
+        pub struct place_order {}
+        #[automatically_derived]
+        impl ::rondo_mcp::__private::AsksOf<1> for Shop {
+            type Set = place_order;
+        }
+    };
     #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
     #[schemars(crate = "::rondo_mcp::__private::schemars")]
     #[allow(non_camel_case_types, dead_code)]

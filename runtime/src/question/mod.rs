@@ -21,7 +21,7 @@ pub use answer::{Answer, Fallback, NotAccepted};
 pub use ask_form::Form;
 pub use asked::{AnswerOf, Ask, Asked, QuestionDecl};
 pub use form::{Elicit, ElicitEnum, FormError, FormField};
-pub use roots::{ListRoots, Roots};
+pub use roots::Roots;
 pub use sample::{ModelReply, Sample, SampleAnswer, ToolUse};
 pub use scope::{AnyQuestion, Asking, Declared};
 pub use url::{Url, UrlFlow};

@@ -122,11 +122,9 @@ fn windows_drive(path: &str) -> Option<&str> {
     (drive && b[1].is_ascii_alphabetic()).then(|| &path[1..])
 }
 
-/// What a `#[roots]` function renders: `roots/list` takes no parameters.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct ListRoots;
-
-impl Rendered for ListRoots {
+/// A roots question renders `roots/list`, which takes no parameters, and answers `Roots`: the
+/// type stands for both (an empty `Roots` is the request).
+impl Rendered for Roots {
     type Answer = Roots;
 
     fn needs() -> ClientCapabilities {

@@ -4,6 +4,7 @@
 
 use super::{AnswerOf, Ask, Asked, QuestionDecl};
 use crate::cx::Cx;
+use crate::tools::BoxFuture;
 use std::fmt;
 use std::marker::PhantomData;
 use std::ops::Deref;
@@ -12,9 +13,10 @@ use std::ops::Deref;
 /// in each function's body, one impl per `asks = [..]` entry, for a hidden set type local to
 /// that body; asking anything else fails this bound at the ask.
 #[diagnostic::on_unimplemented(
-    message = "this function does not declare the question `{Self}`",
-    label = "`{Self}` is not in this function's `asks = [..]`",
-    note = "add it to the function's attribute, e.g. `#[tool(asks = [{Self}])]`: a function asks only the questions it declares, so the compiler can check their fallbacks and arguments"
+    message = "a function asks only the questions in its `asks = [..]`, and `{Self}` is not in the list of `{S}`; add it there",
+    label = "`{Self}` is not declared",
+    note = "declaring the questions lets the compiler check their fallbacks and arguments: `#[tool(asks = [{Self}])]`",
+    note = "a helper that asks for its caller takes `cx: &Asking<'_, S>` and declares what it asks with `where {Self}: Declared<S>`"
 )]
 pub trait Declared<S>: QuestionDecl {}
 
@@ -52,11 +54,17 @@ impl<'a, S> Asking<'a, S> {
     /// `InputRequiredResult`, the client calls again with the answer, and the function runs
     /// from the top); questions awaited together (`join!`) are asked in one round.
     /// 2025-11-25: a real request goes to the client and is awaited.
-    pub async fn ask<Q, I>(&self, question: Asked<Q, I>) -> AnswerOf<Q, I>
+    //
+    // A plain function returning a boxed future, not an `async fn`: the future of an `async fn`
+    // carries its bounds, so rustc would report a missing `Declared` three times (at the
+    // argument, the call and the `.await`); here it is one error, at the question.
+    pub fn ask<Q, I>(&self, question: Asked<Q, I>) -> BoxFuture<'a, AnswerOf<Q, I>>
     where
         Q: Ask<I> + Declared<S>,
+        Q::Rendered: Sync,
+        I: Send + 'a,
     {
-        super::engine::ask::<Q, I>(self.cx, question.inputs).await
+        Box::pin(super::engine::ask::<Q, I>(self.cx, question.inputs))
     }
 }
 

@@ -4,7 +4,7 @@ use rondo_mcp::Elicit;
 use rondo_mcp::protocol::Revision;
 
 #[derive(Elicit)]
-#[elicit(rename_all = "UPPERCASE")]
+#[elicit(rename_all = "UPPERCASE", legacy_enum_names)]
 enum Size {
     #[elicit(title = "Small cup")]
     Small,

@@ -1,0 +1,18 @@
+use rondo_mcp::{Elicit, Form, elicit};
+
+#[derive(Elicit)]
+struct Note {
+    /// A note
+    text: String,
+}
+
+#[elicit(form, fallback = default_note)]
+fn note(name: &str) -> Form<Note> {
+    Form::new(format!("A note for {name}?"))
+}
+
+fn default_note(id: u32) -> rondo_mcp::Answer<Note> {
+    rondo_mcp::Answer::Accept(Note { text: id.to_string() })
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+use rondo_mcp::elicit;
+
+#[elicit(form, fallback = refuse)]
+struct Approval {
+    approve: bool,
+}
+
+fn main() {}

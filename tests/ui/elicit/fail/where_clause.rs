@@ -1,0 +1,17 @@
+use rondo_mcp::{Elicit, Form, elicit};
+
+#[derive(Elicit)]
+struct Approval {
+    /// Book it?
+    approve: bool,
+}
+
+#[elicit(form, fallback = refuse)]
+fn approve(item: &str) -> Form<Approval>
+where
+    Approval: Sized,
+{
+    Form::new(format!("Book {item}?"))
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+/// Searches.
+#[rondo_mcp::tool]
+async fn search(query: String) -> String {
+    query
+}
+
+fn main() {
+    let _ = rondo_mcp::tools![search, serach];
+}
