@@ -20,8 +20,8 @@ pub use crate::question::form::{
 pub use crate::question::private::{
     AsksOf, FallbackCall, FallbackValue, FormArgs, FormQuestion, Listed, Mode, NotAForm, NotListed,
     NotRendered, QuestionInput, RebindCx, RebindOther, RebindRef, RebindRefOther, RootsQuestion,
-    SampleQuestion, UrlQuestion,
-    ViaFuture, ViaValue, argument_collision, input, refuse, rendered, with_question_arguments,
+    SampleQuestion, UrlQuestion, ViaFuture, ViaValue, argument_collision, input, refuse, rendered,
+    with_question_arguments,
 }; // #[elicit], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
