@@ -20,9 +20,9 @@ pub use crate::question::form::{
 pub use crate::question::private::{
     AsksOf, FallbackCall, FallbackValue, FormArgs, FormQuestion, Listed, Mode, NotAForm, NotListed,
     NotRendered, QuestionInput, RebindCx, RebindOther, RebindRef, RebindRefOther, RootsQuestion,
-    SampleQuestion, UrlQuestion,
-    ViaFuture, ViaValue, argument_collision, input, refuse, rendered, with_question_arguments,
-}; // #[elicit], asks = [..]
+    SampleQuestion, UrlQuestion, ViaFuture, ViaValue, argument_collision, input, is_roots,
+    is_sample, refuse, rendered, with_question_arguments,
+}; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
 pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]

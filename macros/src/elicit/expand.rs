@@ -8,10 +8,10 @@
 //!   runs the user's body on clones of the inputs, `fallback` runs the declared fallback.
 
 use super::model::{Fallback, Mode, Question};
-use crate::diag::{respan, spanned_at};
+use crate::diag::{from_expansion, respan, spanned_at};
 use crate::paths::{BOOL, OPTION, PANIC, Paths, STR};
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 
 /// The question function, its hidden type and the type's impls.
@@ -125,6 +125,11 @@ fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     let (impl_generics, _, where_clause) = q.inputs.generics.split_for_impl();
     let predicates = where_clause.map(|w| &w.predicates);
     let (output, rendered) = (&q.sig.output, paths.rendered_trait());
+    // A roots question renders through `RootsQuestion`, assumed the same way.
+    let roots = (q.mode == Mode::Roots).then(|| {
+        let roots = paths.roots_question();
+        quote!(for<'__rondo_r> #output: #roots,)
+    });
     let render = render(q, func, paths);
     let fallback = fallback(q, paths);
     quote! {
@@ -133,6 +138,7 @@ fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
         where
             #predicates
             for<'__rondo_r> #output: #rendered,
+            #roots
         {
             type Rendered = #output;
             #render
@@ -141,30 +147,61 @@ fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     }
 }
 
-/// In a closure that is type-checked, never called: `rendered::<R>()`, an error at the return
-/// type `R` when it is no rendering, and `Mode::<R>::form()` (or `url()`), an error there when
-/// it is a rendering of the other mode (and no second error when it is none).
+/// In a closure that is type-checked, never called, one error at the return type `R` when it
+/// is not what the attribute asks. `#[elicit]`: `rendered::<R>()` when `R` is no rendering, and
+/// `Mode::<R>::form()` (or `url()`) when it is a rendering of the other mode (no second error
+/// when it is none). `#[sample]` and `#[roots]`: `is_sample::<R>()` (or `is_roots`) for either,
+/// in their own words.
 fn mode_check(q: &Question, paths: &Paths) -> TokenStream {
-    let (output, mode, not_rendered) = (&q.sig.output, paths.mode(), paths.not_rendered());
-    let rendered = paths.rendered();
-    let check = match q.mode {
-        Mode::Form => quote!(form),
-        Mode::Url => quote!(url),
-        Mode::Sample => quote!(sample),
-        Mode::Roots => quote!(roots),
+    let output = &q.sig.output;
+    let (check, stand_ins) = match q.mode {
+        Mode::Form | Mode::Url => {
+            let (mode, rendered, not_rendered) =
+                (paths.mode(), paths.rendered(), paths.not_rendered());
+            let method = if q.mode == Mode::Form {
+                quote!(form)
+            } else {
+                quote!(url)
+            };
+            let rendered = around_type(quote!(#rendered::<), output, quote!(>();));
+            let mode = around_type(quote!(#mode::<), output, quote!(>::#method();));
+            let stand_ins = quote! {
+                #[allow(unused_imports)]
+                use #not_rendered as _;
+            };
+            (quote!(#rendered #mode), stand_ins)
+        }
+        Mode::Sample | Mode::Roots => {
+            let is = if q.mode == Mode::Sample {
+                paths.is_sample()
+            } else {
+                paths.is_roots()
+            };
+            (
+                around_type(quote!(#is::<), output, quote!(>();)),
+                TokenStream::new(),
+            )
+        }
     };
-    let closure = spanned_at(
-        quote!(|| {
-            #rendered::<#output>();
-            #mode::<#output>::#check();
-        }),
-        output.span(),
-    );
+    let bars = spanned_at(quote!(||), output.span());
+    let mut body = Group::new(Delimiter::Brace, check);
+    body.set_span(output.span());
     quote! {
-        #[allow(unused_imports)]
-        use #not_rendered as _;
-        const _: fn() = #closure;
+        #stand_ins
+        const _: fn() = #bars #body;
     }
+}
+
+/// `before ty after`, with `before` located at the type's first token and `after` at its last
+/// and the type as written, so that the check's expression, where rustc reports its error,
+/// spans the whole type (`Sample<Picks>`, not `Sample`).
+fn around_type(before: TokenStream, ty: &syn::Type, after: TokenStream) -> TokenStream {
+    let tokens = ty.to_token_stream();
+    let mut spans = tokens.clone().into_iter().map(|t| t.span());
+    let first = spans.next().unwrap_or_else(Span::call_site);
+    let last = spans.last().unwrap_or(first);
+    let (before, after) = (spanned_at(before, first), spanned_at(after, last));
+    quote!(#before #tokens #after)
 }
 
 /// The local holding the inputs tuple in generated code.
@@ -267,13 +304,16 @@ fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStre
     let (call, via_future, via_value) =
         (paths.fallback_call(), paths.via_future(), paths.via_value());
     let (answer_of, inputs_ty) = (paths.answer_of(), inputs_ty(q));
+    // The path as a token of the expansion, resolved as the user's: rustc then offers no
+    // fix-it that would rewrite the attribute into a call (`fallback = f(f, /* &str */)`).
+    let callee = from_expansion(path.to_token_stream());
     let body = quote! {
         let (#(#names,)*) = #inputs;
         #[allow(unused_imports)]
         use #via_future as _;
         #[allow(unused_imports)]
         use #via_value as _;
-        (&#call::<#answer_of<Self, #inputs_ty>, _>::new(#path(#(#names),*))).run()
+        (&#call::<#answer_of<Self, #inputs_ty>, _>::new(#callee(#(#names),*))).run()
     };
     respan(body, path.span())
 }

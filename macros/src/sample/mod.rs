@@ -7,8 +7,8 @@ use crate::elicit::expand as question;
 use crate::elicit::model::{Mode, Question};
 use crate::keys::suggest;
 use crate::symbols::{FALLBACK, QUESTION_KEYS, SAMPLE};
-use darling::ast::NestedMeta;
 use darling::FromMeta;
+use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
 

@@ -35,7 +35,7 @@ pub trait UrlQuestion {}
 
 impl UrlQuestion for Url {}
 
-/// The mode check of a question function's return type `R`, spanned at it: `Mode::<R>::form()`
+/// The mode check of an `#[elicit]` function's return type `R`, spanned at it: `Mode::<R>::form()`
 /// fails when `R` is a rendering of the other mode. When `R` is no rendering at all, the
 /// [`NotRendered`] default stands in (rustc passes over an inherent item whose bounds fail for
 /// a trait's): [`rendered`] reports that, once, with [`Rendered`]'s message.
@@ -54,22 +54,18 @@ impl<R: Rendered> Mode<R> {
         R: UrlQuestion,
     {
     }
-    /// `#[sample]`.
-    pub fn sample()
-    where
-        R: SampleQuestion,
-    {
-    }
-    /// `#[roots]`.
-    pub fn roots()
-    where
-        R: RootsQuestion,
-    {
-    }
 }
 
-/// The check that a question function's return type `R` is a rendering at all.
+/// The check that an `#[elicit]` function's return type `R` is a rendering at all.
 pub fn rendered<R: Rendered>() {}
+
+/// The check of a `#[sample]` function's return type, spanned at it: one error, in sampling's
+/// words, for a type that is no rendering, a rendering of another kind, or a `Sample<T>` whose
+/// `T` is no answer ([`SampleAnswer`](super::SampleAnswer)'s message).
+pub fn is_sample<R: SampleQuestion>() {}
+
+/// The check of a `#[roots]` function's return type, spanned at it (see [`is_sample`]).
+pub fn is_roots<R: RootsQuestion>() {}
 
 /// The stand-ins of [`Mode`] for a type that is no rendering.
 pub trait NotRendered {
@@ -77,10 +73,6 @@ pub trait NotRendered {
     fn form() {}
     /// Nothing to check.
     fn url() {}
-    /// Nothing to check.
-    fn sample() {}
-    /// Nothing to check.
-    fn roots() {}
 }
 
 /// `#[sample]`: what the function renders must be a `Sample<T>`.

@@ -176,7 +176,8 @@ impl<T: SampleAnswer> Rendered for Sample<T> {
 /// What a sampling question's answer can be: the model's reply read as `Self`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the answer of a sampling question",
-    note = "use `Sample<String>` for the text, `Sample<T>` with `T: Deserialize + JsonSchema` for JSON, or `Sample<ModelReply>` for the whole reply"
+    label = "not an answer type",
+    note = "use `Sample<String>` for the text, `Sample<T>` with `#[derive(serde::Deserialize, schemars::JsonSchema)]` on `T` for JSON, or `Sample<ModelReply>` for the whole reply"
 )]
 pub trait SampleAnswer: Sized + Send + 'static {
     /// What the system prompt must add so the model answers in this shape, if anything.
@@ -186,7 +187,10 @@ pub trait SampleAnswer: Sized + Send + 'static {
 }
 
 /// Any `Deserialize + JsonSchema` type: text when its schema is a string (`String` and the
-/// like), otherwise JSON matching its schema.
+/// like), otherwise JSON matching its schema. Not recommended in diagnostics, so a type that is
+/// no answer is one error in [`SampleAnswer`]'s words, not one per missing serde or schemars
+/// trait.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + JsonSchema + Send + 'static> SampleAnswer for T {
     fn instruction() -> Option<String> {
         let schema = answer_schema::<T>();
