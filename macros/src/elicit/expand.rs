@@ -16,12 +16,30 @@ use syn::spanned::Spanned;
 
 /// The question function, its hidden type and the type's impls.
 pub fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {
+    items(q, func, Stage::Full)
+}
+
+/// How much of a question to expand.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// All of it: the rendering, the fallback and the checks.
+    Full,
+    /// Next to the model's errors (`super::stub`): the same items, with a rendering never run,
+    /// a fallback that refuses and no checks, so that nothing adds a second error.
+    Stub,
+}
+
+/// The constructor, the hidden type and its impls, at `stage`.
+pub fn items(q: &Question, func: &syn::ItemFn, stage: Stage) -> TokenStream {
     let paths = Paths::new(&q.krate);
     let constructor = constructor(q, func, &paths);
     let marker = marker_for(func);
-    let decl = decl(q, &paths);
-    let ask = ask_impl(q, func, &paths);
-    let checks = checks(q, &paths);
+    let decl = decl(q, stage, &paths);
+    let ask = ask_impl(q, func, stage, &paths);
+    let checks = match stage {
+        Stage::Full => checks(q, &paths),
+        Stage::Stub => TokenStream::new(),
+    };
     let cfgs = cfgs(func);
     quote! {
         #constructor
@@ -35,13 +53,6 @@ pub fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {
     }
 }
 
-/// When the model has errors: the user's function as written and the hidden type, so that an
-/// `asks = [..]` naming it adds no second error about a missing type.
-pub fn stub(func: &syn::ItemFn) -> TokenStream {
-    let marker = marker_for(func);
-    quote!(#func #marker)
-}
-
 /// `#[cfg(..)]`/`#[cfg_attr(..)]` of the function, repeated on every item generated for it.
 fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
     func.attrs
@@ -52,7 +63,7 @@ fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
 
 /// `pub struct approve {}`: the question's identity in the type namespace, located at the
 /// function's name (where rustc's notes about the type point).
-fn marker_for(func: &syn::ItemFn) -> TokenStream {
+pub fn marker_for(func: &syn::ItemFn) -> TokenStream {
     let (vis, ident) = (&func.vis, &func.sig.ident);
     let (cfgs, proxy) = (cfgs(func), crate::common::expand::proxy(vis, ident));
     quote! {
@@ -87,11 +98,11 @@ fn constructor(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
 }
 
 /// `impl QuestionDecl for approve`: the key, and the arguments of `fallback = args`.
-fn decl(q: &Question, paths: &Paths) -> TokenStream {
+fn decl(q: &Question, stage: Stage, paths: &Paths) -> TokenStream {
     let (decl, ident, key) = (paths.question_decl(), &q.sig.ident, &q.key);
     let (output, json_object) = (&q.sig.output, paths.json_object());
     let arguments = match &q.fallback {
-        Fallback::Args(span) => {
+        Fallback::Args(span) if stage == Stage::Full => {
             let form_args = paths.form_args();
             let items = quote! {
                 const ARGUMENTS: &'static [&'static #STR] = #form_args::<#output>::FIELDS;
@@ -120,7 +131,7 @@ fn decl(q: &Question, paths: &Paths) -> TokenStream {
 /// function returns. The impl assumes it is a rendering (`where for<'r> R: Rendered`; the
 /// binder keeps rustc from rejecting a bound that names no parameter), so a type that is not
 /// adds no error inside the impl: [`mode_check`] reports it, once.
-fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
+fn ask_impl(q: &Question, func: &syn::ItemFn, stage: Stage, paths: &Paths) -> TokenStream {
     let (ask, ident, inputs) = (paths.ask(), &q.sig.ident, inputs_ty(q));
     let (impl_generics, _, where_clause) = q.inputs.generics.split_for_impl();
     let predicates = where_clause.map(|w| &w.predicates);
@@ -130,8 +141,10 @@ fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
         let roots = paths.roots_question();
         quote!(for<'__rondo_r> #output: #roots,)
     });
-    let render = render(q, func, paths);
-    let fallback = fallback(q, paths);
+    let (render, fallback) = match stage {
+        Stage::Full => (render(q, func, paths), fallback(q, &q.fallback, paths)),
+        Stage::Stub => (render_stub(q, func), fallback(q, &Fallback::Refuse, paths)),
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics #ask<#inputs> for #ident
@@ -238,6 +251,22 @@ fn render(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     }
 }
 
+/// `render` next to errors: never run. The user's function is nested, not called, so the errors
+/// in its body are still reported (a roots question has none).
+fn render_stub(q: &Question, func: &syn::ItemFn) -> TokenStream {
+    let inputs_ty = inputs_ty(q);
+    let user = (q.mode != Mode::Roots).then(|| {
+        let user = user_fn(func);
+        quote!(#[allow(dead_code)] #user)
+    });
+    quote! {
+        fn render(_: &#inputs_ty) -> Self::Rendered {
+            #user
+            #PANIC!()
+        }
+    }
+}
+
 /// The user's function as written (its doc comments and attributes dropped: they are on the
 /// constructor), nested inside `render`.
 fn user_fn(func: &syn::ItemFn) -> TokenStream {
@@ -248,8 +277,8 @@ fn user_fn(func: &syn::ItemFn) -> TokenStream {
     }
 }
 
-/// `fn fallback(cx, inputs)`: `Refuse`, the tool's arguments, or the user's function.
-fn fallback(q: &Question, paths: &Paths) -> TokenStream {
+/// `fn fallback(cx, inputs)` of `kind`: `Refuse`, the tool's arguments, or the user's function.
+fn fallback(q: &Question, kind: &Fallback, paths: &Paths) -> TokenStream {
     let (cx, inputs) = (
         syn::Ident::new("__rondo_cx", Span::mixed_site()),
         inputs_ident(),
@@ -259,7 +288,7 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
         (paths.box_future(), paths.fallback(), paths.answer_of());
     let underscore = quote!(_);
     // Each kind binds only what it reads (unused parameters are `_`).
-    let (cx_pat, inputs_pat, body) = match &q.fallback {
+    let (cx_pat, inputs_pat, body) = match kind {
         Fallback::Refuse => {
             let refuse = paths.refuse();
             (&underscore, &underscore, quote!(#refuse()))

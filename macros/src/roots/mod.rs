@@ -79,17 +79,19 @@ impl Attribute for RootsAttr {
         question::expand(q, &item.func)
     }
 
-    /// The function with a body that is never run (an empty one would be a second error, a
-    /// `()` where `Roots` is expected), and the hidden type; inside an `impl` block, where the
+    /// The question as it would expand (`elicit::stub`); when the signature cannot be carried,
+    /// the function with a body that is never run (an empty one would be a second error, a `()`
+    /// where `Roots` is expected) and the hidden type; inside an `impl` block, where the
     /// attribute is already an error, the method only.
-    fn stub(_: &Question, item: &RootsFn) -> TokenStream {
-        let mut func = item.func.clone();
-        func.block = Box::new(syn::parse_quote!({ #PANIC!() }));
-        func.attrs
+    fn stub(q: &Question, item: &RootsFn) -> TokenStream {
+        let mut written = item.func.clone();
+        written.block = Box::new(syn::parse_quote!({ #PANIC!() }));
+        written
+            .attrs
             .push(syn::parse_quote!(#[allow(unused_variables)]));
-        match func.sig.receiver() {
-            Some(_) => func.to_token_stream(),
-            None => question::stub(&func),
+        match written.sig.receiver() {
+            Some(_) => written.to_token_stream(),
+            None => crate::elicit::stub::stub(q, &item.func, written.to_token_stream()),
         }
     }
 }
