@@ -108,7 +108,8 @@ impl<'a> Group<'a> {
 /// `block` with the context rebound first, to an `&Asking<'_, #set>` (see the module docs);
 /// unchanged when the function has no context bound to a name. Two autoref-dispatched steps
 /// (`__private::RebindCx`) keep a context of the wrong type as it is, so its error (at its
-/// type) is the only one.
+/// type) is the only one. One trait of each pair goes unused, which rustc reports when the
+/// crate path comes from a local `macro_rules!` (`crate = $crate::mcp`): hence the `allow`s.
 pub fn rebind(
     krate: &syn::Path,
     sig: &Signature,
@@ -125,14 +126,18 @@ pub fn rebind(
     let rebind: [syn::Stmt; 2] = [
         syn::parse_quote! {
             let #asking = {
+                #[allow(unused_imports)]
                 use #rebind_cx as _;
+                #[allow(unused_imports)]
                 use #rebind_other as _;
                 (&#binding).__rondo_asking::<#set>()
             };
         },
         syn::parse_quote! {
             let #binding = {
+                #[allow(unused_imports)]
                 use #rebind_ref as _;
+                #[allow(unused_imports)]
                 use #rebind_ref_other as _;
                 (&#asking).__rondo_context()
             };
