@@ -125,19 +125,17 @@ pub fn rebind(
     let asking = syn::Ident::new("__rondo_asking", Span::mixed_site());
     let rebind: [syn::Stmt; 2] = [
         syn::parse_quote! {
+            #[allow(unused_imports)]
             let #asking = {
-                #[allow(unused_imports)]
                 use #rebind_cx as _;
-                #[allow(unused_imports)]
                 use #rebind_other as _;
                 (&#binding).__rondo_asking::<#set>()
             };
         },
         syn::parse_quote! {
+            #[allow(unused_imports)]
             let #binding = {
-                #[allow(unused_imports)]
                 use #rebind_ref as _;
-                #[allow(unused_imports)]
                 use #rebind_ref_other as _;
                 (&#asking).__rondo_context()
             };
