@@ -60,8 +60,9 @@ impl<R: Rendered> Mode<R> {
 pub fn rendered<R: Rendered>() {}
 
 /// The check of a `#[sample]` function's return type, spanned at it: one error, in sampling's
-/// words, for a type that is no rendering, a rendering of another kind, or a `Sample<T>` whose
-/// `T` is no answer ([`SampleAnswer`](super::SampleAnswer)'s message).
+/// words, for a type that is no rendering or a rendering of another kind. (A `Sample<T>` whose
+/// `T` is no answer is reported where it is built: its constructors require
+/// [`SampleAnswer`](super::SampleAnswer).)
 pub fn is_sample<R: SampleQuestion>() {}
 
 /// The check of a `#[roots]` function's return type, spanned at it (see [`is_sample`]).
@@ -83,7 +84,7 @@ pub trait NotRendered {
 )]
 pub trait SampleQuestion {}
 
-impl<T: super::SampleAnswer> SampleQuestion for super::Sample<T> {}
+impl<T: Send + 'static> SampleQuestion for super::Sample<T> {}
 
 /// `#[roots]`: the function's answer must be `Roots`, which is also its rendering (`roots/list`
 /// has no parameters).
