@@ -54,7 +54,7 @@ pub fn items(q: &Question, func: &syn::ItemFn, stage: Stage) -> TokenStream {
 }
 
 /// `#[cfg(..)]`/`#[cfg_attr(..)]` of the function, repeated on every item generated for it.
-fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
+pub fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
     func.attrs
         .iter()
         .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
@@ -98,7 +98,7 @@ fn constructor(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
 }
 
 /// `impl QuestionDecl for approve`: the key, and the arguments of `fallback = args`.
-fn decl(q: &Question, stage: Stage, paths: &Paths) -> TokenStream {
+pub fn decl(q: &Question, stage: Stage, paths: &Paths) -> TokenStream {
     let (decl, ident, key) = (paths.question_decl(), &q.sig.ident, &q.key);
     let (output, json_object) = (&q.sig.output, paths.json_object());
     let arguments = match &q.fallback {

@@ -3,10 +3,11 @@
 //! second error (`q` is still a question, and still answers its type), with a rendering never
 //! run, a fallback that refuses and no checks. A signature the expansion cannot carry (type
 //! generics, a pattern or `impl Trait` input, `-> impl Trait`) gets the function as written and
-//! its hidden type only.
+//! its hidden type, still a question for `asks = [..]`.
 
 use super::expand::{self, Stage};
 use super::model::Question;
+use crate::paths::Paths;
 use proc_macro2::{TokenStream, TokenTree};
 use quote::{ToTokens, quote};
 
@@ -14,10 +15,16 @@ use quote::{ToTokens, quote};
 /// or with a body that is never run) and its hidden type.
 pub fn stub(q: &Question, func: &syn::ItemFn, written: TokenStream) -> TokenStream {
     if expands(q, func) {
-        expand::items(q, func, Stage::Stub)
-    } else {
-        let marker = expand::marker_for(func);
-        quote!(#written #marker)
+        return expand::items(q, func, Stage::Stub);
+    }
+    let marker = expand::marker_for(func);
+    let decl = expand::decl(q, Stage::Stub, &Paths::new(&q.krate));
+    let cfgs = expand::cfgs(func);
+    quote! {
+        #written
+        #marker
+        #(#cfgs)*
+        const _: () = { #decl };
     }
 }
 

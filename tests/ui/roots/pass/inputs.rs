@@ -1,6 +1,6 @@
 //! `#[roots]` questions with no inputs and with inputs, `pub` and documented, and their
 //! fallbacks: folders from an input, from the server's configuration (`async`), `Fallback::fail`
-//! when there are none, `Fallback::Refuse`, and `fallback = refuse`.
+//! when there are none, `Fallback::Refuse`, and `fallback = refuse`; an input that is not `Clone`.
 
 #![deny(warnings)]
 
@@ -40,13 +40,28 @@ fn no_roots(_prefix: &str, _depth: u32) -> Fallback<Roots> {
 #[roots(fallback = refuse)]
 fn required() -> Roots;
 
+/// The server's configuration, which is not `Clone`: a roots question renders nothing from its
+/// inputs, so only the fallback reads them, and gets the value itself.
+struct Config {
+    folders: Vec<String>,
+}
+
+/// The client's roots, or the configured folders.
+#[roots(fallback = from_config)]
+fn configured_roots(config: Config) -> Roots;
+
+fn from_config(config: Config) -> Roots {
+    Roots::from_paths(config.folders)
+}
+
 /// Lists the folders it would search.
-#[tool(asks = [workspace, project, under, required])]
+#[tool(asks = [workspace, project, under, required, configured_roots])]
 async fn search_folders(cx: &Cx, folders: Vec<String>) -> String {
     let a = cx.ask(workspace(&folders)).await;
     let b = cx.ask(project()).await;
     let c = cx.ask(under("/home", 2)).await;
     let d = cx.ask(required()).await;
+    let _ = cx.ask(configured_roots(Config { folders })).await;
     format!("{:?} {:?} {:?} {}", a.paths(), b.roots(), c.is_empty(), d.paths().len())
 }
 
