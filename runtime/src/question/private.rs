@@ -225,7 +225,7 @@ pub const fn argument_collision(arguments: &[&str], fields: &[&str]) -> Option<u
     while i < arguments.len() {
         let mut j = 0;
         while j < fields.len() {
-            if crate::__private::str_eq(arguments[i], fields[j]) {
+            if crate::sets::str_eq(arguments[i], fields[j]) {
                 return Some(i);
             }
             j += 1;
