@@ -210,7 +210,14 @@ pub fn elicit(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// Keys: `fallback = some_fn | refuse` (required), `crate = ::path`. A request with tools
-/// (`.tools(..)`) goes only to a client that declared `sampling.tools`.
+/// (`.tools(..)`) goes only to a client that declared `sampling.tools`. A question without a
+/// fallback does not compile (`tests/ui/sample/fail/no_fallback.rs`):
+///
+/// ```compile_fail
+/// # use rondo_mcp::{Sample, sample};
+/// #[sample]
+/// fn capital(country: &str) -> Sample { Sample::user(format!("Capital of {country}?")) }
+/// ```
 #[proc_macro_attribute]
 pub fn sample(args: TokenStream, item: TokenStream) -> TokenStream {
     sample::expand(args.into(), item.into()).into()
@@ -244,6 +251,15 @@ pub fn sample(args: TokenStream, item: TokenStream) -> TokenStream {
 ///     format!("{:?}", roots.paths())
 /// }
 /// # let _ = rondo_mcp::tools![search_folders];
+/// ```
+///
+/// Keys: `fallback = some_fn | refuse` (required), `crate = ::path`. A question without a
+/// fallback, or with a body, does not compile (`tests/ui/roots/fail/`):
+///
+/// ```compile_fail
+/// # use rondo_mcp::{Roots, roots};
+/// #[roots]
+/// fn workspace() -> Roots;
 /// ```
 #[proc_macro_attribute]
 pub fn roots(args: TokenStream, item: TokenStream) -> TokenStream {

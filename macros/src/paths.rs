@@ -244,7 +244,7 @@ private_items! {
     answer_of => "AnswerOf";
     /// `Fallback`: what a fallback gives, the answer or the end of the tool.
     fallback => "Fallback";
-    /// `Mode::<R>::form()`/`url()`/`sample()`/`roots()`: the mode check of a question function's return type.
+    /// `Mode::<R>::form()`/`url()`: the mode check of an `#[elicit]` function's return type.
     mode => "Mode";
     /// `NotRendered`: the stand-ins of `Mode` for a type that is no rendering (in scope).
     not_rendered => "NotRendered";
@@ -259,8 +259,12 @@ private_items! {
     form_args => "FormArgs";
     /// `NotAForm`: the stand-ins of `FormArgs` for a function that returns no form (in scope).
     not_a_form => "NotAForm";
-    /// `rendered::<R>()`: the check that a question function returns a rendering.
+    /// `rendered::<R>()`: the check that an `#[elicit]` function returns a rendering.
     rendered => "rendered";
+    /// `is_sample::<R>()`: the check of a `#[sample]` function's return type.
+    is_sample => "is_sample";
+    /// `is_roots::<R>()`: the check of a `#[roots]` function's return type.
+    is_roots => "is_roots";
     /// `Rendered`: what a question function returns, assumed by its `Ask` impl.
     rendered_trait => "Rendered";
     /// `FallbackCall`: a fallback function's result, sync or async (autoref dispatch).

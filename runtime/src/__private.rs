@@ -20,9 +20,9 @@ pub use crate::question::form::{
 pub use crate::question::private::{
     AsksOf, FallbackCall, FallbackValue, FormArgs, FormQuestion, Listed, Mode, NotAForm, NotListed,
     NotRendered, QuestionInput, RebindCx, RebindOther, RebindRef, RebindRefOther, RootsQuestion,
-    SampleQuestion, UrlQuestion, ViaFuture, ViaValue, argument_collision, input, refuse, rendered,
-    with_question_arguments,
-}; // #[elicit], asks = [..]
+    SampleQuestion, UrlQuestion, ViaFuture, ViaValue, argument_collision, input, is_roots,
+    is_sample, refuse, rendered, with_question_arguments,
+}; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
 pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
@@ -284,29 +284,13 @@ pub fn template_args<T>(
     })
 }
 
-/// `const` string equality (for the list macros' duplicate checks).
-pub const fn str_eq(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// tools![], prompts![], resources![]: fails compilation when a later entry reuses the name
 /// (or URI) of an earlier one; each earlier entry comes with the message naming both, written by
 /// the list macro.
 pub const fn assert_unique(name: &str, earlier: &[(&str, &str)]) {
     let mut i = 0;
     while i < earlier.len() {
-        if str_eq(name, earlier[i].0) {
+        if crate::sets::str_eq(name, earlier[i].0) {
             panic!("{}", earlier[i].1);
         }
         i += 1;

@@ -78,3 +78,20 @@ impl<E: SetEntry> fmt::Debug for ItemSet<E> {
             .finish()
     }
 }
+
+/// `const` string equality: the list macros' duplicate checks (`__private::assert_unique`) and
+/// the `asks = [..]` argument collision check, both evaluated by the compiler.
+pub(crate) const fn str_eq(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}

@@ -1,5 +1,7 @@
-//! Hygiene (STYLE.md §4): every macro is used in a module that shadows the prelude names and the
-//! runtime's name (`struct Result; struct Ok; ..; mod rondo_mcp {}`), under `#![deny(warnings)]`.
+//! Hygiene (STYLE.md §4): every macro (the question macros `#[elicit]`, `#[sample]` and `#[roots]`
+//! too, asked from tools, a toolbox method and a prompt) is used in a module that shadows the
+//! prelude names and the runtime's name (`struct Result; struct Ok; ..; mod rondo_mcp {}`),
+//! under `#![deny(warnings)]`.
 //! It compiles only if the expansions name everything by absolute path, and the server it builds
 //! answers. Primitive types (`str`, `bool`) are not shadowed: the serde and schemars derives the
 //! user's own types need do not qualify them.
@@ -27,8 +29,8 @@ mod shadowed {
 
     use ::rondo_mcp::prelude::{Cx, Error, ResourceContents, Router, Server, ServerInfo};
     use ::rondo_mcp::{
-        Answer, Elicit, Form, Url, elicit, prompt, prompts, resource, resources, tool, toolbox,
-        tools,
+        Answer, Elicit, Fallback, Form, Roots, Sample, Url, elicit, prompt, prompts, resource,
+        resources, roots, sample, tool, toolbox, tools,
     };
 
     type Text = ::std::string::String;
@@ -187,9 +189,65 @@ mod shadowed {
         }
     }
 
+    /// The model's picks.
+    #[derive(::serde::Serialize, ::serde::Deserialize, ::schemars::JsonSchema)]
+    pub struct Picks {
+        /// The best items.
+        pub best: ::std::vec::Vec<Text>,
+    }
+
+    /// Lets the client's model pick; without sampling, the first two.
+    #[sample(fallback = first_two)]
+    pub fn pick(items: &[Text]) -> Sample<Picks> {
+        Sample::user(items.join(", ")).max_tokens(100)
+    }
+
+    fn first_two(items: &[Text]) -> Picks {
+        Picks {
+            best: items.iter().take(2).cloned().collect(),
+        }
+    }
+
+    /// A one-line summary from the client's model, or an `async` fallback.
+    #[sample(fallback = summarize_here)]
+    pub fn summary(text: &::core::primitive::str) -> Sample {
+        Sample::user(::std::format!("Summarize: {text}"))
+    }
+
+    async fn summarize_here(text: &::core::primitive::str) -> Text {
+        text.chars().take(5).collect()
+    }
+
+    /// The client's roots, or the folders passed in.
+    #[roots(fallback = given)]
+    pub fn workspace(folders: &[Text]) -> Roots;
+
+    fn given(folders: &[Text]) -> Fallback<Roots> {
+        if folders.is_empty() {
+            return Fallback::fail("pass `folders`");
+        }
+        Fallback::Answer(Roots::from_paths(folders))
+    }
+
+    /// The client's roots, or nothing.
+    #[roots(fallback = refuse)]
+    pub fn required_roots() -> Roots;
+
+    /// Plans with the client's model and roots.
+    #[tool(asks = [pick, summary, workspace, required_roots])]
+    async fn plan(cx: &Cx, items: ::std::vec::Vec<Text>, folders: ::std::vec::Vec<Text>) -> Text {
+        if items.is_empty() {
+            let _ = cx.ask(required_roots()).await;
+        }
+        let picks = cx.ask(pick(&items)).await;
+        let summary = cx.ask(summary(&items.join(" "))).await;
+        let roots = cx.ask(workspace(&folders)).await;
+        ::std::format!("{} {summary} {}", picks.best.join(","), roots.paths().len())
+    }
+
     pub fn server() -> Server<Router> {
         let router = Router::new(ServerInfo::new("hygiene", "1.0.0"))
-            .tools(tools![echo, ping, order_now])
+            .tools(tools![echo, ping, order_now, plan])
             .tools(Shop { stock: 3 })
             .prompts(prompts![greeting, asked_greeting])
             .resources(resources![note, welcome]);
@@ -208,7 +266,10 @@ async fn expansions_survive_shadowed_names() {
         .unwrap();
     let tools = client.list_tools().await.unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t.name.as_str()).collect();
-    assert_eq!(names, ["echo", "ping", "order_now", "order", "restock"]);
+    assert_eq!(
+        names,
+        ["echo", "ping", "order_now", "plan", "order", "restock"]
+    );
     // `fallback = args`: the form's field joins the tool's arguments.
     let order_now = tools.iter().find(|t| t.name == "order_now").unwrap();
     let schema = serde_json::to_value(order_now).unwrap();
@@ -230,6 +291,15 @@ async fn expansions_survive_shadowed_names() {
     assert_eq!(prompt.text(), "hello Ada ");
     let note = client.read_resource("note://7").await.unwrap();
     assert_eq!(note.result["contents"][0]["text"], "7");
+    // `#[sample]` and `#[roots]`: a client without either gets the fallbacks' answers.
+    let plan = client
+        .call_tool(
+            "plan",
+            json!({"items": ["a", "b", "c"], "folders": ["/srv/data"]}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(plan.text(), "a,b a b c 1");
 }
 
 #[test]

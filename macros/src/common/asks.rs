@@ -108,7 +108,8 @@ impl<'a> Group<'a> {
 /// `block` with the context rebound first, to an `&Asking<'_, #set>` (see the module docs);
 /// unchanged when the function has no context bound to a name. Two autoref-dispatched steps
 /// (`__private::RebindCx`) keep a context of the wrong type as it is, so its error (at its
-/// type) is the only one.
+/// type) is the only one. One trait of each pair goes unused, which rustc reports when the
+/// crate path comes from a local `macro_rules!` (`crate = $crate::mcp`): hence the `allow`s.
 pub fn rebind(
     krate: &syn::Path,
     sig: &Signature,
@@ -124,6 +125,7 @@ pub fn rebind(
     let asking = syn::Ident::new("__rondo_asking", Span::mixed_site());
     let rebind: [syn::Stmt; 2] = [
         syn::parse_quote! {
+            #[allow(unused_imports)]
             let #asking = {
                 use #rebind_cx as _;
                 use #rebind_other as _;
@@ -131,6 +133,7 @@ pub fn rebind(
             };
         },
         syn::parse_quote! {
+            #[allow(unused_imports)]
             let #binding = {
                 use #rebind_ref as _;
                 use #rebind_ref_other as _;

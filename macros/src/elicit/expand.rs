@@ -8,20 +8,38 @@
 //!   runs the user's body on clones of the inputs, `fallback` runs the declared fallback.
 
 use super::model::{Fallback, Mode, Question};
-use crate::diag::{respan, spanned_at};
+use crate::diag::{from_expansion, respan, spanned_at};
 use crate::paths::{BOOL, OPTION, PANIC, Paths, STR};
-use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use proc_macro2::{Delimiter, Group, Span, TokenStream};
+use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
 
 /// The question function, its hidden type and the type's impls.
 pub fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {
+    items(q, func, Stage::Full)
+}
+
+/// How much of a question to expand.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Stage {
+    /// All of it: the rendering, the fallback and the checks.
+    Full,
+    /// Next to the model's errors (`super::stub`): the same items, with a rendering never run,
+    /// a fallback that refuses and no checks, so that nothing adds a second error.
+    Stub,
+}
+
+/// The constructor, the hidden type and its impls, at `stage`.
+pub fn items(q: &Question, func: &syn::ItemFn, stage: Stage) -> TokenStream {
     let paths = Paths::new(&q.krate);
     let constructor = constructor(q, func, &paths);
     let marker = marker_for(func);
-    let decl = decl(q, &paths);
-    let ask = ask_impl(q, func, &paths);
-    let checks = checks(q, &paths);
+    let decl = decl(q, stage, &paths);
+    let ask = ask_impl(q, func, stage, &paths);
+    let checks = match stage {
+        Stage::Full => checks(q, &paths),
+        Stage::Stub => TokenStream::new(),
+    };
     let cfgs = cfgs(func);
     quote! {
         #constructor
@@ -35,15 +53,8 @@ pub fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {
     }
 }
 
-/// When the model has errors: the user's function as written and the hidden type, so that an
-/// `asks = [..]` naming it adds no second error about a missing type.
-pub fn stub(func: &syn::ItemFn) -> TokenStream {
-    let marker = marker_for(func);
-    quote!(#func #marker)
-}
-
 /// `#[cfg(..)]`/`#[cfg_attr(..)]` of the function, repeated on every item generated for it.
-fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
+pub fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
     func.attrs
         .iter()
         .filter(|a| a.path().is_ident("cfg") || a.path().is_ident("cfg_attr"))
@@ -52,7 +63,7 @@ fn cfgs(func: &syn::ItemFn) -> Vec<&syn::Attribute> {
 
 /// `pub struct approve {}`: the question's identity in the type namespace, located at the
 /// function's name (where rustc's notes about the type point).
-fn marker_for(func: &syn::ItemFn) -> TokenStream {
+pub fn marker_for(func: &syn::ItemFn) -> TokenStream {
     let (vis, ident) = (&func.vis, &func.sig.ident);
     let (cfgs, proxy) = (cfgs(func), crate::common::expand::proxy(vis, ident));
     quote! {
@@ -87,11 +98,11 @@ fn constructor(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
 }
 
 /// `impl QuestionDecl for approve`: the key, and the arguments of `fallback = args`.
-fn decl(q: &Question, paths: &Paths) -> TokenStream {
+pub fn decl(q: &Question, stage: Stage, paths: &Paths) -> TokenStream {
     let (decl, ident, key) = (paths.question_decl(), &q.sig.ident, &q.key);
     let (output, json_object) = (&q.sig.output, paths.json_object());
     let arguments = match &q.fallback {
-        Fallback::Args(span) => {
+        Fallback::Args(span) if stage == Stage::Full => {
             let form_args = paths.form_args();
             let items = quote! {
                 const ARGUMENTS: &'static [&'static #STR] = #form_args::<#output>::FIELDS;
@@ -120,19 +131,27 @@ fn decl(q: &Question, paths: &Paths) -> TokenStream {
 /// function returns. The impl assumes it is a rendering (`where for<'r> R: Rendered`; the
 /// binder keeps rustc from rejecting a bound that names no parameter), so a type that is not
 /// adds no error inside the impl: [`mode_check`] reports it, once.
-fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
+fn ask_impl(q: &Question, func: &syn::ItemFn, stage: Stage, paths: &Paths) -> TokenStream {
     let (ask, ident, inputs) = (paths.ask(), &q.sig.ident, inputs_ty(q));
     let (impl_generics, _, where_clause) = q.inputs.generics.split_for_impl();
     let predicates = where_clause.map(|w| &w.predicates);
     let (output, rendered) = (&q.sig.output, paths.rendered_trait());
-    let render = render(q, func, paths);
-    let fallback = fallback(q, paths);
+    // A roots question renders through `RootsQuestion`, assumed the same way.
+    let roots = (q.mode == Mode::Roots).then(|| {
+        let roots = paths.roots_question();
+        quote!(for<'__rondo_r> #output: #roots,)
+    });
+    let (render, fallback) = match stage {
+        Stage::Full => (render(q, func, paths), fallback(q, &q.fallback, paths)),
+        Stage::Stub => (render_stub(q, func), fallback(q, &Fallback::Refuse, paths)),
+    };
     quote! {
         #[automatically_derived]
         impl #impl_generics #ask<#inputs> for #ident
         where
             #predicates
             for<'__rondo_r> #output: #rendered,
+            #roots
         {
             type Rendered = #output;
             #render
@@ -141,30 +160,61 @@ fn ask_impl(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     }
 }
 
-/// In a closure that is type-checked, never called: `rendered::<R>()`, an error at the return
-/// type `R` when it is no rendering, and `Mode::<R>::form()` (or `url()`), an error there when
-/// it is a rendering of the other mode (and no second error when it is none).
+/// In a closure that is type-checked, never called, one error at the return type `R` when it
+/// is not what the attribute asks. `#[elicit]`: `rendered::<R>()` when `R` is no rendering, and
+/// `Mode::<R>::form()` (or `url()`) when it is a rendering of the other mode (no second error
+/// when it is none). `#[sample]` and `#[roots]`: `is_sample::<R>()` (or `is_roots`) for either,
+/// in their own words.
 fn mode_check(q: &Question, paths: &Paths) -> TokenStream {
-    let (output, mode, not_rendered) = (&q.sig.output, paths.mode(), paths.not_rendered());
-    let rendered = paths.rendered();
-    let check = match q.mode {
-        Mode::Form => quote!(form),
-        Mode::Url => quote!(url),
-        Mode::Sample => quote!(sample),
-        Mode::Roots => quote!(roots),
+    let output = &q.sig.output;
+    let (check, stand_ins) = match q.mode {
+        Mode::Form | Mode::Url => {
+            let (mode, rendered, not_rendered) =
+                (paths.mode(), paths.rendered(), paths.not_rendered());
+            let method = if q.mode == Mode::Form {
+                quote!(form)
+            } else {
+                quote!(url)
+            };
+            let rendered = around_type(quote!(#rendered::<), output, quote!(>();));
+            let mode = around_type(quote!(#mode::<), output, quote!(>::#method();));
+            let stand_ins = quote! {
+                #[allow(unused_imports)]
+                use #not_rendered as _;
+            };
+            (quote!(#rendered #mode), stand_ins)
+        }
+        Mode::Sample | Mode::Roots => {
+            let is = if q.mode == Mode::Sample {
+                paths.is_sample()
+            } else {
+                paths.is_roots()
+            };
+            (
+                around_type(quote!(#is::<), output, quote!(>();)),
+                TokenStream::new(),
+            )
+        }
     };
-    let closure = spanned_at(
-        quote!(|| {
-            #rendered::<#output>();
-            #mode::<#output>::#check();
-        }),
-        output.span(),
-    );
+    let bars = spanned_at(quote!(||), output.span());
+    let mut body = Group::new(Delimiter::Brace, check);
+    body.set_span(output.span());
     quote! {
-        #[allow(unused_imports)]
-        use #not_rendered as _;
-        const _: fn() = #closure;
+        #stand_ins
+        const _: fn() = #bars #body;
     }
+}
+
+/// `before ty after`, with `before` located at the type's first token and `after` at its last
+/// and the type as written, so that the check's expression, where rustc reports its error,
+/// spans the whole type (`Sample<Picks>`, not `Sample`).
+fn around_type(before: TokenStream, ty: &syn::Type, after: TokenStream) -> TokenStream {
+    let tokens = ty.to_token_stream();
+    let mut spans = tokens.clone().into_iter().map(|t| t.span());
+    let first = spans.next().unwrap_or_else(Span::call_site);
+    let last = spans.last().unwrap_or(first);
+    let (before, after) = (spanned_at(before, first), spanned_at(after, last));
+    quote!(#before #tokens #after)
 }
 
 /// The local holding the inputs tuple in generated code.
@@ -201,6 +251,22 @@ fn render(q: &Question, func: &syn::ItemFn, paths: &Paths) -> TokenStream {
     }
 }
 
+/// `render` next to errors: never run. The user's function is nested, not called, so the errors
+/// in its body are still reported (a roots question has none).
+fn render_stub(q: &Question, func: &syn::ItemFn) -> TokenStream {
+    let inputs_ty = inputs_ty(q);
+    let user = (q.mode != Mode::Roots).then(|| {
+        let user = user_fn(func);
+        quote!(#[allow(dead_code)] #user)
+    });
+    quote! {
+        fn render(_: &#inputs_ty) -> Self::Rendered {
+            #user
+            #PANIC!()
+        }
+    }
+}
+
 /// The user's function as written (its doc comments and attributes dropped: they are on the
 /// constructor), nested inside `render`.
 fn user_fn(func: &syn::ItemFn) -> TokenStream {
@@ -211,8 +277,8 @@ fn user_fn(func: &syn::ItemFn) -> TokenStream {
     }
 }
 
-/// `fn fallback(cx, inputs)`: `Refuse`, the tool's arguments, or the user's function.
-fn fallback(q: &Question, paths: &Paths) -> TokenStream {
+/// `fn fallback(cx, inputs)` of `kind`: `Refuse`, the tool's arguments, or the user's function.
+fn fallback(q: &Question, kind: &Fallback, paths: &Paths) -> TokenStream {
     let (cx, inputs) = (
         syn::Ident::new("__rondo_cx", Span::mixed_site()),
         inputs_ident(),
@@ -222,7 +288,7 @@ fn fallback(q: &Question, paths: &Paths) -> TokenStream {
         (paths.box_future(), paths.fallback(), paths.answer_of());
     let underscore = quote!(_);
     // Each kind binds only what it reads (unused parameters are `_`).
-    let (cx_pat, inputs_pat, body) = match &q.fallback {
+    let (cx_pat, inputs_pat, body) = match kind {
         Fallback::Refuse => {
             let refuse = paths.refuse();
             (&underscore, &underscore, quote!(#refuse()))
@@ -267,13 +333,16 @@ fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStre
     let (call, via_future, via_value) =
         (paths.fallback_call(), paths.via_future(), paths.via_value());
     let (answer_of, inputs_ty) = (paths.answer_of(), inputs_ty(q));
+    // The path as a token of the expansion, resolved as the user's: rustc then offers no
+    // fix-it that would rewrite the attribute into a call (`fallback = f(f, /* &str */)`).
+    let callee = from_expansion(path.to_token_stream());
     let body = quote! {
         let (#(#names,)*) = #inputs;
         #[allow(unused_imports)]
         use #via_future as _;
         #[allow(unused_imports)]
         use #via_value as _;
-        (&#call::<#answer_of<Self, #inputs_ty>, _>::new(#path(#(#names),*))).run()
+        (&#call::<#answer_of<Self, #inputs_ty>, _>::new(#callee(#(#names),*))).run()
     };
     respan(body, path.span())
 }

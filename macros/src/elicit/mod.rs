@@ -3,10 +3,12 @@
 pub mod expand;
 pub mod model;
 pub mod parse;
+pub mod stub;
 
 use crate::common::entry::{self, FnAttribute};
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
+use quote::ToTokens;
 
 /// `#[elicit]` on a question function, for the entry driver.
 struct ElicitAttr;
@@ -26,8 +28,8 @@ impl FnAttribute for ElicitAttr {
         expand::expand(question, func)
     }
 
-    fn stub(_: &model::Question, func: &syn::ItemFn) -> TokenStream {
-        expand::stub(func)
+    fn stub(question: &model::Question, func: &syn::ItemFn) -> TokenStream {
+        stub::stub(question, func, func.to_token_stream())
     }
 }
 

@@ -159,26 +159,32 @@ fn fallback(
     if path.is_ident(REFUSE) {
         Fallback::Refuse
     } else if path.is_ident(FALLBACK_ARGS) {
-        let why = match mode {
-            Mode::Form => None,
-            Mode::Url => Some("a URL-mode question has no form"),
-            Mode::Sample => {
-                Some("a model's answer must not come from the model's own tool arguments")
-            }
-            Mode::Roots => {
-                Some("roots have no form; take the folders as an input of the question instead")
-            }
-        };
-        if let Some(why) = why {
-            acc.push(err_on(
-                &path,
-                format!(
-                    "`fallback = args` builds a form's answer from tool arguments, and {why}; use `fallback = refuse` or a function"
-                ),
-            ));
+        if let Some(msg) = args_refused(mode) {
+            acc.push(err_on(&path, msg));
         }
         Fallback::Args(path.span())
     } else {
         Fallback::Function(path)
+    }
+}
+
+/// Why `fallback = args` does not fit a question of `mode`, if it does not: the rule, then the
+/// fix in that question's own terms.
+fn args_refused(mode: Mode) -> Option<&'static str> {
+    match mode {
+        Mode::Form => None,
+        Mode::Url => Some(
+            "`fallback = args` builds a form's answer from tool arguments, and a URL-mode question has no form; \
+             use `fallback = refuse` or a function",
+        ),
+        Mode::Sample => Some(
+            "`#[sample]` cannot take `fallback = args`: a sampling answer comes from the client's model, not from \
+             tool arguments; use `fallback = some_fn` (called with the same inputs) or `fallback = refuse`",
+        ),
+        Mode::Roots => Some(
+            "`#[roots]` cannot take `fallback = args`: roots come from the client, not from tool arguments; take the \
+             folders as an input, `fn workspace(folders: &[String]) -> Roots;`, and answer them from \
+             `fallback = some_fn`, or use `fallback = refuse`",
+        ),
     }
 }

@@ -2,7 +2,7 @@
 
 use super::list;
 use crate::diag::{err_at, err_on};
-use crate::symbols::{FALLBACK, FALLBACK_ARGS, Key, REFUSE, Value};
+use crate::symbols::{ELICIT, FALLBACK, FALLBACK_ARGS, Key, REFUSE, Value};
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::Span;
@@ -97,25 +97,26 @@ fn expected(attr: &str, key: Key) -> String {
     format!(
         "`#[{attr}]` argument `{}` takes {what}: write {}",
         key.0,
-        example(key)
+        example(attr, key)
     )
 }
 
 /// The message for a bare literal where `key = value` was expected.
 pub fn positional(attr: &str, keys: &[Key]) -> String {
-    let example = keys.first().map(|k| example(*k)).unwrap_or_default();
+    let example = keys.first().map(|k| example(attr, *k)).unwrap_or_default();
     format!("`#[{attr}]` takes `key = value` arguments, not a bare literal; write e.g. {example}")
 }
 
 /// `` `name = "..."` ``, `` `read_only_hint = true` ``, `` `crate = ::rondo_mcp` ``,
-/// `` `asks = [..]` ``; for `fallback`, its three forms.
-fn example((key, value): Key) -> String {
+/// `` `asks = [..]` ``; for `fallback`, its forms (`args` only where `attr` takes it).
+fn example(attr: &str, (key, value): Key) -> String {
     match value {
         Value::Str => format!("`{key} = \"...\"`"),
         Value::Bool => format!("`{key} = true`"),
-        Value::Path if key == FALLBACK => {
+        Value::Path if key == FALLBACK && attr == ELICIT => {
             format!("`{key} = some_fn`, `{key} = {FALLBACK_ARGS}` or `{key} = {REFUSE}`")
         }
+        Value::Path if key == FALLBACK => format!("`{key} = some_fn` or `{key} = {REFUSE}`"),
         Value::Path => format!("`{key} = ::rondo_mcp`"),
         Value::PathList => format!("`{key} = [..]`"),
         Value::Expr => format!("`{key} = ...`"),

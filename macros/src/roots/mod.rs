@@ -3,9 +3,10 @@
 //! differs, since `fn workspace(..) -> Roots;` has no body to render.
 
 use crate::common::entry::{self, Attribute};
-use crate::diag::err_on;
+use crate::diag::err_at;
 use crate::elicit::expand as question;
 use crate::elicit::model::{Mode, Question};
+use crate::paths::PANIC;
 use crate::sample::parse;
 use crate::symbols::ROOTS;
 use darling::error::Accumulator;
@@ -15,7 +16,7 @@ use syn::parse::{ParseStream, Parser};
 
 /// `fn workspace(..) -> Roots;`: the signature, with an empty block standing in for the body it
 /// has not got. It is never emitted as written (a free function needs a body): the expansion
-/// replaces it, and with errors only its hidden type is emitted.
+/// replaces it, and with errors the stub gives it a body that is never run.
 pub struct RootsFn {
     /// The function, with an empty block.
     func: syn::ItemFn,
@@ -64,8 +65,8 @@ impl Attribute for RootsAttr {
     fn model(args: TokenStream, item: &mut RootsFn, acc: &mut Accumulator) -> Question {
         let args = parse(ROOTS, args, acc);
         if let Some(body) = &item.body {
-            acc.push(err_on(
-                &body.brace_token.span.join(),
+            acc.push(err_at(
+                body.brace_token.span.open(),
                 "a `#[roots]` question has no body: the client lists its roots, and the fallback reads the inputs; write `fn workspace(..) -> Roots;`",
             ));
         }
@@ -78,8 +79,20 @@ impl Attribute for RootsAttr {
         question::expand(q, &item.func)
     }
 
-    fn stub(_: &Question, item: &RootsFn) -> TokenStream {
-        question::stub(&item.func)
+    /// The question as it would expand (`elicit::stub`); when the signature cannot be carried,
+    /// the function with a body that is never run (an empty one would be a second error, a `()`
+    /// where `Roots` is expected) and the hidden type; inside an `impl` block, where the
+    /// attribute is already an error, the method only.
+    fn stub(q: &Question, item: &RootsFn) -> TokenStream {
+        let mut written = item.func.clone();
+        *written.block = syn::parse_quote!({ #PANIC!() });
+        written
+            .attrs
+            .push(syn::parse_quote!(#[allow(unused_variables)]));
+        match written.sig.receiver() {
+            Some(_) => written.to_token_stream(),
+            None => crate::elicit::stub::stub(q, &item.func, written.to_token_stream()),
+        }
     }
 }
 

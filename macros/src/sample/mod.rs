@@ -11,6 +11,7 @@ use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::TokenStream;
+use quote::ToTokens;
 
 /// The keys of `#[sample(..)]` and `#[roots(..)]`, as written.
 #[derive(FromMeta, Default)]
@@ -67,8 +68,8 @@ impl FnAttribute for SampleAttr {
         question::expand(q, func)
     }
 
-    fn stub(_: &Question, func: &syn::ItemFn) -> TokenStream {
-        question::stub(func)
+    fn stub(q: &Question, func: &syn::ItemFn) -> TokenStream {
+        crate::elicit::stub::stub(q, func, func.to_token_stream())
     }
 }
 

@@ -1,4 +1,5 @@
-//! Expansion snapshots of the question macros: `#[elicit]` with each fallback kind, and
+//! Expansion snapshots of the question macros: `#[elicit]` with each fallback kind, `#[sample]`
+//! with a function, `#[roots]` with `refuse`, and
 //! `asks = [..]` on a tool and on toolbox methods.
 
 use super::{check, items};
@@ -104,5 +105,37 @@ fn toolbox_with_asks() {
     check(
         items(out),
         expect_file!["../../tests/snapshots/toolbox_asks.rs"],
+    );
+}
+
+#[test]
+fn sample_with_a_function() {
+    let out = crate::sample::expand(
+        quote!(fallback = rank_locally),
+        quote! {
+            /// Lets the client's model pick the best flights.
+            pub fn pick_flights(flights: &[Flight]) -> Sample<Picks> {
+                Sample::user(listing(flights)).max_tokens(300)
+            }
+        },
+    );
+    check(
+        items(out),
+        expect_file!["../../tests/snapshots/sample_function.rs"],
+    );
+}
+
+#[test]
+fn roots_with_refuse() {
+    let out = crate::roots::expand(
+        quote!(fallback = refuse),
+        quote! {
+            /// The client's roots.
+            fn workspace(folders: &[String]) -> Roots;
+        },
+    );
+    check(
+        items(out),
+        expect_file!["../../tests/snapshots/roots_refuse.rs"],
     );
 }

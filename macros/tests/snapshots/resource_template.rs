@@ -1,10 +1,12 @@
 /// A note by id.
 async fn item(cx: &Cx, id: String) -> Result<ResourceContents, Error> {
+    #[allow(unused_imports)]
     let __rondo_asking = {
         use ::rondo_mcp::__private::RebindCx as _;
         use ::rondo_mcp::__private::RebindOther as _;
         (&cx).__rondo_asking::<item>()
     };
+    #[allow(unused_imports)]
     let cx = {
         use ::rondo_mcp::__private::RebindRef as _;
         use ::rondo_mcp::__private::RebindRefOther as _;

@@ -4,11 +4,13 @@ pub async fn forecast(
     city: String,
     days: Option<u32>,
 ) -> Result<String, String> {
+    #[allow(unused_imports)]
     let __rondo_asking = {
         use ::rondo_mcp::__private::RebindCx as _;
         use ::rondo_mcp::__private::RebindOther as _;
         (&cx).__rondo_asking::<forecast>()
     };
+    #[allow(unused_imports)]
     let cx = {
         use ::rondo_mcp::__private::RebindRef as _;
         use ::rondo_mcp::__private::RebindRefOther as _;

@@ -1,10 +1,12 @@
 /// Books a package.
 async fn book(cx: &Cx, package_id: String) -> Result<String, String> {
+    #[allow(unused_imports)]
     let __rondo_asking = {
         use ::rondo_mcp::__private::RebindCx as _;
         use ::rondo_mcp::__private::RebindOther as _;
         (&cx).__rondo_asking::<book>()
     };
+    #[allow(unused_imports)]
     let cx = {
         use ::rondo_mcp::__private::RebindRef as _;
         use ::rondo_mcp::__private::RebindRefOther as _;

@@ -5,11 +5,13 @@ impl Shop {
     }
     /// Orders items.
     async fn place_order(&self, cx: &Cx, count: u32) -> Result<String, String> {
+        #[allow(unused_imports)]
         let __rondo_asking = {
             use ::rondo_mcp::__private::RebindCx as _;
             use ::rondo_mcp::__private::RebindOther as _;
             (&cx).__rondo_asking::<<Self as ::rondo_mcp::__private::AsksOf<1>>::Set>()
         };
+        #[allow(unused_imports)]
         let cx = {
             use ::rondo_mcp::__private::RebindRef as _;
             use ::rondo_mcp::__private::RebindRefOther as _;

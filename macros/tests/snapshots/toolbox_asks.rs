@@ -1,11 +1,13 @@
 impl<T: Clone> Shop<T> {
     /// Books an item.
     async fn book(&self, cx: &Cx, item: String) -> String {
+        #[allow(unused_imports)]
         let __rondo_asking = {
             use ::rondo_mcp::__private::RebindCx as _;
             use ::rondo_mcp::__private::RebindOther as _;
             (&cx).__rondo_asking::<<Self as ::rondo_mcp::__private::AsksOf<0>>::Set>()
         };
+        #[allow(unused_imports)]
         let cx = {
             use ::rondo_mcp::__private::RebindRef as _;
             use ::rondo_mcp::__private::RebindRefOther as _;
@@ -18,11 +20,13 @@ impl<T: Clone> Shop<T> {
     }
     /// Counts the stock, asking nothing.
     async fn count(&self, cx: &Cx) -> u32 {
+        #[allow(unused_imports)]
         let __rondo_asking = {
             use ::rondo_mcp::__private::RebindCx as _;
             use ::rondo_mcp::__private::RebindOther as _;
             (&cx).__rondo_asking::<<Self as ::rondo_mcp::__private::AsksOf<1>>::Set>()
         };
+        #[allow(unused_imports)]
         let cx = {
             use ::rondo_mcp::__private::RebindRef as _;
             use ::rondo_mcp::__private::RebindRefOther as _;

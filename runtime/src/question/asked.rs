@@ -14,7 +14,7 @@ use std::marker::PhantomData;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a question",
     label = "not a question function",
-    note = "a question is a function with `#[elicit(form, fallback = ..)]` or `#[elicit(url, fallback = ..)]`"
+    note = "a question is a function with `#[elicit(form, fallback = ..)]`, `#[elicit(url, fallback = ..)]`, `#[sample(fallback = ..)]` or `#[roots(fallback = ..)]`"
 )]
 pub trait QuestionDecl: 'static {
     /// The key of its `inputRequests` entry: the function's name.

@@ -35,7 +35,7 @@ pub trait UrlQuestion {}
 
 impl UrlQuestion for Url {}
 
-/// The mode check of a question function's return type `R`, spanned at it: `Mode::<R>::form()`
+/// The mode check of an `#[elicit]` function's return type `R`, spanned at it: `Mode::<R>::form()`
 /// fails when `R` is a rendering of the other mode. When `R` is no rendering at all, the
 /// [`NotRendered`] default stands in (rustc passes over an inherent item whose bounds fail for
 /// a trait's): [`rendered`] reports that, once, with [`Rendered`]'s message.
@@ -54,22 +54,19 @@ impl<R: Rendered> Mode<R> {
         R: UrlQuestion,
     {
     }
-    /// `#[sample]`.
-    pub fn sample()
-    where
-        R: SampleQuestion,
-    {
-    }
-    /// `#[roots]`.
-    pub fn roots()
-    where
-        R: RootsQuestion,
-    {
-    }
 }
 
-/// The check that a question function's return type `R` is a rendering at all.
+/// The check that an `#[elicit]` function's return type `R` is a rendering at all.
 pub fn rendered<R: Rendered>() {}
+
+/// The check of a `#[sample]` function's return type, spanned at it: one error, in sampling's
+/// words, for a type that is no rendering or a rendering of another kind. (A `Sample<T>` whose
+/// `T` is no answer is reported where it is built: its constructors require
+/// [`SampleAnswer`](super::SampleAnswer).)
+pub fn is_sample<R: SampleQuestion>() {}
+
+/// The check of a `#[roots]` function's return type, spanned at it (see [`is_sample`]).
+pub fn is_roots<R: RootsQuestion>() {}
 
 /// The stand-ins of [`Mode`] for a type that is no rendering.
 pub trait NotRendered {
@@ -77,10 +74,6 @@ pub trait NotRendered {
     fn form() {}
     /// Nothing to check.
     fn url() {}
-    /// Nothing to check.
-    fn sample() {}
-    /// Nothing to check.
-    fn roots() {}
 }
 
 /// `#[sample]`: what the function renders must be a `Sample<T>`.
@@ -91,7 +84,7 @@ pub trait NotRendered {
 )]
 pub trait SampleQuestion {}
 
-impl<T: super::SampleAnswer> SampleQuestion for super::Sample<T> {}
+impl<T: Send + 'static> SampleQuestion for super::Sample<T> {}
 
 /// `#[roots]`: the function's answer must be `Roots`, which is also its rendering (`roots/list`
 /// has no parameters).
@@ -232,7 +225,7 @@ pub const fn argument_collision(arguments: &[&str], fields: &[&str]) -> Option<u
     while i < arguments.len() {
         let mut j = 0;
         while j < fields.len() {
-            if crate::__private::str_eq(arguments[i], fields[j]) {
+            if crate::sets::str_eq(arguments[i], fields[j]) {
                 return Some(i);
             }
             j += 1;

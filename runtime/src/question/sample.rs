@@ -15,7 +15,6 @@ use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
-use std::marker::PhantomData;
 
 /// A request for the client's model: the conversation and how to sample it. The answer is a
 /// `T` ([`SampleAnswer`]): `String` for the text, a `Deserialize + JsonSchema` type for JSON
@@ -23,10 +22,20 @@ use std::marker::PhantomData;
 /// or not), or [`ModelReply`] for the whole reply, tool calls included.
 pub struct Sample<T = String> {
     request: CreateMessageRequest,
-    answer: PhantomData<fn() -> T>,
+    /// How the answer reads, taken from `T`'s [`SampleAnswer`] impl where the request is built:
+    /// the constructors are the one place that requires it, so a `Sample<T>` whose `T` is no
+    /// answer is one error, there, and nothing that names the type (a question's fallback, the
+    /// asks) adds another.
+    answer: AnswerReader<T>,
 }
 
-impl<T> Sample<T> {
+/// `T`'s [`SampleAnswer`] functions.
+struct AnswerReader<T> {
+    instruction: fn() -> Option<String>,
+    from_reply: fn(ModelReply) -> Result<T, String>,
+}
+
+impl<T: SampleAnswer> Sample<T> {
     /// A conversation of one user message with this text; 1000 tokens at most.
     pub fn user(text: impl Into<String>) -> Self {
         Sample::conversation(vec![SamplingMessage::user_text(text)])
@@ -39,10 +48,15 @@ impl<T> Sample<T> {
                 messages,
                 ..CreateMessageRequest::user("", DEFAULT_MAX_TOKENS)
             },
-            answer: PhantomData,
+            answer: AnswerReader {
+                instruction: T::instruction,
+                from_reply: T::from_reply,
+            },
         }
     }
+}
 
+impl<T> Sample<T> {
     /// Adds a message after the others.
     pub fn then(mut self, message: SamplingMessage) -> Self {
         self.request.messages.push(message);
@@ -126,7 +140,7 @@ impl<T> fmt::Debug for Sample<T> {
     }
 }
 
-impl<T: SampleAnswer> Rendered for Sample<T> {
+impl<T: Send + 'static> Rendered for Sample<T> {
     type Answer = T;
 
     fn needs() -> ClientCapabilities {
@@ -140,7 +154,7 @@ impl<T: SampleAnswer> Rendered for Sample<T> {
 
     fn request(&self, _revision: Revision) -> InputRequest {
         let mut request = self.request.clone();
-        if let Some(instruction) = T::instruction() {
+        if let Some(instruction) = (self.answer.instruction)() {
             request.system_prompt = Some(match request.system_prompt {
                 Some(prompt) => format!("{prompt}\n\n{instruction}"),
                 None => instruction,
@@ -160,7 +174,7 @@ impl<T: SampleAnswer> Rendered for Sample<T> {
                 ));
             }
         };
-        match T::from_reply(ModelReply::from(reply)) {
+        match (self.answer.from_reply)(ModelReply::from(reply)) {
             Ok(t) => Read::Answer(t),
             Err(why) => Read::Fallback(format!("the model's answer to `{key}`: {why}")),
         }
@@ -176,7 +190,8 @@ impl<T: SampleAnswer> Rendered for Sample<T> {
 /// What a sampling question's answer can be: the model's reply read as `Self`.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be the answer of a sampling question",
-    note = "use `Sample<String>` for the text, `Sample<T>` with `T: Deserialize + JsonSchema` for JSON, or `Sample<ModelReply>` for the whole reply"
+    label = "not an answer type",
+    note = "use `Sample<String>` for the text, `Sample<T>` with `#[derive(serde::Deserialize, schemars::JsonSchema)]` on `T` for JSON, or `Sample<ModelReply>` for the whole reply"
 )]
 pub trait SampleAnswer: Sized + Send + 'static {
     /// What the system prompt must add so the model answers in this shape, if anything.
@@ -186,7 +201,10 @@ pub trait SampleAnswer: Sized + Send + 'static {
 }
 
 /// Any `Deserialize + JsonSchema` type: text when its schema is a string (`String` and the
-/// like), otherwise JSON matching its schema.
+/// like), otherwise JSON matching its schema. Not recommended in diagnostics, so a type that is
+/// no answer is one error in [`SampleAnswer`]'s words (at `Sample::user(..)`), not one per
+/// missing serde or schemars trait.
+#[diagnostic::do_not_recommend]
 impl<T: DeserializeOwned + JsonSchema + Send + 'static> SampleAnswer for T {
     fn instruction() -> Option<String> {
         let schema = answer_schema::<T>();

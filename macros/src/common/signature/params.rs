@@ -6,7 +6,7 @@ use super::{Arg, Place, peel, rules};
 use crate::common::unraw;
 use crate::diag::{err_at, err_on};
 use crate::keys::known_keys;
-use crate::symbols::{ARG, ARG_KEYS, ARGS};
+use crate::symbols::{ARG, ARG_KEYS, ARGS, ROOTS};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
@@ -144,10 +144,16 @@ fn plain_name(attr: &str, place: Place, pat: &Pat, acc: &mut Accumulator) -> Opt
     match pat {
         Pat::Ident(p) if p.subpat.is_none() && p.by_ref.is_none() => Some(p.ident.clone()),
         _ => {
+            // A roots question has no body: its fallback reads the inputs.
+            let body = if attr == ROOTS {
+                "the fallback"
+            } else {
+                "the body"
+            };
             acc.push(err_on(
                 pat,
                 format!(
-                    "`#[{attr}]` {} must be plain names such as `city`, not patterns; bind the value to a name and destructure it in the body",
+                    "`#[{attr}]` {} must be plain names such as `city`, not patterns; bind the value to a name and destructure it in {body}",
                     place.params()
                 ),
             ));

@@ -3,7 +3,7 @@
 
 use super::{Place, peel};
 use crate::diag::{err_at, err_on};
-use crate::symbols::TOOL;
+use crate::symbols::{ROOTS, TOOL};
 use darling::error::Accumulator;
 use syn::Type;
 use syn::spanned::Spanned;
@@ -46,10 +46,12 @@ pub fn check_qualifiers(attr: &str, sig: &syn::Signature, place: Place, acc: &mu
         ));
     }
     if let (Place::Question, Some(token)) = (place, &sig.asyncness) {
-        acc.push(err_on(
-            token,
-            format!("`#[{attr}]` question functions render from their inputs only; remove `async`"),
-        ));
+        let msg = if attr == ROOTS {
+            format!("`#[{attr}]` functions have no body, so nothing to await; remove `async`")
+        } else {
+            format!("`#[{attr}]` question functions render from their inputs only; remove `async`")
+        };
+        acc.push(err_on(token, msg));
     }
 }
 
@@ -83,6 +85,9 @@ pub fn check_receiver(attr: &str, r: &syn::Receiver, place: Place, acc: &mut Acc
         )),
         Place::Free => Some(format!(
             "`#[{attr}]` goes on a free function, not a method; move it out of the `impl` block"
+        )),
+        Place::Question if attr == ROOTS => Some(format!(
+            "`#[{attr}]` functions take no `self`: their fallback gets their inputs only; move the function out of the `impl` block and pass what the fallback reads as parameters"
         )),
         Place::Question => Some(format!(
             "`#[{attr}]` functions render from their inputs only and take no `self`; move the function out of the `impl` block and pass what it reads as parameters"

@@ -1,0 +1,6 @@
+use rondo_mcp::{Roots, roots};
+
+#[roots(fallback = refuse)]
+async fn workspace() -> Roots;
+
+fn main() {}

@@ -1,0 +1,6 @@
+use rondo_mcp::{Roots, roots};
+
+#[roots(fallback = refuse)]
+fn workspace((home, work): (&str, &str)) -> Roots;
+
+fn main() {}

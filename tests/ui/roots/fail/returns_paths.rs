@@ -1,0 +1,6 @@
+use rondo_mcp::roots;
+
+#[roots(fallback = refuse)]
+fn workspace() -> Vec<std::path::PathBuf>;
+
+fn main() {}

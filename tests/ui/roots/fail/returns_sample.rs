@@ -1,0 +1,6 @@
+use rondo_mcp::{Sample, roots};
+
+#[roots(fallback = refuse)]
+fn workspace() -> Sample;
+
+fn main() {}

@@ -1,0 +1,10 @@
+use rondo_mcp::{Roots, roots};
+
+struct Config;
+
+impl Config {
+    #[roots(fallback = refuse)]
+    fn workspace(&self) -> Roots;
+}
+
+fn main() {}

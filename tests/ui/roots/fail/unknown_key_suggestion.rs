@@ -1,0 +1,6 @@
+use rondo_mcp::{Roots, roots};
+
+#[roots(fallbak = refuse)]
+fn workspace() -> Roots;
+
+fn main() {}

@@ -1,0 +1,8 @@
+use rondo_mcp::{Sample, sample};
+
+#[sample(fallback = refuse)]
+async fn capital(country: &str) -> Sample {
+    Sample::user(format!("What is the capital of {country}?"))
+}
+
+fn main() {}

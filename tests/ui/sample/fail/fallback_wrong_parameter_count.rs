@@ -1,0 +1,12 @@
+use rondo_mcp::{Sample, sample};
+
+#[sample(fallback = known_capital)]
+fn capital(country: &str) -> Sample {
+    Sample::user(format!("What is the capital of {country}?"))
+}
+
+fn known_capital(country: &str, language: &str) -> String {
+    format!("{country} ({language})")
+}
+
+fn main() {}
