@@ -20,7 +20,7 @@ pub struct Form<T> {
     form: PhantomData<fn() -> T>,
 }
 
-impl<T: Elicit> Form<T> {
+impl<T> Form<T> {
     /// A form with this message (what is asked and why).
     pub fn new(message: impl Into<String>) -> Self {
         Form {
