@@ -20,6 +20,8 @@ pub(crate) struct Config {
     pub ask_timeout: Duration,
     /// Largest inbound message, in bytes.
     pub max_message_bytes: usize,
+    /// Most requests one stdio connection runs at once.
+    pub max_in_flight: usize,
     /// Wall clock for expiry.
     pub clock: Arc<dyn Clock>,
     /// Bound into state so another server's state is refused even under a shared key.
@@ -56,7 +58,8 @@ impl FlowSettings {
 impl Config {
     /// The defaults for a server described by `info`: a random state key (right for one
     /// process only), 10-minute state expiry, 16 rounds, 64 KiB of state, 5-minute answers on
-    /// 2025-11-25, 4 MiB messages, and the server's name as the audience.
+    /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, and the server's name as the
+    /// audience.
     pub(crate) fn new(info: ServerInfo) -> Config {
         Config {
             keys: KeyRing::random(),
@@ -65,6 +68,7 @@ impl Config {
             max_state_bytes: 64 * 1024,
             ask_timeout: Duration::from_secs(300),
             max_message_bytes: 4 * 1024 * 1024,
+            max_in_flight: 1024,
             clock: Arc::new(SystemClock),
             audience: info.implementation.name.clone(),
             flow: FlowSettings::new(),

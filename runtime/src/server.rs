@@ -99,6 +99,16 @@ impl<H: Handler> Server<H> {
         self.config().max_message_bytes = bytes;
         self
     }
+    /// The most requests one stdio connection (`serve_stdio`, [`serve_io`](Server::serve_io))
+    /// runs at once, listen streams included (default 1024).
+    /// A request beyond it is answered at once with `-32603` saying so, and serving goes on;
+    /// the reader never stops reading, since the running requests may be waiting for answers
+    /// on the same input. Over HTTP each request holds a connection, and
+    /// `http::HttpConfig` bounds those.
+    pub fn max_in_flight(mut self, requests: usize) -> Self {
+        self.config().max_in_flight = requests;
+        self
+    }
     /// The clock for state expiry (tests inject a [`ManualClock`](crate::state::ManualClock)).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.config().clock = clock;

@@ -1,7 +1,8 @@
 //! Newline-delimited JSON-RPC over a byte stream: stdin/stdout, or any `AsyncRead`/`AsyncWrite`
 //! pair (the in-memory test client uses a duplex pipe).
 //!
-//! One line in, one message. Requests run concurrently; responses and notifications are written
+//! One line in, one message. Requests run concurrently, up to `Server::max_in_flight` at once
+//! (more are refused with an error); responses and notifications are written
 //! by one writer task, one line each. `notifications/cancelled` cancels a request in flight and
 //! nothing more is sent for it. Responses to 2025-11-25 server-to-client requests are routed to
 //! the request waiting for them, and a 2025-11-25 session gets the list changes the server
@@ -190,6 +191,16 @@ impl<H: Handler> StdioConn<H> {
     }
 
     async fn spawn(&mut self, req: Request, route: Route) {
+        // Counted by the requests not yet answered or cancelled: a request leaves the count
+        // before its answer is written, so a client that waits for an answer may send another.
+        let limit = self.engine.config.max_in_flight;
+        if lock(&self.in_flight).len() >= limit {
+            let e = Error::internal(format!(
+                "too many requests in flight: this server runs at most {limit} at once on \
+                 this connection; send it again when one has finished"
+            ));
+            return self.reject(Some(&req.id), e).await;
+        }
         let cancel = CancellationToken::new();
         let listen = req.method == Method::Listen;
         if !register(

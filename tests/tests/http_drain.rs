@@ -1,5 +1,5 @@
 //! `serve` drains: a request in flight when shutdown begins still gets its answer, and the server
-//! then stops accepting connections.
+//! then stops accepting connections. It also bounds the connections it holds open at once.
 
 mod http_support;
 
@@ -12,9 +12,11 @@ use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::Notify;
 
-/// One tool that signals when it starts and then works for a while.
+/// One tool that signals when it starts, then works for a while, or until the test opens the
+/// gate if there is one.
 struct Slow {
     started: Arc<Notify>,
+    gate: Option<Arc<Notify>>,
 }
 
 impl Handler for Slow {
@@ -37,9 +39,12 @@ impl Handler for Slow {
         _args: JsonObject,
     ) -> Result<CallToolResult, Error> {
         self.started.notify_one();
-        // Long enough that shutdown begins while the call runs; a drain that did not wait would
-        // cut the connection and fail the request below.
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        match &self.gate {
+            Some(gate) => gate.notified().await,
+            // Long enough that shutdown begins while the call runs; a drain that did not wait
+            // would cut the connection and fail the request below.
+            None => tokio::time::sleep(Duration::from_millis(300)).await,
+        }
         Ok(CallToolResult::text("finished"))
     }
 }
@@ -50,6 +55,7 @@ async fn shutdown_lets_the_request_in_flight_finish_then_refuses_new_connections
     let running = start(
         Server::new(Slow {
             started: started.clone(),
+            gate: None,
         }),
         HttpConfig::default(),
     )
@@ -68,4 +74,38 @@ async fn shutdown_lets_the_request_in_flight_finish_then_refuses_new_connections
         tokio::net::TcpStream::connect(addr).await.is_err(),
         "the listener is closed after shutdown"
     );
+}
+
+#[tokio::test]
+async fn at_max_connections_a_new_connection_waits_until_one_closes() {
+    let (started, gate) = (Arc::new(Notify::new()), Arc::new(Notify::new()));
+    let server = Server::new(Slow {
+        started: started.clone(),
+        gate: Some(gate.clone()),
+    });
+    let running = start(server, HttpConfig::default().max_connections(1)).await;
+    let addr = running.addr;
+    let body = modern(1, "tools/call", json!({"name": "work"}));
+    let first = tokio::spawn(async move { post_modern(addr, &body, |_| {}).await });
+    bounded("the first call starts", started.notified()).await;
+
+    // The second client connects (the listen backlog takes it) but is not served while the
+    // first connection is open. Without the limit it would be answered at once.
+    let body = modern(2, "tools/list", json!({}));
+    let second = tokio::spawn(async move { post_modern(addr, &body, |_| {}).await });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !second.is_finished(),
+        "a connection beyond max_connections was served"
+    );
+
+    gate.notify_one();
+    let first = bounded("the first answer", first).await.expect("task");
+    assert_eq!(text(&first.json().await), "finished");
+    let second = bounded("the second answer once the first closed", second)
+        .await
+        .expect("task");
+    assert_eq!(second.status, 200);
+    assert_eq!(second.json().await["result"]["tools"][0]["name"], "work");
+    running.stop().await;
 }

@@ -1,6 +1,7 @@
 //! The newline-delimited transport (`Server::serve_io`, which `serve_stdio` wraps) driven line by
 //! line over in-memory pipes: cancellation drops the handler and answers nothing, requests run
-//! concurrently, an oversized or undecodable line is answered and serving continues, and end
+//! concurrently (up to `max_in_flight`, beyond which they are refused), an oversized or
+//! undecodable line is answered and serving continues, and end
 //! of input ends `serve_io` promptly, even with a 2025-11-25 question waiting for its answer.
 
 use rondo_mcp::prelude::*;
@@ -230,6 +231,53 @@ async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
         probe.slow_dropped_notify.notified(),
     )
     .await;
+    w.close_and_join(BOUND).await.unwrap();
+}
+
+#[tokio::test]
+async fn requests_beyond_max_in_flight_are_refused_and_serving_continues() {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let mut w = Wire::start(Server::new(lab).max_in_flight(2), Revision::V2026_07_28);
+    w.send(call(json!(1), "slow")).await;
+    bounded(
+        "the first slow tool to start",
+        probe.slow_started.notified(),
+    )
+    .await;
+    w.send(call(json!(2), "slow")).await;
+    bounded(
+        "the second slow tool to start",
+        probe.slow_started.notified(),
+    )
+    .await;
+
+    // A third request is answered at once, by id, with a reason the client can act on.
+    w.send(list(json!(3))).await;
+    let refused = w.recv().await.unwrap();
+    assert_eq!(
+        (refused["id"].clone(), refused["error"]["code"].clone()),
+        (json!(3), json!(code::INTERNAL_ERROR)),
+        "{refused}"
+    );
+    assert_eq!(
+        refused["error"]["message"],
+        "too many requests in flight: this server runs at most 2 at once on this connection; \
+         send it again when one has finished"
+    );
+    assert_eq!(
+        probe.slow_dropped.load(Ordering::SeqCst),
+        0,
+        "the running requests are untouched"
+    );
+
+    // Cancelling one frees its place for the next request.
+    w.send(cancelled(json!(1))).await;
+    w.send(list(json!(4))).await;
+    let served = w.recv().await.unwrap();
+    assert_eq!(served["id"], 4, "{served}");
+    assert!(served["result"]["tools"].is_array(), "{served}");
+    w.send(cancelled(json!(2))).await;
     w.close_and_join(BOUND).await.unwrap();
 }
 

@@ -18,6 +18,7 @@ pub struct HttpConfig {
     pub(crate) keep_alive: Duration,
     pub(crate) session_idle: Duration,
     pub(crate) max_sessions: usize,
+    pub(crate) max_connections: usize,
     pub(crate) drain: Duration,
     pub(crate) path: String,
 }
@@ -35,6 +36,7 @@ impl Default for HttpConfig {
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: 10_000,
+            max_connections: 1024,
             drain: Duration::from_secs(10),
             path: "/mcp".into(),
         }
@@ -87,6 +89,14 @@ impl HttpConfig {
     /// The most live 2025-11-25 sessions (default 10 000); more `initialize`s get `503`.
     pub fn max_sessions(mut self, max: usize) -> Self {
         self.max_sessions = max;
+        self
+    }
+    /// The most connections [`serve`](super::serve) holds open at once (default 1024). At the
+    /// limit it stops accepting until one closes; new clients wait in the listen backlog. An
+    /// idle keep-alive connection is closed after 30 s, so the wait is bounded. (A service
+    /// mounted in another server, such as axum, is bounded by that server.)
+    pub fn max_connections(mut self, max: usize) -> Self {
+        self.max_connections = max.max(1);
         self
     }
     /// How long [`serve`](super::serve) lets in-flight requests finish after shutdown began

@@ -14,9 +14,12 @@ use hyper_util::server::graceful::GracefulShutdown;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
+use std::net::SocketAddr;
 use std::pin::{Pin, pin};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
 /// A client that sends no complete request head in this long is disconnected.
@@ -47,11 +50,13 @@ pub async fn serve_listener<H: Handler>(
     let graceful = GracefulShutdown::new();
     let mut conns = JoinSet::new();
     let mut shutdown = pin!(shutdown);
+    // One permit per open connection: at the limit, nothing is accepted until one closes.
+    let open = Arc::new(Semaphore::new(service.config().max_connections));
     tracing::info!(addr = ?listener.local_addr().ok(), "serving MCP over HTTP");
     loop {
-        let accepted = tokio::select! {
+        let (permit, accepted) = tokio::select! {
             _ = &mut shutdown => break,
-            a = listener.accept() => a,
+            a = accept(&listener, &open) => a,
         };
         while conns.try_join_next().is_some() {}
         match accepted {
@@ -61,6 +66,7 @@ pub async fn serve_listener<H: Handler>(
                     if let Err(e) = conn.await {
                         tracing::debug!(error = %e, "connection ended with an error");
                     }
+                    drop(permit);
                 });
             }
             Err(e) => {
@@ -85,6 +91,19 @@ pub async fn serve_listener<H: Handler>(
     }
     conns.shutdown().await;
     Ok(())
+}
+
+/// Waits for a free connection place, then for a connection.
+async fn accept(
+    listener: &TcpListener,
+    open: &Arc<Semaphore>,
+) -> (OwnedSemaphorePermit, io::Result<(TcpStream, SocketAddr)>) {
+    let permit = open
+        .clone()
+        .acquire_owned()
+        .await
+        .expect("the semaphore is never closed");
+    (permit, listener.accept().await)
 }
 
 /// The endpoint at its path; other paths get 404.
