@@ -1,5 +1,6 @@
-//! The checks before any JSON-RPC is read (DNS-rebinding `Host`/`Origin`, body limit), and the
-//! endpoint mounted in an axum app behind an authentication layer that sets the principal.
+//! The checks before any JSON-RPC is read (DNS-rebinding `Host`/`Origin`, body limit and
+//! deadline), and the endpoint mounted in an axum app behind an authentication layer that sets
+//! the principal.
 
 mod http_support;
 
@@ -12,6 +13,7 @@ use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::Revision;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
+use std::time::Duration;
 
 async fn probe(cfg: HttpConfig) -> Running {
     start(Server::new(Probe::default()), cfg).await
@@ -144,6 +146,41 @@ async fn oversized_bodies_are_413() {
     let (status, e) = handled(&svc, req.unwrap()).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE);
     assert!(e.get("id").is_none(), "{e}");
+}
+
+#[tokio::test]
+async fn a_body_that_does_not_arrive_in_time_is_408_and_the_connection_closes() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = probe(HttpConfig::default().body_timeout(Duration::from_millis(200))).await;
+    let mut stream = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    // The head promises 200 bytes; 10 come, then nothing.
+    let head = "POST /mcp HTTP/1.1\r\nhost: localhost\r\ncontent-type: application/json\r\n\
+                accept: application/json, text/event-stream\r\ncontent-length: 200\r\n\r\n";
+    stream.write_all(head.as_bytes()).await.unwrap();
+    stream.write_all(br#"{"jsonrpc""#).await.unwrap();
+    let mut answer = Vec::new();
+    bounded(
+        "the server answers and closes",
+        stream.read_to_end(&mut answer),
+    )
+    .await
+    .unwrap();
+    let answer = String::from_utf8(answer).unwrap();
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    let body = answer
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b)
+        .unwrap_or_default();
+    let e: Value = serde_json::from_str(body).expect("a JSON-RPC error body");
+    assert!(e.get("id").is_none(), "nothing was read: {e}");
+    Checks::new(Revision::V2026_07_28).received(body.as_bytes());
+
+    // A body that arrives in time is served.
+    assert_eq!(
+        post_modern(s.addr, &discover(), |_| {}).await.status,
+        StatusCode::OK
+    );
+    s.stop().await;
 }
 
 /// Hands `req` to the service itself, with no socket (so no `Host` is added on the way), and

@@ -15,6 +15,7 @@ pub struct HttpConfig {
     pub(crate) origins: Vec<String>,
     pub(crate) any_origin: bool,
     pub(crate) max_body_bytes: Option<usize>,
+    pub(crate) body_timeout: Duration,
     pub(crate) keep_alive: Duration,
     pub(crate) session_idle: Duration,
     pub(crate) max_sessions: usize,
@@ -33,6 +34,7 @@ impl Default for HttpConfig {
             origins: Vec::new(),
             any_origin: false,
             max_body_bytes: None,
+            body_timeout: Duration::from_secs(30),
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: 10_000,
@@ -74,6 +76,13 @@ impl HttpConfig {
     /// larger ones get `413`.
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.max_body_bytes = Some(bytes);
+        self
+    }
+    /// How long a request body may take to arrive in full (default 30 s); a slower one gets
+    /// `408` and its connection closes. With hyper's 30 s limit on the request head, no client
+    /// holds a connection without sending what it promised.
+    pub fn body_timeout(mut self, timeout: Duration) -> Self {
+        self.body_timeout = timeout;
         self
     }
     /// How often a quiet SSE stream gets a `:` comment (default 15 s).

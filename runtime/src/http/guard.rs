@@ -7,6 +7,7 @@ use http::header::{self, HeaderMap};
 use http::{StatusCode, Uri};
 use http_body::Body;
 use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use std::time::Duration;
 
 pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 
@@ -112,11 +113,13 @@ pub(crate) fn accepts_json(headers: &HeaderMap) -> bool {
 }
 
 /// Reads the whole body, refusing more than `limit` bytes with `413` (checked from
-/// `Content-Length` first, so an honest oversized request is refused before it is read).
+/// `Content-Length` first, so an honest oversized request is refused before it is read) and a
+/// body still incomplete after `timeout` with `408`.
 pub(crate) async fn read_body<B>(
     headers: &HeaderMap,
     body: B,
     limit: usize,
+    timeout: Duration,
 ) -> Result<Bytes, (StatusCode, &'static str)>
 where
     B: Body + Send,
@@ -133,7 +136,14 @@ where
     if declared.is_some_and(|n| n > limit as u64) {
         return Err(too_large());
     }
-    match Limited::new(body, limit).collect().await {
+    let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await;
+    let Ok(collected) = collected else {
+        return Err((
+            StatusCode::REQUEST_TIMEOUT,
+            "the request body did not arrive in time",
+        ));
+    };
+    match collected {
         Ok(collected) => Ok(collected.to_bytes()),
         Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
         Err(e) => {

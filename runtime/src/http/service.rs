@@ -110,7 +110,7 @@ impl<H: Handler> McpService<H> {
         B::Error: Into<BoxError>,
     {
         let (ep, headers) = (&*self.endpoint, &parts.headers);
-        let bytes = match guard::read_body(headers, body, ep.limit).await {
+        let bytes = match guard::read_body(headers, body, ep.limit, ep.config.body_timeout).await {
             Ok(b) => b,
             Err((status, reason)) => return body::refuse(status, reason),
         };
