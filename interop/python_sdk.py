@@ -1,0 +1,265 @@
+"""Rondo servers driven by a real client: the official MCP Python SDK (`mcp`, pinned in
+requirements.txt), which speaks both 2026-07-28 (`mode="auto"`: `server/discover`, then
+`InputRequiredResult` rounds) and 2025-11-25 (`mode="legacy"`: the initialize handshake and real
+server-to-client requests).
+
+Every check runs on both revisions; the bookshop's on stdio and on Streamable HTTP, the
+conformance server's (elicitation, sampling and roots asked at once) on HTTP. A check that fails
+prints why; the script exits 1 if any failed. Run it through interop/run.sh, which builds the
+servers and installs the pinned SDK.
+
+    python interop/python_sdk.py TARGET_DIR
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import traceback
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import mcp.types as t
+from mcp.client import Client
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+BIN = Path(sys.argv[1] if len(sys.argv) > 1 else "target/debug")
+MODES = {"auto": "2026-07-28", "legacy": "2025-11-25"}
+RUST_BOOK = "9781593278281"
+CHECK_TIMEOUT = 60
+
+
+# --- servers ---------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_listening(port: int, proc: subprocess.Popen, what: str) -> None:
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited with {proc.returncode} before listening")
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.05)
+    raise RuntimeError(f"{what} did not listen on {port} within 30 s")
+
+
+class HttpServer:
+    """A server process on a free loopback port, stopped at exit."""
+
+    def __init__(self, name: str, argv: list[str], env: dict[str, str] | None = None):
+        self.port = free_port()
+        argv = [a.replace("{port}", str(self.port)) for a in argv]
+        full_env = {**os.environ, **(env or {}), "PORT": str(self.port)}
+        self.proc = subprocess.Popen(argv, env=full_env, stderr=subprocess.DEVNULL)
+        wait_listening(self.port, self.proc, name)
+        self.url = f"http://127.0.0.1:{self.port}/mcp"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+# --- client callbacks ------------------------------------------------------------------------
+
+
+class Asked:
+    """What the server asked this client, and scripted answers."""
+
+    def __init__(self, form: dict | None = None, action: str = "accept"):
+        self.form, self.action = form, action
+        self.elicitations: list[t.ElicitRequestParams] = []
+        self.samplings: list[t.CreateMessageRequestParams] = []
+        self.roots_asked = 0
+
+    async def elicit(self, _ctx, params: t.ElicitRequestParams) -> t.ElicitResult:
+        self.elicitations.append(params)
+        if self.action != "accept":
+            return t.ElicitResult(action=self.action)
+        return t.ElicitResult(action="accept", content=self.form)
+
+    async def sample(self, _ctx, params: t.CreateMessageRequestParams) -> t.CreateMessageResult:
+        self.samplings.append(params)
+        return t.CreateMessageResult(
+            role="assistant",
+            content=t.TextContent(type="text", text="Good day"),
+            model="interop-model",
+            stop_reason="endTurn",
+        )
+
+    async def roots(self, _ctx) -> t.ListRootsResult:
+        self.roots_asked += 1
+        return t.ListRootsResult(
+            roots=[
+                t.Root(uri="file:///home/ada/project", name="project"),
+                t.Root(uri="file:///home/ada/notes", name="notes"),
+            ]
+        )
+
+
+def text_of(result: t.CallToolResult) -> str:
+    return "".join(c.text for c in result.content if isinstance(c, t.TextContent))
+
+
+@asynccontextmanager
+async def connect(server, mode: str, **callbacks):
+    async with Client(server, mode=mode, **callbacks) as client:
+        got = client.session.protocol_version
+        assert got == MODES[mode], f"negotiated {got}, expected {MODES[mode]}"
+        yield client
+
+
+# --- checks ----------------------------------------------------------------------------------
+
+
+async def order_accepted(server, mode):
+    asked = Asked(form={"approve": True, "delivery": "express"})
+    async with connect(server, mode, elicitation_callback=asked.elicit) as c:
+        names = [tool.name for tool in (await c.list_tools()).tools]
+        assert names == ["search_books", "order_book"], names
+        found = await c.call_tool("search_books", {"query": "rust"})
+        books = json.loads(text_of(found))
+        assert [b["isbn"] for b in books] == [RUST_BOOK], found
+        # 2026-07-28 carries the array as structured content; 2025-11-25 allows only objects there.
+        expected = books if mode == "auto" else None
+        assert found.structured_content == expected, found
+        r = await c.call_tool("order_book", {"isbn": RUST_BOOK, "quantity": 2})
+    assert not r.is_error, r
+    assert text_of(r) == 'Ordered 2 x "The Rust Programming Language", express delivery.', r
+    assert len(asked.elicitations) == 1, asked.elicitations
+    form = asked.elicitations[0]
+    assert form.message == 'Order 2 x "The Rust Programming Language" for $79.98?', form
+    schema = form.requested_schema
+    assert schema["required"] == ["approve"], schema
+    assert set(schema["properties"]) == {"approve", "delivery", "gift_wrap"}, schema
+
+
+async def order_declined(server, mode):
+    asked = Asked(action="decline")
+    async with connect(server, mode, elicitation_callback=asked.elicit) as c:
+        r = await c.call_tool("order_book", {"isbn": RUST_BOOK, "quantity": 1})
+    assert text_of(r) == "The user declined; nothing was ordered.", r
+    assert len(asked.elicitations) == 1
+
+
+async def order_without_elicitation_is_refused(server, mode):
+    async with connect(server, mode) as c:
+        try:
+            r = await c.call_tool("order_book", {"isbn": RUST_BOOK, "quantity": 1})
+        except MCPError as e:
+            assert e.code == -32021, (e.code, e.message)
+            assert "elicitation" in (e.data or {}).get("requiredCapabilities", {}), e.data
+            return
+    raise AssertionError(f"expected -32021, got a result: {r}")
+
+
+async def bad_arguments_are_a_tool_error(server, mode):
+    asked = Asked(form={"approve": True})
+    async with connect(server, mode, elicitation_callback=asked.elicit) as c:
+        r = await c.call_tool("order_book", {"isbn": RUST_BOOK, "quantity": 11})
+    assert r.is_error, r
+    assert text_of(r) == "quantity must be between 1 and 10", r
+    assert not asked.elicitations, "nothing is asked for a call that cannot proceed"
+
+
+async def three_questions_at_once(server, mode):
+    asked = Asked(form={"name": "Ada"})
+    callbacks = dict(
+        elicitation_callback=asked.elicit,
+        sampling_callback=asked.sample,
+        list_roots_callback=asked.roots,
+    )
+    async with connect(server, mode, **callbacks) as c:
+        r = await c.call_tool("test_input_required_result_multiple_inputs", {})
+    assert text_of(r) == "name=Ada, greeting=Good day, roots=2", r
+    assert (len(asked.elicitations), len(asked.samplings), asked.roots_asked) == (1, 1, 1)
+
+
+async def undeclared_sampling_takes_the_fallback(server, mode):
+    # No sampling callback, so the SDK declares no sampling: the greeting's fallback answers
+    # and the other two questions are still asked.
+    asked = Asked(form={"name": "Ada"})
+    callbacks = dict(elicitation_callback=asked.elicit, list_roots_callback=asked.roots)
+    async with connect(server, mode, **callbacks) as c:
+        r = await c.call_tool("test_input_required_result_multiple_inputs", {})
+    assert text_of(r) == "name=Ada, greeting=Hello, roots=2", r
+    assert not asked.samplings
+
+
+async def two_rounds_in_a_row(server, mode):
+    answers = iter([{"name": "Ada"}, {"color": "green"}])
+    asked = Asked()
+
+    async def elicit(ctx, params):
+        asked.form = next(answers)
+        return await asked.elicit(ctx, params)
+
+    async with connect(server, mode, elicitation_callback=elicit) as c:
+        r = await c.call_tool("test_input_required_result_multi_round", {})
+    assert not r.is_error, r
+    assert [e.message for e in asked.elicitations] == [
+        "Step 1: What is your name?",
+        "Step 2: What is your favorite color?",
+    ]
+    assert "Ada" in text_of(r) and "green" in text_of(r), r
+
+
+BOOKSHOP_CHECKS = [
+    order_accepted,
+    order_declined,
+    order_without_elicitation_is_refused,
+    bad_arguments_are_a_tool_error,
+]
+CONFORMANCE_CHECKS = [three_questions_at_once, undeclared_sampling_takes_the_fallback, two_rounds_in_a_row]
+
+
+async def run(label: str, check, server, mode) -> bool:
+    name = f"{label} {MODES[mode]} {check.__name__}"
+    try:
+        await asyncio.wait_for(check(server, mode), CHECK_TIMEOUT)
+    except Exception:  # noqa: BLE001 - every failure is reported, then counted
+        print(f"FAIL {name}\n{traceback.format_exc()}", flush=True)
+        return False
+    print(f"ok   {name}", flush=True)
+    return True
+
+
+async def main() -> int:
+    bookshop = str(BIN / "bookshop")
+    stdio = StdioServerParameters(command=bookshop, args=[])
+    http_shop = HttpServer("bookshop", [bookshop, "--http", "127.0.0.1:{port}"])
+    conformance = HttpServer("conformance", [str(BIN / "conformance")])
+    results = []
+    try:
+        for mode in MODES:
+            for check in BOOKSHOP_CHECKS:
+                results.append(await run("bookshop stdio", check, stdio, mode))
+                results.append(await run("bookshop http ", check, http_shop.url, mode))
+            for check in CONFORMANCE_CHECKS:
+                results.append(await run("conformance http", check, conformance.url, mode))
+    finally:
+        http_shop.stop()
+        conformance.stop()
+    failed = results.count(False)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(asyncio.run(main()))
