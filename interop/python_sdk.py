@@ -35,6 +35,10 @@ RUST_BOOK = "9781593278281"
 CHECK_TIMEOUT = 60
 
 
+class Skip(Exception):
+    """A check that does not apply to this revision."""
+
+
 # --- servers ---------------------------------------------------------------------------------
 
 
@@ -220,24 +224,53 @@ async def two_rounds_in_a_row(server, mode):
     assert "Ada" in text_of(r) and "green" in text_of(r), r
 
 
+async def consent_sent_up_front_is_not_taken(server, mode):
+    # A client (or a model steering it) answers the confirmation before it was shown: the
+    # server asks anyway, with the price, and the order goes through only on the answer to that.
+    if mode != "auto":
+        raise Skip("2025-11-25 has no inputResponses: the question is always a real request")
+    approve = t.ElicitResult(action="accept", content={"approve": True})
+    args = {"isbn": RUST_BOOK, "quantity": 1}
+    asked = Asked()  # declares elicitation; this check drives the rounds itself
+    async with connect(server, mode, elicitation_callback=asked.elicit) as c:
+        first = await c.session.call_tool(
+            "order_book", args, input_responses={"confirm_order": approve}, allow_input_required=True
+        )
+        assert isinstance(first, t.InputRequiredResult), first
+        shown = first.input_requests["confirm_order"]
+        assert shown.params.message == 'Order 1 x "The Rust Programming Language" for $39.99?', shown
+        done = await c.session.call_tool(
+            "order_book",
+            args,
+            input_responses={"confirm_order": approve},
+            request_state=first.request_state,
+            allow_input_required=True,
+        )
+    assert text_of(done) == 'Ordered 1 x "The Rust Programming Language", standard delivery.', done
+
+
 BOOKSHOP_CHECKS = [
     order_accepted,
     order_declined,
     order_without_elicitation_is_refused,
     bad_arguments_are_a_tool_error,
+    consent_sent_up_front_is_not_taken,
 ]
 CONFORMANCE_CHECKS = [three_questions_at_once, undeclared_sampling_takes_the_fallback, two_rounds_in_a_row]
 
 
-async def run(label: str, check, server, mode) -> bool:
+async def run(label: str, check, server, mode) -> str:
     name = f"{label} {MODES[mode]} {check.__name__}"
     try:
         await asyncio.wait_for(check(server, mode), CHECK_TIMEOUT)
+    except Skip as why:
+        print(f"skip {name}: {why}", flush=True)
+        return "skipped"
     except Exception:  # noqa: BLE001 - every failure is reported, then counted
         print(f"FAIL {name}\n{traceback.format_exc()}", flush=True)
-        return False
+        return "failed"
     print(f"ok   {name}", flush=True)
-    return True
+    return "passed"
 
 
 async def main() -> int:
@@ -256,9 +289,8 @@ async def main() -> int:
     finally:
         http_shop.stop()
         conformance.stop()
-    failed = results.count(False)
-    print(f"{len(results) - failed} passed, {failed} failed")
-    return 1 if failed else 0
+    print(", ".join(f"{results.count(k)} {k}" for k in ("passed", "skipped", "failed")))
+    return 1 if "failed" in results else 0
 
 
 if __name__ == "__main__":
