@@ -4,7 +4,8 @@ requirements.txt), which speaks both 2026-07-28 (`mode="auto"`: `server/discover
 server-to-client requests).
 
 Every check runs on both revisions; the bookshop's on stdio and on Streamable HTTP, the
-conformance server's (elicitation, sampling and roots asked at once) on HTTP. A check that fails
+conformance server's (elicitation, sampling and roots asked at once) on HTTP, and a fleet's (two
+bookshops sharing a state key, one with its own) on HTTP. A check that fails
 prints why; the script exits 1 if any failed. Run it through interop/run.sh, which builds the
 servers and installs the pinned SDK.
 
@@ -14,6 +15,7 @@ servers and installs the pinned SDK.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import os
 import socket
@@ -249,6 +251,37 @@ async def consent_sent_up_front_is_not_taken(server, mode):
     assert text_of(done) == 'Ordered 1 x "The Rust Programming Language", standard delivery.', done
 
 
+async def a_fleet_instance_serves_the_retry(fleet, mode):
+    # Two instances that share a key ring and a third with its own key, as three HTTP servers:
+    # the first round comes from one, the retry goes to the other, as behind a load balancer.
+    if mode != "auto":
+        raise Skip("2025-11-25 sessions live on one instance (session affinity)")
+    first_url, second_url, stranger_url = fleet
+    approve = t.ElicitResult(action="accept", content={"approve": True, "gift_wrap": True})
+    args = {"isbn": RUST_BOOK, "quantity": 3}
+    asked = Asked()  # declares elicitation; this check drives the rounds itself
+    async with connect(first_url, mode, elicitation_callback=asked.elicit) as c:
+        first = await c.session.call_tool("order_book", args, allow_input_required=True)
+    assert isinstance(first, t.InputRequiredResult), first
+    retry = dict(
+        input_responses={"confirm_order": approve},
+        request_state=first.request_state,
+        allow_input_required=True,
+    )
+    async with connect(second_url, mode, elicitation_callback=asked.elicit) as c:
+        done = await c.session.call_tool("order_book", args, **retry)
+    assert text_of(done) == (
+        'Ordered 3 x "The Rust Programming Language", standard delivery, gift-wrapped.'
+    ), done
+    async with connect(stranger_url, mode, elicitation_callback=asked.elicit) as c:
+        try:
+            other = await c.session.call_tool("order_book", args, **retry)
+        except MCPError as e:
+            assert e.code == -32602, (e.code, e.message)
+            return
+    raise AssertionError(f"an instance with another key took the state: {other}")
+
+
 BOOKSHOP_CHECKS = [
     order_accepted,
     order_declined,
@@ -278,6 +311,13 @@ async def main() -> int:
     stdio = StdioServerParameters(command=bookshop, args=[])
     http_shop = HttpServer("bookshop", [bookshop, "--http", "127.0.0.1:{port}"])
     conformance = HttpServer("conformance", [str(BIN / "conformance")])
+    shared, own = (f"1:{base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip('=')}" for _ in "ab")
+    argv = [bookshop, "--http", "127.0.0.1:{port}"]
+    fleet = [
+        HttpServer("bookshop fleet 1", argv, {"RONDO_STATE_KEYS": shared}),
+        HttpServer("bookshop fleet 2", argv, {"RONDO_STATE_KEYS": shared}),
+        HttpServer("bookshop other key", argv, {"RONDO_STATE_KEYS": own}),
+    ]
     results = []
     try:
         for mode in MODES:
@@ -286,9 +326,11 @@ async def main() -> int:
                 results.append(await run("bookshop http ", check, http_shop.url, mode))
             for check in CONFORMANCE_CHECKS:
                 results.append(await run("conformance http", check, conformance.url, mode))
+            urls = [server.url for server in fleet]
+            results.append(await run("bookshop fleet", a_fleet_instance_serves_the_retry, urls, mode))
     finally:
-        http_shop.stop()
-        conformance.stop()
+        for server in [http_shop, conformance, *fleet]:
+            server.stop()
     print(", ".join(f"{results.count(k)} {k}" for k in ("passed", "skipped", "failed")))
     return 1 if "failed" in results else 0
 
