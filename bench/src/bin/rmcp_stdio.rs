@@ -1,0 +1,12 @@
+//! The rmcp benchmark server (`add`, `delete_file` and `delete_file_mrtr`) over stdin/stdout.
+
+use rmcp::ServiceExt;
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let running = rondo_bench::rmcp_server::Bench::new()
+        .serve(rmcp::transport::stdio())
+        .await?;
+    running.waiting().await?;
+    Ok(())
+}

@@ -1,0 +1,53 @@
+//! The Rondo server: `add`, and `delete_file`, which asks one form question.
+
+use rondo_mcp::prelude::*;
+use rondo_mcp::state::KeyRing;
+use rondo_mcp::{Answer, Elicit, Form, elicit, tool, tools};
+use std::time::Duration;
+
+/// Adds two integers.
+#[tool(read_only_hint = true)]
+async fn add(a: i64, b: i64) -> i64 {
+    a + b
+}
+
+/// The one question `delete_file` asks.
+#[derive(Elicit)]
+pub struct Deletion {
+    /// Delete the file?
+    pub confirm: bool,
+}
+
+/// Asks the user to confirm a deletion.
+#[elicit(form, fallback = refuse)]
+fn confirm_delete(path: &str) -> Form<Deletion> {
+    Form::new(format!("Delete {path}?"))
+}
+
+/// Deletes a file after the user confirms (nothing is deleted: this is a benchmark).
+#[tool(destructive_hint = true, asks = [confirm_delete])]
+async fn delete_file(cx: &Cx, path: String) -> String {
+    match cx.ask(confirm_delete(&path)).await {
+        Answer::Accept(d) if d.confirm => format!("deleted {path}"),
+        _ => format!("kept {path}"),
+    }
+}
+
+/// The router with both tools.
+pub fn router() -> Router {
+    Router::new(ServerInfo::new("rondo-bench", "0.0.0")).tools(tools![add, delete_file])
+}
+
+/// The server as an application would build it (a random key ring).
+pub fn server() -> Server<Router> {
+    Server::new(router())
+}
+
+/// The server with a known key ring, so a benchmark can open the `requestState` it issues, and
+/// a state lifetime longer than any run, so one sealed state can be replayed for a whole
+/// measurement (the lifetime changes no cost).
+pub fn server_with_keys(keys: KeyRing) -> Server<Router> {
+    Server::new(router())
+        .state_keys(keys)
+        .state_ttl(Duration::from_secs(3600))
+}
