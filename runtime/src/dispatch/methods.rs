@@ -10,6 +10,7 @@ use crate::protocol::{
 };
 use serde_json::{Value, json};
 use std::future::Future;
+use std::sync::LazyLock;
 
 impl<H: Handler> Engine<H> {
     /// Routes a method both revisions share.
@@ -87,7 +88,7 @@ impl<H: Handler> Engine<H> {
         let name = string_param(Some(params), "name")?;
         let arguments = object_param(params, "arguments")?;
         let legacy = !facts.revision.is_modern();
-        let bound = self.open_rounds(req, conn, &facts, name, &json!(arguments))?;
+        let bound = self.open_rounds(req, conn, &facts, name, bound_arguments(params))?;
         let mut cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
         cx.arguments = Some(arguments.clone());
         let out = match drive(&cx, self.handler.call_tool(&cx, name, arguments)).await {
@@ -121,7 +122,7 @@ impl<H: Handler> Engine<H> {
     ) -> Answered {
         let name = string_param(Some(params), "name")?;
         let arguments = object_param(params, "arguments")?;
-        let bound = self.open_rounds(req, conn, &facts, name, &json!(arguments))?;
+        let bound = self.open_rounds(req, conn, &facts, name, bound_arguments(params))?;
         let cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
         let out = drive(&cx, self.handler.get_prompt(&cx, name, arguments)).await;
         self.finish_rounds(&cx, bound.binding, out, |r| r)
@@ -135,7 +136,7 @@ impl<H: Handler> Engine<H> {
         params: &JsonObject,
     ) -> Answered {
         let uri = string_param(Some(params), "uri")?;
-        let bound = self.open_rounds(req, conn, &facts, uri, &Value::Null)?;
+        let bound = self.open_rounds(req, conn, &facts, uri, &NO_ARGUMENTS)?;
         let cx = self.cx(req, conn, facts, Some(uri), bound.asks, bound.round);
         let out = drive(&cx, self.handler.read_resource(&cx, uri)).await;
         self.finish_rounds(&cx, bound.binding, out, |r| r)
@@ -167,5 +168,19 @@ impl<H: Handler> Engine<H> {
             Driven::Done(r) => self.complete(&cx.method, cx.revision, wrap(r?), false),
             other => settle(other),
         }
+    }
+}
+
+/// What a resource read binds its state to in place of arguments.
+static NO_ARGUMENTS: Value = Value::Null;
+
+/// The arguments a request's state is bound to, borrowed from its params: the `arguments`
+/// object, and an empty object when they are absent or `null` (as `object_param` reads them),
+/// so that both spellings bind alike.
+fn bound_arguments(params: &JsonObject) -> &Value {
+    static EMPTY: LazyLock<Value> = LazyLock::new(|| Value::Object(JsonObject::new()));
+    match params.get("arguments") {
+        Some(v @ Value::Object(_)) => v,
+        _ => &EMPTY,
     }
 }

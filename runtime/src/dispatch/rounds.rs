@@ -16,50 +16,78 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// A method's binding and the ask state its earlier rounds carried.
-pub(super) struct Bound {
+pub(super) struct Bound<'a> {
     /// What the request is, for binding state to it.
-    pub(super) binding: Binding,
+    pub(super) binding: Bind<'a>,
     /// The answers and memo values so far.
     pub(super) asks: AskState,
     /// The round being served (0 for the first call).
     pub(super) round: u32,
 }
 
+/// What a request's `requestState` is bound to, borrowed from the request. The [`Binding`],
+/// with the digest of the canonical arguments, is built only when state is opened or sealed:
+/// a call that neither carries state nor asks does not pay for it.
+pub(super) struct Bind<'a> {
+    method: &'a str,
+    target: &'a str,
+    args: &'a Value,
+    principal: Option<&'a str>,
+    audience: &'a str,
+}
+
+impl Bind<'_> {
+    /// The binding, digest included.
+    fn binding(&self) -> Binding {
+        Binding {
+            method: self.method.to_owned(),
+            target: self.target.to_owned(),
+            args_digest: canonical::short_digest(self.args),
+            principal: self.principal.map(str::to_owned),
+            audience: self.audience.to_owned(),
+        }
+    }
+}
+
 impl<H: Handler> Engine<H> {
     /// Opens the rounds of a method that may ask for input: checks its `inputResponses`, opens
     /// and binds its `requestState` (2026-07-28), and matches the responses to the questions
     /// the last round asked. On 2025-11-25 the handler asks for real, so there are no rounds.
-    pub(super) fn open_rounds(
-        &self,
-        req: &Request,
-        conn: &Conn,
+    pub(super) fn open_rounds<'a>(
+        &'a self,
+        req: &'a Request,
+        conn: &'a Conn,
         facts: &ClientFacts,
-        target: &str,
-        args: &Value,
-    ) -> Result<Bound, Error> {
-        let binding = Binding {
-            method: req.method.as_str().to_owned(),
-            target: target.to_owned(),
-            args_digest: canonical::short_digest(args),
-            principal: conn.principal.as_ref().map(|p| p.id().to_owned()),
-            audience: self.config.audience.clone(),
-        };
-        let fresh = |unbound| Bound {
-            binding: binding.clone(),
-            asks: AskState::asking(Carried::default(), unbound),
-            round: 0,
+        target: &'a str,
+        args: &'a Value,
+    ) -> Result<Bound<'a>, Error> {
+        let binding = Bind {
+            method: req.method.as_str(),
+            target,
+            args,
+            principal: conn.principal.as_ref().map(|p| p.id()),
+            audience: &self.config.audience,
         };
         if !facts.revision.is_modern() {
-            return Ok(fresh(JsonObject::new()));
+            return Ok(Bound {
+                binding,
+                asks: AskState::asking(Carried::default(), JsonObject::new()),
+                round: 0,
+            });
         }
         let params = req.params.as_ref();
         let responses = input_responses(params)?;
         let Some(token) = params.and_then(|p| p.get("requestState")) else {
             // No question was rendered for these answers yet: they are matched by key alone to
             // what this pass asks (unknown keys are ignored, MRTR § Error Handling).
-            return Ok(fresh(responses.cloned().unwrap_or_default()));
+            let unbound = responses.cloned().unwrap_or_default();
+            return Ok(Bound {
+                binding,
+                asks: AskState::asking(Carried::default(), unbound),
+                round: 0,
+            });
         };
-        let mut carried = self.state_codec().open(token, &binding)?;
+        let mut carried = self.state_codec().open(token, &binding.binding())?;
         tracing::Span::current().record("round", carried.round);
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
         let mut asks = AskState::asking(carried, JsonObject::new());
@@ -79,7 +107,7 @@ impl<H: Handler> Engine<H> {
     pub(super) fn finish_rounds<T: Serialize + EndsWith>(
         &self,
         cx: &Cx,
-        binding: Binding,
+        binding: Bind<'_>,
         out: Driven<Result<T, Error>>,
         adjust: impl FnOnce(T) -> T,
     ) -> Answered {
@@ -102,7 +130,7 @@ impl<H: Handler> Engine<H> {
     /// The `InputRequiredResult` of a pass that recorded questions, or (`waited`) of one that
     /// only waits for an out-of-band flow: then it carries no `inputRequests`, and it does not
     /// count towards the round cap (the flow's time budget bounds such rounds).
-    fn input_required(&self, cx: &Cx, binding: Binding, waited: bool) -> Result<Value, Error> {
+    fn input_required(&self, cx: &Cx, binding: Bind<'_>, waited: bool) -> Result<Value, Error> {
         let cfg = &self.config;
         let asked_rounds = cx.round.saturating_sub(cx.asks().waits);
         if !waited && asked_rounds + 1 > cfg.max_rounds {
@@ -112,7 +140,7 @@ impl<H: Handler> Engine<H> {
             )));
         }
         let (requests, carried) = cx.asks().next_round(cx.round + 1, waited);
-        let state = self.state_codec().seal(binding, carried)?;
+        let state = self.state_codec().seal(binding.binding(), carried)?;
         let requests = (!waited).then_some(requests);
         InputRequiredResult::new(&cfg.info.implementation, requests, state).to_value()
     }
