@@ -1,7 +1,7 @@
 //! `requestState` at 2026-07-28: every way a state can be wrong is one frozen `-32602`
 //! (pinned as text), a token is read in exactly one spelling, and the ways a state must stay
-//! right (reordered arguments, a fleet sharing a key ring, key rotation) work. Raw requests
-//! carry hand-made `inputResponses`/`requestState`.
+//! right (reordered arguments, absent, `null` and empty arguments alike, a fleet sharing a key
+//! ring, key rotation) work. Raw requests carry hand-made `inputResponses`/`requestState`.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::code;
@@ -250,6 +250,29 @@ async fn state_is_bound_to_the_arguments_by_canonical_digest() {
     assert_eq!(done["result"]["resultType"], "complete", "{done:#}");
     let text = done["result"]["content"][0]["text"].as_str().unwrap();
     assert!(text.starts_with("confirm=yes args="), "{text}");
+}
+
+#[tokio::test]
+async fn absent_null_and_empty_arguments_are_the_same_call() {
+    let server = Server::new(Hand);
+    let c = client(server.clone()).await;
+    let answers = json!({"user_name": named("Ada")});
+    // Round 1 without `arguments`; the retry with `{}`, and the other way round.
+    let no_args = json!({"name": "greet"});
+    let r = c.request("tools/call", no_args.clone()).await.unwrap();
+    let done = retry(&c, "greet", answers.clone(), r["requestState"].clone()).await;
+    assert_eq!(done.expect("{} after absent")["resultType"], "complete");
+    let state = first_round(&c, "greet", json!({})).await;
+    let mut params = no_args;
+    params["inputResponses"] = answers.clone();
+    params["requestState"] = state.clone();
+    let done = c.request("tools/call", params.clone()).await;
+    assert_eq!(done.expect("absent after {}")["resultType"], "complete");
+    // `null` (which the schema does not allow, and the server reads as no arguments).
+    let sloppy = sloppy_client(server, "CallToolRequest", "sends `arguments: null`").await;
+    params["arguments"] = Value::Null;
+    let done = sloppy.request("tools/call", params).await;
+    assert_eq!(done.expect("null after {}")["resultType"], "complete");
 }
 
 /// Waits (bounded) for the response with string id `id` in the client's transcript.
