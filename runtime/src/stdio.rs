@@ -191,27 +191,13 @@ impl<H: Handler> StdioConn<H> {
     }
 
     async fn spawn(&mut self, req: Request, route: Route) {
-        // Counted by the requests not yet answered or cancelled: a request leaves the count
-        // before its answer is written, so a client that waits for an answer may send another.
-        let limit = self.engine.config.max_in_flight;
-        if lock(&self.in_flight).len() >= limit {
-            let e = Error::internal(format!(
-                "too many requests in flight: this server runs at most {limit} at once on \
-                 this connection; send it again when one has finished"
-            ));
-            return self.reject(Some(&req.id), e).await;
-        }
         let cancel = CancellationToken::new();
-        let listen = req.method == Method::Listen;
-        if !register(
-            &self.in_flight,
-            &req.id,
-            Flight {
-                cancel: cancel.clone(),
-                listen,
-            },
-        ) {
-            let e = Error::invalid_request("a request with this id is already in flight");
+        let flight = Flight {
+            cancel: cancel.clone(),
+            listen: req.method == Method::Listen,
+        };
+        let limit = self.engine.config.max_in_flight;
+        if let Err(e) = register(&self.in_flight, &req.id, flight, limit) {
             return self.reject(Some(&req.id), e).await;
         }
         let conn = Conn {
@@ -297,12 +283,27 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     w.shutdown().await.or(Ok(()))
 }
 
-/// Records a request in flight; `false` when its id is already in use.
-fn register(in_flight: &InFlight, id: &RequestId, flight: Flight) -> bool {
+/// Records a request in flight, unless its id is already in use or `limit` requests are. The
+/// count is of requests not yet answered or cancelled: a request leaves it before its answer is
+/// written, so a client that waits for an answer may always send another.
+fn register(
+    in_flight: &InFlight,
+    id: &RequestId,
+    flight: Flight,
+    limit: usize,
+) -> Result<(), Error> {
     let mut map = lock(in_flight);
     if map.contains_key(id) {
-        return false;
+        return Err(Error::invalid_request(
+            "a request with this id is already in flight",
+        ));
+    }
+    if map.len() >= limit {
+        return Err(Error::internal(format!(
+            "too many requests in flight: this server runs at most {limit} at once on this \
+             connection; send it again when one has finished"
+        )));
     }
     map.insert(id.clone(), flight);
-    true
+    Ok(())
 }

@@ -2,7 +2,7 @@
 //! `completion/complete`, each gated by the capability the server advertises (`-32601` if not).
 
 use super::drive::{Driven, drive, settle};
-use super::{Answered, ClientFacts, Conn, Engine, object_param, string_param};
+use super::{Answered, ClientFacts, Conn, Engine, object_param, owned_object, string_param};
 use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
@@ -10,7 +10,6 @@ use crate::protocol::{
 };
 use serde_json::{Value, json};
 use std::future::Future;
-use std::sync::LazyLock;
 
 impl<H: Handler> Engine<H> {
     /// Routes a method both revisions share.
@@ -86,9 +85,10 @@ impl<H: Handler> Engine<H> {
         params: &JsonObject,
     ) -> Answered {
         let name = string_param(Some(params), "name")?;
-        let arguments = object_param(params, "arguments")?;
+        let args = object_param(params, "arguments")?;
         let legacy = !facts.revision.is_modern();
-        let bound = self.open_rounds(req, conn, &facts, name, bound_arguments(params))?;
+        let bound = self.open_rounds(req, conn, &facts, name, args)?;
+        let arguments = owned_object(args);
         let mut cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
         cx.arguments = Some(arguments.clone());
         let out = match drive(&cx, self.handler.call_tool(&cx, name, arguments)).await {
@@ -121,8 +121,9 @@ impl<H: Handler> Engine<H> {
         params: &JsonObject,
     ) -> Answered {
         let name = string_param(Some(params), "name")?;
-        let arguments = object_param(params, "arguments")?;
-        let bound = self.open_rounds(req, conn, &facts, name, bound_arguments(params))?;
+        let args = object_param(params, "arguments")?;
+        let bound = self.open_rounds(req, conn, &facts, name, args)?;
+        let arguments = owned_object(args);
         let cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
         let out = drive(&cx, self.handler.get_prompt(&cx, name, arguments)).await;
         self.finish_rounds(&cx, bound.binding, out, |r| r)
@@ -173,14 +174,3 @@ impl<H: Handler> Engine<H> {
 
 /// What a resource read binds its state to in place of arguments.
 static NO_ARGUMENTS: Value = Value::Null;
-
-/// The arguments a request's state is bound to, borrowed from its params: the `arguments`
-/// object, and an empty object when they are absent or `null` (as `object_param` reads them),
-/// so that both spellings bind alike.
-fn bound_arguments(params: &JsonObject) -> &Value {
-    static EMPTY: LazyLock<Value> = LazyLock::new(|| Value::Object(JsonObject::new()));
-    match params.get("arguments") {
-        Some(v @ Value::Object(_)) => v,
-        _ => &EMPTY,
-    }
-}

@@ -26,7 +26,7 @@ use crate::protocol::{
 use crate::session::LegacySession;
 use serde::Serialize;
 use serde_json::Value;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -224,11 +224,18 @@ fn string_param<'a>(params: Option<&'a JsonObject>, key: &str) -> Result<&'a str
         .ok_or_else(|| Error::invalid_params(format!("`{key}` must be a string")))
 }
 
-/// An optional object param (absent or `null` is empty); `-32602` when it is something else.
-fn object_param(params: &JsonObject, key: &str) -> Result<JsonObject, Error> {
+/// An optional object param, borrowed: always an object (absent or `null` reads as `{}`, so
+/// both spellings bind a `requestState` alike); `-32602` when it is something else.
+fn object_param<'a>(params: &'a JsonObject, key: &str) -> Result<&'a Value, Error> {
+    static EMPTY: LazyLock<Value> = LazyLock::new(|| Value::Object(JsonObject::new()));
     match params.get(key) {
-        None | Some(Value::Null) => Ok(JsonObject::new()),
-        Some(Value::Object(m)) => Ok(m.clone()),
+        None | Some(Value::Null) => Ok(&EMPTY),
+        Some(v @ Value::Object(_)) => Ok(v),
         Some(_) => Err(Error::invalid_params(format!("`{key}` must be an object"))),
     }
+}
+
+/// An owned copy of an object [`object_param`] returned.
+fn owned_object(value: &Value) -> JsonObject {
+    value.as_object().cloned().unwrap_or_default()
 }

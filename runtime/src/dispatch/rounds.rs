@@ -28,6 +28,7 @@ pub(super) struct Bound<'a> {
 /// What a request's `requestState` is bound to, borrowed from the request. The [`Binding`],
 /// with the digest of the canonical arguments, is built only when state is opened or sealed:
 /// a call that neither carries state nor asks does not pay for it.
+#[derive(Clone, Copy)]
 pub(super) struct Bind<'a> {
     method: &'a str,
     target: &'a str,
@@ -68,24 +69,20 @@ impl<H: Handler> Engine<H> {
             principal: conn.principal.as_ref().map(|p| p.id()),
             audience: &self.config.audience,
         };
+        let fresh = |unbound| Bound {
+            binding,
+            asks: AskState::asking(Carried::default(), unbound),
+            round: 0,
+        };
         if !facts.revision.is_modern() {
-            return Ok(Bound {
-                binding,
-                asks: AskState::asking(Carried::default(), JsonObject::new()),
-                round: 0,
-            });
+            return Ok(fresh(JsonObject::new()));
         }
         let params = req.params.as_ref();
         let responses = input_responses(params)?;
         let Some(token) = params.and_then(|p| p.get("requestState")) else {
             // No question was rendered for these answers yet: they are matched by key alone to
             // what this pass asks (unknown keys are ignored, MRTR § Error Handling).
-            let unbound = responses.cloned().unwrap_or_default();
-            return Ok(Bound {
-                binding,
-                asks: AskState::asking(Carried::default(), unbound),
-                round: 0,
-            });
+            return Ok(fresh(responses.cloned().unwrap_or_default()));
         };
         let mut carried = self.state_codec().open(token, &binding.binding())?;
         tracing::Span::current().record("round", carried.round);
