@@ -1,0 +1,66 @@
+//! The travel-booking MCP server.
+//!
+//! ```text
+//! travel              serve MCP over stdin/stdout (point an MCP client at this command)
+//! travel --http ADDR  serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp
+//! travel demo         run this server as a child process and drive its richest flows through
+//!                     it, as a 2026-07-28 client and as a 2025-11-25 client
+//! ```
+//!
+//! Configuration (environment): `TRAVEL_FLIGHT_FALLBACK` (`rank`, `provider`, `host`),
+//! `TRAVEL_MODEL_PROVIDER` (`fake`, `http://..`, or a command), `TRAVEL_WORKSPACE`,
+//! `TRAVEL_PAYMENT_ADDR` (the payment page, default `127.0.0.1:0`), `RONDO_STATE_KEYS`.
+
+mod demo;
+
+use rondo_example_travel::{Config, start};
+use rondo_mcp::prelude::*;
+use std::net::SocketAddr;
+
+async fn server() -> Result<Server<Router>, Box<dyn std::error::Error>> {
+    let config = Config::from_env().map_err(|e| format!("configuration: {e}"))?;
+    let (server, travel) = start(config).await?;
+    eprintln!("travel: payment page at {}/pay/<booking>", travel.page);
+    Ok(match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS")? {
+        Some(keys) => server.state_keys(keys),
+        None => server,
+    })
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(
+            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
+        )
+        .init();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match args.first().map(String::as_str) {
+        None => server().await?.serve_stdio().await?,
+        Some("--http") => {
+            let addr: SocketAddr = args
+                .get(1)
+                .map(|a| a.parse())
+                .transpose()?
+                .unwrap_or(([127, 0, 0, 1], 3000).into());
+            let server = server().await?;
+            eprintln!("travel: MCP endpoint http://{addr}/mcp");
+            let shutdown = async {
+                let _ = tokio::signal::ctrl_c().await;
+            };
+            rondo_mcp::http::serve(server, addr, shutdown).await?;
+        }
+        Some("demo") => {
+            if let Err(e) = demo::run().await {
+                eprintln!("\n{e}");
+                std::process::exit(1);
+            }
+        }
+        Some(other) => {
+            eprintln!("unknown argument `{other}`; usage: travel [--http ADDR | demo]");
+            std::process::exit(2);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,191 @@
+//! The travel server's four tools, written once for both protocol revisions.
+
+use crate::booking::{self, Approval, TravellerDetails, approve_trip, traveller_details};
+use crate::files::{self, workspace};
+use crate::flights::{self, Preferences};
+use crate::payment::pay_on_page;
+use crate::pick::{FlightFallback, FlightSearch, pick_flights, resolve};
+use crate::store::{Booking, Store};
+use rondo_mcp::prelude::*;
+use rondo_mcp::toolbox;
+
+/// The server's state and configuration.
+pub struct Travel {
+    /// The bookings and their payments.
+    pub store: Store,
+    /// The payment page's base URL.
+    pub page: String,
+    /// What the flight search does without the client's model.
+    pub fallback: FlightFallback,
+    /// `TRAVEL_WORKSPACE`: the workspace for clients without roots.
+    pub workspace: Option<String>,
+}
+
+#[toolbox]
+impl Travel {
+    /// Finds the best three flights to Barcelona for a month and the traveller's preferences.
+    /// The client's model picks them, with reasons, when the client can sample; otherwise the
+    /// server's fallback does (a ranking by the preferences, then stops, then price; or the
+    /// server's own model; or every candidate, for you to choose from).
+    #[tool(read_only_hint = true, asks = [pick_flights])]
+    async fn find_best_flight(
+        &self,
+        cx: &Cx,
+        #[arg(description = "Where to: Barcelona")] destination: String,
+        #[arg(description = "The month of departure, YYYY-MM (flights are on sale for 2027-06)")]
+        month: String,
+        #[arg(description = "Prefer a departure before noon")] morning_departure: bool,
+        #[arg(description = "At most this many stops (0 for nonstop)")] max_stops: u32,
+    ) -> Result<Json<FlightSearch>, String> {
+        let prefs = Preferences {
+            morning_departure,
+            max_stops,
+        };
+        // The search runs once per call: later rounds replay it from requestState.
+        let search = async { flights::search(&destination, &month, max_stops) };
+        let candidates = cx.memo("flights", search).await?;
+        let submit_tool = cx.client_capabilities().sampling_tools();
+        let answer = cx
+            .ask(pick_flights(&candidates, &prefs, &self.fallback, submit_tool))
+            .await;
+        let (picks, chosen_by) = match resolve(&answer.0, &candidates) {
+            Some(picks) => (picks, answer.1),
+            None => {
+                // A model that named no flight on the list: the ranking answers instead.
+                let ranked = crate::pick::ranked(&candidates, &prefs);
+                (resolve(&ranked, &candidates).unwrap_or_default(), "ranking")
+            }
+        };
+        Ok(Json(FlightSearch {
+            destination: "Barcelona".into(),
+            month: month.trim().to_owned(),
+            chosen_by: chosen_by.into(),
+            picks,
+            candidates: Vec::new(),
+        }))
+    }
+
+    /// Books a travel package ("barcelona": Barcelona, flights 15 to 22 June 2027, a
+    /// beachfront hotel, $3,000 in total). The traveller approves it in a form (the model
+    /// cannot approve for them), then gives the passenger and emergency-contact details. Nothing
+    /// is booked until both are in; declining either books nothing.
+    #[tool(asks = [approve_trip, traveller_details])]
+    async fn book_trip(
+        &self,
+        cx: &Cx,
+        #[arg(description = "The package to book: \"barcelona\"")] package_id: String,
+    ) -> Result<String, String> {
+        let pkg = booking::package(&package_id)?;
+        let approval: Approval = match cx.ask(approve_trip(&pkg)).await {
+            Answer::Accept(a) if a.approve => a,
+            Answer::Accept(_) | Answer::Decline => {
+                return Ok("The traveller declined the trip; nothing was booked.".into());
+            }
+            Answer::Cancel => {
+                return Ok("The traveller dismissed the approval; nothing was booked.".into());
+            }
+        };
+        let details: TravellerDetails = match cx.ask(traveller_details(&pkg)).await {
+            Answer::Accept(d) => d,
+            Answer::Decline => {
+                return Ok("The traveller declined to give their details; nothing was booked.".into());
+            }
+            Answer::Cancel => {
+                return Ok("The traveller dismissed the details form; nothing was booked.".into());
+            }
+        };
+        // Both answers are in: the one side effect comes last. On 2026-07-28 the tool runs
+        // again from the top on each round, so anything done before the last question would
+        // be done once per round.
+        let key = booking::idempotency_key(cx, &pkg, &approval, &details);
+        let booking = self.store.book(&key, |id| Booking {
+            id,
+            summary: pkg.summary(),
+            total_usd: pkg.total_usd,
+            passenger: details.passenger_name.clone(),
+            receipt: None,
+        })?;
+        Ok(confirmation(&booking, &approval))
+    }
+
+    /// Pays for a booking on the travel server's payment page (URL mode: the card details are
+    /// typed on that page, never into the chat). Waits until the page reports the payment.
+    /// The booking "demo" always exists.
+    #[tool(asks = [pay_on_page])]
+    async fn pay_for_trip(
+        &self,
+        cx: &Cx,
+        #[arg(description = "The booking id from book_trip, or \"demo\"")] booking_id: String,
+    ) -> Result<String, String> {
+        let lookup = async { self.store.get(&booking_id).ok_or(()) };
+        let Ok(booking) = cx.memo("booking", lookup).await else {
+            return Err(format!(
+                "No booking {booking_id:?}: book with book_trip first, or pay for \"demo\"."
+            ));
+        };
+        if let Some(receipt) = &booking.receipt {
+            return Ok(format!("Booking {} is already paid (receipt {receipt}).", booking.id));
+        }
+        let asked = pay_on_page(&booking.id, booking.total_usd, &self.page);
+        match cx.ask(asked).await {
+            Answer::Accept(flow) => {
+                let store = self.store.clone();
+                let receipt = flow
+                    .finished(cx, || std::future::ready(store.receipt(&booking.id)))
+                    .await;
+                Ok(format!(
+                    "Paid ${} for booking {}: receipt {receipt}.",
+                    booking::thousands(booking.total_usd),
+                    booking.id
+                ))
+            }
+            Answer::Decline => Ok(format!(
+                "The traveller declined to open the payment page; nothing was paid for booking {}.",
+                booking.id
+            )),
+            Answer::Cancel => Ok(format!(
+                "The traveller dismissed the payment page; nothing was paid for booking {}.",
+                booking.id
+            )),
+        }
+    }
+
+    /// Lists the itineraries (travel-planning/), templates (travel-templates/) and client
+    /// documents (client-documents/) in the travel agent's workspace: the client's roots, or,
+    /// for a client without roots, the `folders` given or the server's TRAVEL_WORKSPACE. Roots
+    /// are advisory: they say where the user meant the server to look; the operating system
+    /// decides what it may read.
+    #[tool(read_only_hint = true, asks = [workspace])]
+    async fn trip_files(
+        &self,
+        cx: &Cx,
+        #[arg(description = "Workspace folders, for a client that shares no roots")]
+        folders: Option<Vec<String>>,
+    ) -> String {
+        let given = folders.unwrap_or_default();
+        let roots = cx.ask(workspace(&given, &self.workspace)).await;
+        files::listing(&roots.paths())
+    }
+}
+
+fn confirmation(b: &Booking, a: &Approval) -> String {
+    let mut prefs = Vec::new();
+    if let Some(seat) = a.seat {
+        prefs.push(format!("{seat:?} seat").to_lowercase());
+    }
+    if let Some(room) = a.room_type {
+        prefs.push(format!("{room:?} room").to_lowercase());
+    }
+    if a.travel_insurance {
+        prefs.push("travel insurance".into());
+    }
+    let prefs = if prefs.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", prefs.join(", "))
+    };
+    format!(
+        "Booked {} for {}{prefs}: booking {}. Pay with pay_for_trip(booking_id: \"{}\").",
+        b.summary, b.passenger, b.id, b.id
+    )
+}
