@@ -96,7 +96,12 @@ impl Client {
 
     /// Sends a request (with `meta` as its `_meta` on 2026-07-28) and returns its result,
     /// answering the server's own requests meanwhile (2025-11-25).
-    async fn request_with(&mut self, method: &str, mut params: Value, meta: Option<&Value>) -> Res<Value> {
+    async fn request_with(
+        &mut self,
+        method: &str,
+        mut params: Value,
+        meta: Option<&Value>,
+    ) -> Res<Value> {
         if let Some(meta) = meta {
             params["_meta"] = meta.clone();
         }
@@ -128,13 +133,22 @@ impl Client {
 
     /// `tools/call`, following 2026-07-28 rounds (answering each round's `inputRequests` and
     /// echoing its `requestState`). Returns the result and the number of rounds.
-    async fn call_tool(&mut self, name: &str, args: Value, meta: Option<&Value>) -> Res<(Value, u32)> {
+    async fn call_tool(
+        &mut self,
+        name: &str,
+        args: Value,
+        meta: Option<&Value>,
+    ) -> Res<(Value, u32)> {
         let call = json!({"name": name, "arguments": args});
         let mut result = self.request_with("tools/call", call.clone(), meta).await?;
         let mut rounds = 1;
         while result["resultType"] == "input_required" && rounds < 6 {
             let state = result["requestState"].as_str().unwrap_or_default();
-            println!("  (round {rounds} ends: requestState of {} bytes carries it to the next: {}…)", state.len(), &state[..state.len().min(32)]);
+            println!(
+                "  (round {rounds} ends: requestState of {} bytes carries it to the next: {}…)",
+                state.len(),
+                &state[..state.len().min(32)]
+            );
             let mut responses = serde_json::Map::new();
             for (key, req) in result["inputRequests"].as_object().into_iter().flatten() {
                 if let Ok(answer) = self.answer(&req["method"], &req["params"]).await? {
@@ -159,7 +173,9 @@ impl Client {
             .script
             .iter()
             .position(|(m, _)| *m == method)
-            .ok_or_else(|| format!("demo: the server asked `{method}`, which the script did not expect"))?;
+            .ok_or_else(|| {
+                format!("demo: the server asked `{method}`, which the script did not expect")
+            })?;
         let (_, answer) = self.script.remove(at).ok_or("script")?;
         let shown = match method {
             "elicitation/create" => params["message"].as_str().unwrap_or_default().to_owned(),
@@ -170,7 +186,11 @@ impl Client {
         self.shown.push(shown);
         if let Some(url) = params["url"].as_str() {
             let (status, page) = web::get(url, 64 * 1024).await?;
-            expect("the payment page", status == 200 && page.contains("<button id=\"pay\">"), true)?;
+            expect(
+                "the payment page",
+                status == 200 && page.contains("<button id=\"pay\">"),
+                true,
+            )?;
             println!("  [user opens] {url} and presses \"Pay\" there in a moment");
             let complete = format!("{url}/complete");
             tokio::spawn(async move {
@@ -213,7 +233,9 @@ fn text(result: &Value) -> &str {
 fn picked(result: &Value) -> (String, Vec<String>) {
     let s = &result["structuredContent"];
     let ids = s["picks"].as_array().into_iter().flatten();
-    let ids = ids.filter_map(|p| p["flight"]["id"].as_str().map(str::to_owned)).collect();
+    let ids = ids
+        .filter_map(|p| p["flight"]["id"].as_str().map(str::to_owned))
+        .collect();
     (s["chosen_by"].as_str().unwrap_or_default().to_owned(), ids)
 }
 
@@ -221,7 +243,11 @@ fn picked(result: &Value) -> (String, Vec<String>) {
 fn short(v: &Value) -> String {
     let mut v = v.clone();
     for part in ["params", "result"] {
-        if let Some(meta) = v.get_mut(part).and_then(Value::as_object_mut).and_then(|o| o.get_mut("_meta")) {
+        if let Some(meta) = v
+            .get_mut(part)
+            .and_then(Value::as_object_mut)
+            .and_then(|o| o.get_mut("_meta"))
+        {
             *meta = json!("…");
         }
     }
@@ -234,7 +260,10 @@ fn short(v: &Value) -> String {
 }
 
 fn accept(content: Value) -> (&'static str, Value) {
-    ("elicitation/create", json!({"action": "accept", "content": content}))
+    (
+        "elicitation/create",
+        json!({"action": "accept", "content": content}),
+    )
 }
 
 fn sampled(text: &str) -> (&'static str, Value) {
@@ -248,27 +277,68 @@ fn sampled(text: &str) -> (&'static str, Value) {
 async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<()> {
     println!("\n-- find_best_flight: the client's model picks");
     c.expect_answers([sampled(&model_picks().to_string())]);
-    let (r, _) = c.call_tool("find_best_flight", search_args(), c.meta.clone().as_ref()).await?;
-    expect("the model's picks", picked(&r), ("client_model".into(), vec!["BCN25".into(), "BCN22".into(), "BCN37".into()]))?;
+    let (r, _) = c
+        .call_tool("find_best_flight", search_args(), c.meta.clone().as_ref())
+        .await?;
+    expect(
+        "the model's picks",
+        picked(&r),
+        (
+            "client_model".into(),
+            vec!["BCN25".into(), "BCN22".into(), "BCN37".into()],
+        ),
+    )?;
 
     println!("\n-- find_best_flight: no model, so the server's fallback ranks");
     if rejected {
-        c.expect_answers([("sampling/createMessage", json!({"error": {"code": -1, "message": "User rejected sampling request"}}))]);
+        c.expect_answers([(
+            "sampling/createMessage",
+            json!({"error": {"code": -1, "message": "User rejected sampling request"}}),
+        )]);
     }
-    let (r, _) = c.call_tool("find_best_flight", search_args(), fallback.as_ref().or(c.meta.clone().as_ref())).await?;
-    expect("the ranking", picked(&r), ("ranking".into(), vec!["BCN22".into(), "BCN35".into(), "BCN37".into()]))?;
+    let (r, _) = c
+        .call_tool(
+            "find_best_flight",
+            search_args(),
+            fallback.as_ref().or(c.meta.clone().as_ref()),
+        )
+        .await?;
+    expect(
+        "the ranking",
+        picked(&r),
+        (
+            "ranking".into(),
+            vec!["BCN22".into(), "BCN35".into(), "BCN37".into()],
+        ),
+    )?;
 
     println!("\n-- book_trip: the traveller declines");
     c.expect_answers([("elicitation/create", json!({"action": "decline"}))]);
-    let (r, _) = c.call_tool("book_trip", json!({"package_id": "barcelona"}), c.meta.clone().as_ref()).await?;
-    expect("the declined booking", text(&r), "The traveller declined the trip; nothing was booked.")?;
+    let (r, _) = c
+        .call_tool(
+            "book_trip",
+            json!({"package_id": "barcelona"}),
+            c.meta.clone().as_ref(),
+        )
+        .await?;
+    expect(
+        "the declined booking",
+        text(&r),
+        "The traveller declined the trip; nothing was booked.",
+    )?;
 
     println!("\n-- book_trip: approval with preferences, then the traveller details");
     c.expect_answers([
         accept(json!({"approve": true, "seat": "window", "room_type": "suite", "travel_insurance": true})),
         accept(traveller()),
     ]);
-    let (r, rounds) = c.call_tool("book_trip", json!({"package_id": "barcelona"}), c.meta.clone().as_ref()).await?;
+    let (r, rounds) = c
+        .call_tool(
+            "book_trip",
+            json!({"package_id": "barcelona"}),
+            c.meta.clone().as_ref(),
+        )
+        .await?;
     let want_rounds = if c.meta.is_some() { 3 } else { 1 };
     expect("rounds of the booking", rounds, want_rounds)?;
     let booked = text(&r);
@@ -277,8 +347,18 @@ async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<(
 
     println!("\n-- pay_for_trip: payment on the server's page (URL mode)");
     c.expect_answers([("elicitation/create", json!({"action": "accept"}))]);
-    let (r, _) = c.call_tool("pay_for_trip", json!({"booking_id": "trip-1"}), c.meta.clone().as_ref()).await?;
-    expect("the payment", text(&r), "Paid $3,000 for booking trip-1: receipt R-TRIP-1-3000.")?;
+    let (r, _) = c
+        .call_tool(
+            "pay_for_trip",
+            json!({"booking_id": "trip-1"}),
+            c.meta.clone().as_ref(),
+        )
+        .await?;
+    expect(
+        "the payment",
+        text(&r),
+        "Paid $3,000 for booking trip-1: receipt R-TRIP-1-3000.",
+    )?;
     expect("answers left unused", c.script.len(), 0)?;
     Ok(())
 }
@@ -292,11 +372,17 @@ fn modern_meta(caps: Value) -> Value {
 }
 
 async fn modern() -> Res<()> {
-    println!("\n== {MODERN}: stateless; questions travel in InputRequiredResult, answers in the retry ==");
+    println!(
+        "\n== {MODERN}: stateless; questions travel in InputRequiredResult, answers in the retry =="
+    );
     let everything = json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}});
     let mut c = Client::spawn(Some(modern_meta(everything)))?;
     let discovered = c.request("server/discover", json!({})).await?;
-    expect("supported versions", &discovered["supportedVersions"], &json!([MODERN]))?;
+    expect(
+        "supported versions",
+        &discovered["supportedVersions"],
+        &json!([MODERN]),
+    )?;
     let no_sampling = modern_meta(json!({"elicitation": {"form": {}, "url": {}}}));
     flows(&mut c, Some(no_sampling), false).await?;
     let shown = c.close().await?;
@@ -308,11 +394,19 @@ async fn legacy() -> Res<()> {
     let mut c = Client::spawn(None)?;
     let caps = json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}});
     let init = c
-        .request("initialize", json!({"protocolVersion": LEGACY, "capabilities": caps,
-            "clientInfo": {"name": "travel-demo", "version": "1.0.0"}}))
+        .request(
+            "initialize",
+            json!({"protocolVersion": LEGACY, "capabilities": caps,
+            "clientInfo": {"name": "travel-demo", "version": "1.0.0"}}),
+        )
         .await?;
-    expect("negotiated version", &init["protocolVersion"], &json!(LEGACY))?;
-    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"})).await?;
+    expect(
+        "negotiated version",
+        &init["protocolVersion"],
+        &json!(LEGACY),
+    )?;
+    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
+        .await?;
     flows(&mut c, None, true).await?;
     let shown = c.close().await?;
     expect("questions shown", shown.len(), 6)
@@ -323,6 +417,8 @@ pub async fn run() -> Res<()> {
     println!("travel demo: the same tool code serves both protocol revisions.");
     modern().await?;
     legacy().await?;
-    println!("\ndone: at both revisions the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page.");
+    println!(
+        "\ndone: at both revisions the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page."
+    );
     Ok(())
 }

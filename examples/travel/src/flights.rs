@@ -45,7 +45,13 @@ impl Flight {
         };
         format!(
             "{} {} {} {}->BCN {via}, departs {}, arrives {}, ${}",
-            self.id, self.airline, self.number, self.from, self.departure, self.arrival, self.price_usd
+            self.id,
+            self.airline,
+            self.number,
+            self.from,
+            self.departure,
+            self.arrival,
+            self.price_usd
         )
     }
 }
@@ -59,7 +65,8 @@ pub struct Preferences {
     pub max_stops: u32,
 }
 
-/// Every flight in the data set (47), in a fixed order.
+/// Every flight in the data set (47), in a fixed order (one flight a line: skip rustfmt).
+#[rustfmt::skip]
 pub fn all() -> Vec<Flight> {
     #[allow(clippy::too_many_arguments)]
     fn f(
@@ -155,7 +162,10 @@ pub fn search(destination: &str, month: &str, max_stops: u32) -> Result<Vec<Flig
         ));
     }
     let fewest = in_month.iter().map(|f| f.stops).min().unwrap_or(0);
-    let fit: Vec<Flight> = in_month.into_iter().filter(|f| f.stops <= max_stops).collect();
+    let fit: Vec<Flight> = in_month
+        .into_iter()
+        .filter(|f| f.stops <= max_stops)
+        .collect();
     if fit.is_empty() {
         return Err(format!(
             "No flight to Barcelona in {month} has at most {max_stops} stops; the fewest is {fewest}."
@@ -168,7 +178,13 @@ pub fn search(destination: &str, month: &str, max_stops: u32) -> Result<Vec<Flig
 /// fewer stops, then the lower price, then the data set's order. The best `n`.
 pub fn rank(flights: &[Flight], prefs: &Preferences, n: usize) -> Vec<Flight> {
     let mut ranked = flights.to_vec();
-    ranked.sort_by_key(|f| (prefs.morning_departure && !f.is_morning(), f.stops, f.price_usd));
+    ranked.sort_by_key(|f| {
+        (
+            prefs.morning_departure && !f.is_morning(),
+            f.stops,
+            f.price_usd,
+        )
+    });
     ranked.truncate(n);
     ranked
 }
@@ -186,24 +202,38 @@ mod tests {
         assert_eq!(ids.len(), 47);
         for f in &flights {
             assert_eq!(f.via.len() as u32, f.stops, "{}", f.id);
-            assert!(f.departure.starts_with("2027-06-") && f.arrival > f.departure, "{}", f.id);
+            assert!(
+                f.departure.starts_with("2027-06-") && f.arrival > f.departure,
+                "{}",
+                f.id
+            );
         }
     }
 
     #[test]
     fn ranking_puts_preferences_then_stops_then_price() {
         let fit = search("Barcelona", "2027-06", 1).unwrap();
-        let morning = Preferences { morning_departure: true, max_stops: 1 };
+        let morning = Preferences {
+            morning_departure: true,
+            max_stops: 1,
+        };
         let ids: Vec<String> = rank(&fit, &morning, 3).into_iter().map(|f| f.id).collect();
         assert_eq!(ids, ["BCN22", "BCN35", "BCN37"]);
-        let any = Preferences { morning_departure: false, max_stops: 1 };
+        let any = Preferences {
+            morning_departure: false,
+            max_stops: 1,
+        };
         let ids: Vec<String> = rank(&fit, &any, 3).into_iter().map(|f| f.id).collect();
         assert_eq!(ids, ["BCN39", "BCN05", "BCN22"]);
     }
 
     #[test]
     fn a_search_with_nothing_to_offer_says_why() {
-        assert!(search("Paris", "2027-06", 2).unwrap_err().contains("Barcelona only"));
+        assert!(
+            search("Paris", "2027-06", 2)
+                .unwrap_err()
+                .contains("Barcelona only")
+        );
         assert!(search("bcn", "2027-07", 2).unwrap_err().contains("2027-06"));
         assert_eq!(search("BCN", "2027-06", 0).unwrap().len(), 24);
         assert_eq!(search("BCN", "2027-06", 2).unwrap().len(), 47);

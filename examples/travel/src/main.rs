@@ -21,10 +21,12 @@ async fn server() -> Result<Server<Router>, Box<dyn std::error::Error>> {
     let config = Config::from_env().map_err(|e| format!("configuration: {e}"))?;
     let (server, travel) = start(config).await?;
     eprintln!("travel: payment page at {}/pay/<booking>", travel.page);
-    Ok(match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS")? {
-        Some(keys) => server.state_keys(keys),
-        None => server,
-    })
+    Ok(
+        match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS")? {
+            Some(keys) => server.state_keys(keys),
+            None => server,
+        },
+    )
 }
 
 #[tokio::main]

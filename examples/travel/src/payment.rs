@@ -97,14 +97,22 @@ fn route(store: &Store, origin: &str, req: &Request<Incoming>) -> Response<Full<
     match (req.method(), rest.strip_suffix("/complete")) {
         (&Method::GET, None) => page(store, rest),
         (&Method::POST, Some(id)) => complete(store, origin, req, id),
-        _ => reply(StatusCode::METHOD_NOT_ALLOWED, "text/plain", "method not allowed".into()),
+        _ => reply(
+            StatusCode::METHOD_NOT_ALLOWED,
+            "text/plain",
+            "method not allowed".into(),
+        ),
     }
 }
 
 /// The page: the booking, its total, and a button that posts to the completion endpoint.
 fn page(store: &Store, id: &str) -> Response<Full<Bytes>> {
     let Some(b) = store.get(id) else {
-        return reply(StatusCode::NOT_FOUND, "text/plain", format!("no booking {id}"));
+        return reply(
+            StatusCode::NOT_FOUND,
+            "text/plain",
+            format!("no booking {id}"),
+        );
     };
     let status = match &b.receipt {
         Some(r) => format!("Paid. Receipt {r}."),
@@ -138,7 +146,12 @@ document.getElementById("pay").onclick = async () => {{
 /// Completes the payment. Only a JSON POST (which a foreign web page cannot send without the
 /// server's consent, unlike a plain form post) from this page's own origin, or from a client
 /// that sends no `Origin` (the demo, the tests).
-fn complete(store: &Store, origin: &str, req: &Request<Incoming>, id: &str) -> Response<Full<Bytes>> {
+fn complete(
+    store: &Store,
+    origin: &str,
+    req: &Request<Incoming>,
+    id: &str,
+) -> Response<Full<Bytes>> {
     let json_body = req
         .headers()
         .get("content-type")
@@ -172,5 +185,8 @@ fn reply(status: StatusCode, kind: &str, body: String) -> Response<Full<Bytes>> 
 }
 
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
 }

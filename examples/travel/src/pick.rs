@@ -6,10 +6,10 @@
 use crate::booking::thousands;
 use crate::flights::{self, Flight, Preferences};
 use crate::provider::ModelProvider;
+use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::ToolChoice;
 use rondo_mcp::question::SampleAnswer;
 use rondo_mcp::{Fallback, Json, ModelReply, sample};
-use rondo_mcp::prelude::*;
 use serde::{Deserialize, Serialize};
 
 /// What a model answers: the best flights, best first, each with its reason.
@@ -148,7 +148,10 @@ pub async fn when_no_model(
             let system = "You are a travel agent's assistant. You choose flights for travellers.";
             let instruction = Answered::instruction().unwrap_or_default();
             match provider
-                .complete(&format!("{system}\n\n{instruction}"), &prompt(candidates, prefs))
+                .complete(
+                    &format!("{system}\n\n{instruction}"),
+                    &prompt(candidates, prefs),
+                )
                 .await
                 .and_then(|text| <ModelPicks as SampleAnswer>::from_reply(text_reply(text)))
             {
@@ -174,13 +177,20 @@ pub fn ranked(candidates: &[Flight], prefs: &Preferences) -> ModelPicks {
     let picks = flights::rank(candidates, prefs, 3)
         .into_iter()
         .map(|f| {
-            let when = if f.is_morning() { "morning" } else { "afternoon or evening" };
+            let when = if f.is_morning() {
+                "morning"
+            } else {
+                "afternoon or evening"
+            };
             let stops = match f.stops {
                 0 => "nonstop".to_owned(),
                 n => format!("{n} stop(s)"),
             };
             ModelPick {
-                reason: format!("Ranked: {when} departure, {stops}, ${}.", thousands(f.price_usd)),
+                reason: format!(
+                    "Ranked: {when} departure, {stops}, ${}.",
+                    thousands(f.price_usd)
+                ),
                 flight_id: f.id,
             }
         })

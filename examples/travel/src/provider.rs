@@ -45,7 +45,9 @@ impl ModelProvider {
         if v.starts_with("https://") {
             return Err("https:// is not supported: put a local http:// proxy in front".into());
         }
-        Ok(ModelProvider::Command(v.split_whitespace().map(Into::into).collect()))
+        Ok(ModelProvider::Command(
+            v.split_whitespace().map(Into::into).collect(),
+        ))
     }
 
     /// The provider's answer to `prompt` with this system prompt, within [`PROVIDER_TIMEOUT`].
@@ -83,7 +85,10 @@ async fn run(argv: &[String], input: &str) -> Result<String, String> {
         .spawn()
         .map_err(|e| format!("{program}: {e}"))?;
     let mut stdin = child.stdin.take().ok_or("no stdin")?;
-    stdin.write_all(input.as_bytes()).await.map_err(|e| e.to_string())?;
+    stdin
+        .write_all(input.as_bytes())
+        .await
+        .map_err(|e| e.to_string())?;
     drop(stdin);
     let mut out = Vec::new();
     let stdout = child.stdout.take().ok_or("no stdout")?;
@@ -108,7 +113,11 @@ fn fake(prompt: &str) -> String {
         .filter_map(|l| {
             let id = l.split_whitespace().next()?;
             let price = l.rsplit_once('$')?.1.trim().parse().ok()?;
-            let stops = if l.contains(" nonstop,") { 0 } else { l.matches(',').count() as u32 - 2 };
+            let stops = if l.contains(" nonstop,") {
+                0
+            } else {
+                l.matches(',').count() as u32 - 2
+            };
             Some((stops, price, id))
         })
         .collect();

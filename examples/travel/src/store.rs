@@ -65,7 +65,11 @@ impl Store {
         make: impl FnOnce(String) -> Booking,
     ) -> Result<Booking, String> {
         let mut inner = self.lock();
-        if let Some(b) = inner.by_key.get(idempotency_key).and_then(|id| inner.bookings.get(id)) {
+        if let Some(b) = inner
+            .by_key
+            .get(idempotency_key)
+            .and_then(|id| inner.bookings.get(id))
+        {
             return Ok(b.clone());
         }
         if inner.bookings.len() >= MAX_BOOKINGS {
@@ -75,7 +79,9 @@ impl Store {
         }
         inner.next += 1;
         let booking = make(format!("trip-{}", inner.next));
-        inner.by_key.insert(idempotency_key.to_owned(), booking.id.clone());
+        inner
+            .by_key
+            .insert(idempotency_key.to_owned(), booking.id.clone());
         inner.bookings.insert(booking.id.clone(), booking.clone());
         Ok(booking)
     }

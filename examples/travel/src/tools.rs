@@ -46,7 +46,12 @@ impl Travel {
         let candidates = cx.memo("flights", search).await?;
         let submit_tool = cx.client_capabilities().sampling_tools();
         let answer = cx
-            .ask(pick_flights(&candidates, &prefs, &self.fallback, submit_tool))
+            .ask(pick_flights(
+                &candidates,
+                &prefs,
+                &self.fallback,
+                submit_tool,
+            ))
             .await;
         let (picks, chosen_by) = match resolve(&answer.0, &candidates) {
             Some(picks) => (picks, answer.1),
@@ -88,7 +93,9 @@ impl Travel {
         let details: TravellerDetails = match cx.ask(traveller_details(&pkg)).await {
             Answer::Accept(d) => d,
             Answer::Decline => {
-                return Ok("The traveller declined to give their details; nothing was booked.".into());
+                return Ok(
+                    "The traveller declined to give their details; nothing was booked.".into(),
+                );
             }
             Answer::Cancel => {
                 return Ok("The traveller dismissed the details form; nothing was booked.".into());
@@ -124,7 +131,10 @@ impl Travel {
             ));
         };
         if let Some(receipt) = &booking.receipt {
-            return Ok(format!("Booking {} is already paid (receipt {receipt}).", booking.id));
+            return Ok(format!(
+                "Booking {} is already paid (receipt {receipt}).",
+                booking.id
+            ));
         }
         let asked = pay_on_page(&booking.id, booking.total_usd, &self.page);
         match cx.ask(asked).await {
@@ -152,9 +162,9 @@ impl Travel {
 
     /// Lists the itineraries (travel-planning/), templates (travel-templates/) and client
     /// documents (client-documents/) in the travel agent's workspace: the client's roots, or,
-    /// for a client without roots, the `folders` given or the server's TRAVEL_WORKSPACE. Roots
-    /// are advisory: they say where the user meant the server to look; the operating system
-    /// decides what it may read.
+    /// for a client without roots, the `folders` given or the server's TRAVEL_WORKSPACE.
+    /// Roots are advisory: they say where the user meant the server to look; the operating
+    /// system decides what it may read.
     #[tool(read_only_hint = true, asks = [workspace])]
     async fn trip_files(
         &self,

@@ -1,0 +1,213 @@
+//! `book_trip` through the test client at both revisions: both forms answered (two rounds on
+//! 2026-07-28, the first answer carried by `requestState`), either declined or cancelled
+//! (nothing booked), no capabilities (`-32021`: consent never falls back), every capability,
+//! and the idempotent booking.
+
+mod common;
+
+use common::*;
+use rondo_example_travel::Config;
+use rondo_mcp::protocol::{Revision, code};
+use rondo_mcp::testing::{Reply, Script};
+use serde_json::{Value, json};
+
+fn approve() -> Reply {
+    Reply::accept(json!({"approve": true, "seat": "aisle", "travel_insurance": true}))
+}
+
+fn details() -> Value {
+    json!({
+        "passenger_name": "Grace Hopper",
+        "date_of_birth": "1986-12-09",
+        "emergency_contact_name": "Howard Aiken",
+        "emergency_contact_phone": "+1 617 555 0100"
+    })
+}
+
+const BOOKED: &str = "Booked Barcelona: flights 15 June 2027 to 22 June 2027, Hotel Arts Barcelona (beachfront), 7 nights, $3,000 in total for Grace Hopper (aisle seat, travel insurance): booking trip-1. Pay with pay_for_trip(booking_id: \"trip-1\").";
+
+#[tokio::test]
+async fn approval_then_details_books_once_both_are_in() {
+    for rev in BOTH {
+        let (server, travel) = travel(Config::default()).await;
+        let script = Script::new()
+            .elicit(approve())
+            .elicit(Reply::accept(details()));
+        let c = client(
+            server,
+            rev,
+            caps(json!({"elicitation": {"form": {}}})),
+            script,
+        )
+        .await;
+        let call = c
+            .call_tool("book_trip", json!({"package_id": "barcelona"}))
+            .await
+            .unwrap();
+        assert_eq!(call.text(), BOOKED, "{rev}");
+        assert_eq!(travel.store.booked(), 1);
+        let asked = asked(&c);
+        let messages: Vec<&str> = asked
+            .iter()
+            .map(|(_, p)| p["message"].as_str().unwrap())
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "Book Barcelona: flights 15 June 2027 to 22 June 2027, Hotel Arts Barcelona (beachfront), 7 nights, $3,000 in total?",
+                "Traveller details for the Barcelona trip (15 June 2027 to 22 June 2027)",
+            ],
+            "{rev}"
+        );
+        let approval = &asked[0].1["requestedSchema"];
+        assert_eq!(approval["required"], json!(["approve"]));
+        let props: Vec<&String> = approval["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(props, ["approve", "room_type", "seat", "travel_insurance"]);
+        let details = &asked[1].1["requestedSchema"];
+        assert_eq!(details["properties"]["date_of_birth"]["format"], "date");
+        if rev.is_modern() {
+            assert_eq!(call.rounds, 3, "one round per form, then the result");
+            // The second round's request carries the first answer only through requestState.
+            let second = c
+                .transcript()
+                .into_iter()
+                .filter(|f| f.message["method"] == "tools/call")
+                .nth(2)
+                .unwrap();
+            let params = &second.message["params"];
+            assert!(params["inputResponses"].get("approve_trip").is_none());
+            assert!(params["inputResponses"].get("traveller_details").is_some());
+            assert!(params["requestState"].is_string());
+        }
+    }
+}
+
+#[tokio::test]
+async fn declining_or_cancelling_either_form_books_nothing() {
+    let cases = [
+        (
+            vec![Reply::Decline],
+            "The traveller declined the trip; nothing was booked.",
+        ),
+        (
+            vec![Reply::accept(json!({"approve": false}))],
+            "The traveller declined the trip; nothing was booked.",
+        ),
+        (
+            vec![Reply::Cancel],
+            "The traveller dismissed the approval; nothing was booked.",
+        ),
+        (
+            vec![approve(), Reply::Decline],
+            "The traveller declined to give their details; nothing was booked.",
+        ),
+        (
+            vec![approve(), Reply::Cancel],
+            "The traveller dismissed the details form; nothing was booked.",
+        ),
+    ];
+    for rev in BOTH {
+        for (replies, want) in &cases {
+            let (server, travel) = travel(Config::default()).await;
+            let script = replies.iter().cloned().fold(Script::new(), Script::elicit);
+            let c = client(server, rev, everything(), script).await;
+            let call = c
+                .call_tool("book_trip", json!({"package_id": "barcelona"}))
+                .await
+                .unwrap();
+            assert_eq!(call.text(), *want, "{rev}");
+            assert!(
+                !call.is_error(),
+                "{rev}: a decline is an answer, not an error"
+            );
+            assert_eq!(travel.store.booked(), 0, "{rev}: nothing booked");
+        }
+    }
+}
+
+#[tokio::test]
+async fn without_forms_the_consent_is_refused_with_32021() {
+    for rev in BOTH {
+        for declared in [
+            nothing(),
+            caps(json!({"sampling": {}, "roots": {}, "elicitation": {"url": {}}})),
+        ] {
+            let (server, travel) = travel(Config::default()).await;
+            // The details as arguments do not replace the approval: consent never comes from the model.
+            let mut args = details();
+            args["package_id"] = json!("barcelona");
+            let c = client(server, rev, declared, Script::new()).await;
+            let err = c.call_tool("book_trip", args).await.unwrap_err();
+            assert_eq!(err.code, code::MISSING_REQUIRED_CLIENT_CAPABILITY, "{rev}");
+            assert_eq!(
+                err.data.unwrap()["requiredCapabilities"]["elicitation"],
+                json!({"form": {}})
+            );
+            assert!(asked(&c).is_empty(), "{rev}: nothing asked");
+            assert_eq!(travel.store.booked(), 0);
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_details_form_may_come_from_arguments_so_its_fields_are_optional_arguments() {
+    let (server, _) = travel(Config::default()).await;
+    let c = client(server, Revision::V2026_07_28, nothing(), Script::new()).await;
+    let tools = c.list_tools().await.unwrap();
+    let book = tools.iter().find(|t| t.name == "book_trip").unwrap();
+    let schema = serde_json::to_value(&book.input_schema).unwrap();
+    assert_eq!(schema["required"], json!(["package_id"]));
+    for field in [
+        "passenger_name",
+        "date_of_birth",
+        "hotel_requests",
+        "emergency_contact_name",
+        "emergency_contact_phone",
+    ] {
+        assert!(schema["properties"].get(field).is_some(), "{field}");
+    }
+    for consent in ["approve", "seat", "travel_insurance"] {
+        assert!(
+            schema["properties"].get(consent).is_none(),
+            "{consent} is never an argument"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_unknown_package_is_a_tool_error() {
+    for rev in BOTH {
+        let (server, _) = travel(Config::default()).await;
+        let c = client(server, rev, everything(), Script::new()).await;
+        let call = c
+            .call_tool("book_trip", json!({"package_id": "paris"}))
+            .await
+            .unwrap();
+        assert!(call.is_error());
+        assert_eq!(
+            call.text(),
+            "No package \"paris\": the package on sale is \"barcelona\"."
+        );
+        assert!(asked(&c).is_empty(), "{rev}");
+    }
+}
+
+#[test]
+fn one_idempotency_key_books_once() {
+    let store = rondo_example_travel::store::Store::default();
+    let make = |id: String| rondo_example_travel::store::Booking {
+        id,
+        summary: "Barcelona".into(),
+        total_usd: 3000,
+        passenger: "Grace Hopper".into(),
+        receipt: None,
+    };
+    let first = store.book("call-1", make).unwrap();
+    let again = store.book("call-1", make).unwrap();
+    let other = store.book("call-2", make).unwrap();
+    assert_eq!(
+        (first.id.as_str(), again.id.as_str(), other.id.as_str()),
+        ("trip-1", "trip-1", "trip-2")
+    );
+    assert_eq!(store.booked(), 2);
+}
