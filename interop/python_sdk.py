@@ -138,7 +138,7 @@ async def order_accepted(server, mode):
     asked = Asked(form={"approve": True, "delivery": "express"})
     async with connect(server, mode, elicitation_callback=asked.elicit) as c:
         names = [tool.name for tool in (await c.list_tools()).tools]
-        assert names == ["search_books", "order_book"], names
+        assert names == ["search_books", "order_book", "blurb", "catalog_folder"], names
         found = await c.call_tool("search_books", {"query": "rust"})
         books = json.loads(text_of(found))
         assert [b["isbn"] for b in books] == [RUST_BOOK], found

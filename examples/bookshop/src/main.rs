@@ -8,6 +8,7 @@
 //! ```
 
 mod demo;
+mod library;
 mod shop;
 
 use rondo_mcp::prelude::*;
@@ -24,7 +25,14 @@ fn server() -> Server<Router> {
             std::process::exit(2);
         }
     };
-    let server = Server::new(Router::new(info).tools(shop::Shop::new()));
+    let shop = shop::Shop::new();
+    let library = library::Library {
+        catalogue: shop.books().to_vec(),
+        export_dir: std::env::var("BOOKSHOP_EXPORT_DIR")
+            .ok()
+            .filter(|d| !d.is_empty()),
+    };
+    let server = Server::new(Router::new(info).tools(shop).tools(library));
     match keys {
         Some(k) => server.state_keys(k),
         None => server,

@@ -56,6 +56,11 @@ impl Shop {
         }
     }
 
+    /// The catalogue.
+    pub fn books(&self) -> &[Book] {
+        &self.catalogue
+    }
+
     /// A stand-in for a slow inventory service: the order tool memoises it, so a multi-round
     /// call does not repeat it and the confirmation shows the same price on every round.
     async fn check_inventory(&self, isbn: &str) -> Result<Book, String> {
