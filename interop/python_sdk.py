@@ -3,10 +3,13 @@ requirements.txt), which speaks both 2026-07-28 (`mode="auto"`: `server/discover
 `InputRequiredResult` rounds) and 2025-11-25 (`mode="legacy"`: the initialize handshake and real
 server-to-client requests).
 
-Every check runs on both revisions; the bookshop's on stdio and on Streamable HTTP, the
-conformance server's (elicitation, sampling and roots asked at once) on HTTP, and a fleet's (two
-bookshops sharing a state key, one with its own) on HTTP. A check that fails
-prints why; the script exits 1 if any failed. Run it through interop/run.sh, which builds the
+Every check runs on both revisions; the bookshop's and the travel server's on stdio and on
+Streamable HTTP, the conformance server's (elicitation, sampling and roots asked at once) on HTTP,
+and a fleet's (two bookshops sharing a state key, one with its own) on HTTP. The travel checks
+drive every travel tool with the callbacks answering, declining, cancelling and absent, and the
+sampling callback returning prose, the expected JSON and garbage; after each, no request may have
+reached a callback the client did not declare. A check that fails prints why; the script exits 1
+if any failed. Run it through interop/run.sh, which builds the
 servers and installs the pinned SDK.
 
     python interop/python_sdk.py TARGET_DIR
@@ -18,11 +21,13 @@ import asyncio
 import base64
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
 import time
 import traceback
+import urllib.request
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -30,6 +35,7 @@ import mcp.types as t
 from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
+import mcp.client.session as sdk_session
 
 BIN = Path(sys.argv[1] if len(sys.argv) > 1 else "target/debug")
 MODES = {"auto": "2026-07-28", "legacy": "2025-11-25"}
@@ -39,6 +45,31 @@ CHECK_TIMEOUT = 60
 
 class Skip(Exception):
     """A check that does not apply to this revision."""
+
+
+# The SDK declares a capability only when a callback is given; without one, its default
+# callback answers with an error. Wrapping the defaults (before any session exists) keeps the
+# declarations as they are and records every request the server sent without a declaration.
+UNDECLARED: list[str] = []
+
+
+def _recording(method: str, default):
+    async def record(*args):
+        UNDECLARED.append(method)
+        return await default(*args)
+
+    return record
+
+
+sdk_session._default_sampling_callback = _recording(
+    "sampling/createMessage", sdk_session._default_sampling_callback
+)
+sdk_session._default_elicitation_callback = _recording(
+    "elicitation/create", sdk_session._default_elicitation_callback
+)
+sdk_session._default_list_roots_callback = _recording(
+    "roots/list", sdk_session._default_list_roots_callback
+)
 
 
 # --- servers ---------------------------------------------------------------------------------
@@ -282,6 +313,208 @@ async def a_fleet_instance_serves_the_retry(fleet, mode):
     raise AssertionError(f"an instance with another key took the state: {other}")
 
 
+# --- the travel server --------------------------------------------------------------------------
+
+WORKSPACE = Path(__file__).resolve().parent.parent / "examples" / "travel" / "workspace"
+SEARCH = {"destination": "Barcelona", "month": "2027-06", "morning_departure": True, "max_stops": 1}
+RANKED = ["BCN22", "BCN35", "BCN37"]
+MODEL_JSON = json.dumps({"picks": [
+    {"flight_id": "BCN30", "reason": "A morning flight with one stop in London."},
+    {"flight_id": "BCN22", "reason": "The cheapest morning nonstop."},
+]})
+APPROVAL = {"approve": True, "seat": "window", "room_type": "double"}
+DETAILS = {
+    "passenger_name": "Ada Lovelace",
+    "date_of_birth": "1985-12-10",
+    "emergency_contact_name": "Charles Babbage",
+    "emergency_contact_phone": "+44 20 7946 0958",
+}
+BOOKED = re.compile(
+    r"^Booked Barcelona: flights 15 June 2027 to 22 June 2027, Hotel Arts Barcelona \(beachfront\), "
+    r"7 nights, \$3,000 in total for Ada Lovelace \(window seat, double room\): booking (trip-\d+)\. "
+    r'Pay with pay_for_trip\(booking_id: "trip-\d+"\)\.$'
+)
+
+
+class Traveller:
+    """The travel server's user and model: `action` for every question (accept, decline,
+    cancel), `model` for the sampling answer; an accepted payment page is paid a moment later
+    through the page's JSON endpoint, while the tool waits."""
+
+    def __init__(self, action: str = "accept", model: str = MODEL_JSON):
+        self.action, self.model = action, model
+        self.asked: list[str] = []
+        self.payments: list[asyncio.Task] = []
+
+    async def elicit(self, _ctx, params) -> t.ElicitResult:
+        url = getattr(params, "url", None)
+        self.asked.append("url" if url else params.message.split(" ")[0])
+        if self.action != "accept":
+            return t.ElicitResult(action=self.action)
+        if url:
+            self.payments.append(asyncio.create_task(pay_on_page(url)))
+            return t.ElicitResult(action="accept")
+        form = APPROVAL if params.message.startswith("Book ") else DETAILS
+        return t.ElicitResult(action="accept", content=form)
+
+    async def sample(self, _ctx, params: t.CreateMessageRequestParams) -> t.CreateMessageResult:
+        self.asked.append("sampling")
+        assert not params.tools, "no tools without sampling.tools"
+        return t.CreateMessageResult(
+            role="assistant",
+            content=t.TextContent(type="text", text=self.model),
+            model="interop-model",
+            stop_reason="endTurn",
+        )
+
+    async def roots(self, _ctx) -> t.ListRootsResult:
+        self.asked.append("roots")
+        return t.ListRootsResult(roots=[t.Root(uri=WORKSPACE.as_uri(), name="travel workspace")])
+
+    def callbacks(self, *which: str) -> dict:
+        table = {
+            "elicitation": ("elicitation_callback", self.elicit),
+            "sampling": ("sampling_callback", self.sample),
+            "roots": ("list_roots_callback", self.roots),
+        }
+        return dict(table[w] for w in which)
+
+
+async def pay_on_page(url: str) -> dict:
+    """The user presses "Pay" on the page (the page itself posts this)."""
+    await asyncio.sleep(0.5)
+
+    def post():
+        req = urllib.request.Request(
+            url + "/complete", data=b"{}", headers={"content-type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.load(r)
+
+    return await asyncio.to_thread(post)
+
+
+def picks(result: t.CallToolResult) -> tuple[str, list[str]]:
+    s = result.structured_content
+    return s["chosen_by"], [p["flight"]["id"] for p in s["picks"]]
+
+
+async def expect_refused(call, capability: dict):
+    try:
+        r = await call
+    except MCPError as e:
+        assert e.code == -32021, (e.code, e.message)
+        assert (e.data or {}).get("requiredCapabilities") == capability, e.data
+        return
+    raise AssertionError(f"expected -32021, got a result: {r}")
+
+
+async def flight_picked_by_the_model(server, mode):
+    user = Traveller()
+    async with connect(server, mode, **user.callbacks("elicitation", "sampling", "roots")) as c:
+        r = await c.call_tool("find_best_flight", SEARCH)
+    assert picks(r) == ("client_model", ["BCN30", "BCN22"]), r
+    assert user.asked == ["sampling"], user.asked
+
+
+async def flight_model_prose_is_ranked(server, mode):
+    user = Traveller(model="I would take the morning nonstop from Boston; it is the cheapest.")
+    async with connect(server, mode, **user.callbacks("sampling")) as c:
+        r = await c.call_tool("find_best_flight", SEARCH)
+    assert picks(r) == ("ranking", RANKED), r
+    assert user.asked == ["sampling"], "asked once, not again"
+
+
+async def flight_model_garbage_is_ranked(server, mode):
+    user = Traveller(model='{"picks": [{"flight_id": 7}] \u0000 ```')
+    async with connect(server, mode, **user.callbacks("sampling")) as c:
+        r = await c.call_tool("find_best_flight", SEARCH)
+    assert picks(r) == ("ranking", RANKED), r
+
+
+async def flight_without_sampling_is_ranked(server, mode):
+    user = Traveller()
+    async with connect(server, mode, **user.callbacks("elicitation", "roots")) as c:
+        r = await c.call_tool("find_best_flight", SEARCH)
+    assert picks(r) == ("ranking", RANKED), r
+    assert user.asked == [], user.asked
+
+
+async def booking_then_payment_on_the_page(server, mode):
+    user = Traveller()
+    async with connect(server, mode, **user.callbacks("elicitation", "sampling", "roots")) as c:
+        booked = await c.call_tool("book_trip", {"package_id": "barcelona"})
+        m = BOOKED.match(text_of(booked))
+        assert m, booked
+        paid = await c.call_tool("pay_for_trip", {"booking_id": m.group(1)})
+    assert user.asked == ["Book", "Traveller", "url"], user.asked
+    receipt = (await user.payments[0])["receipt"]
+    assert text_of(paid) == f"Paid $3,000 for booking {m.group(1)}: receipt {receipt}.", paid
+
+
+async def booking_declined(server, mode):
+    user = Traveller(action="decline")
+    async with connect(server, mode, **user.callbacks("elicitation")) as c:
+        r = await c.call_tool("book_trip", {"package_id": "barcelona"})
+        p = await c.call_tool("pay_for_trip", {"booking_id": "demo"})
+    assert not r.is_error and text_of(r) == "The traveller declined the trip; nothing was booked.", r
+    assert text_of(p) == (
+        "The traveller declined to open the payment page; nothing was paid for booking demo."
+    ), p
+
+
+async def booking_cancelled(server, mode):
+    user = Traveller(action="cancel")
+    async with connect(server, mode, **user.callbacks("elicitation", "sampling")) as c:
+        r = await c.call_tool("book_trip", {"package_id": "barcelona"})
+        p = await c.call_tool("pay_for_trip", {"booking_id": "demo"})
+    assert text_of(r) == "The traveller dismissed the approval; nothing was booked.", r
+    assert text_of(p) == "The traveller dismissed the payment page; nothing was paid for booking demo.", p
+
+
+async def booking_and_payment_without_elicitation_are_refused(server, mode):
+    user = Traveller()
+    async with connect(server, mode, **user.callbacks("sampling", "roots")) as c:
+        await expect_refused(c.call_tool("book_trip", {"package_id": "barcelona", **DETAILS}),
+                             {"elicitation": {"form": {}}})
+        await expect_refused(c.call_tool("pay_for_trip", {"booking_id": "demo"}),
+                             {"elicitation": {"url": {}}})
+    assert user.asked == [], user.asked
+
+
+async def trip_files_from_roots(server, mode):
+    user = Traveller()
+    async with connect(server, mode, **user.callbacks("elicitation", "sampling", "roots")) as c:
+        r = await c.call_tool("trip_files", {})
+    text = text_of(r)
+    assert not r.is_error, r
+    assert f"Itineraries ({WORKSPACE}/travel-planning):\n  - barcelona-june-2027.md" in text, text
+    assert "Client documents" in text and "Templates" in text, text
+    assert user.asked == ["roots"], user.asked
+
+
+async def trip_files_without_roots(server, mode):
+    async with connect(server, mode) as c:
+        given = await c.call_tool("trip_files", {"folders": [str(WORKSPACE)]})
+        none = await c.call_tool("trip_files", {})
+    assert "itinerary-template.md" in text_of(given), given
+    assert none.is_error and "Pass `folders`" in text_of(none), none
+
+
+TRAVEL_CHECKS = [
+    flight_picked_by_the_model,
+    flight_model_prose_is_ranked,
+    flight_model_garbage_is_ranked,
+    flight_without_sampling_is_ranked,
+    booking_then_payment_on_the_page,
+    booking_declined,
+    booking_cancelled,
+    booking_and_payment_without_elicitation_are_refused,
+    trip_files_from_roots,
+    trip_files_without_roots,
+]
+
+
 BOOKSHOP_CHECKS = [
     order_accepted,
     order_declined,
@@ -294,8 +527,10 @@ CONFORMANCE_CHECKS = [three_questions_at_once, undeclared_sampling_takes_the_fal
 
 async def run(label: str, check, server, mode) -> str:
     name = f"{label} {MODES[mode]} {check.__name__}"
+    UNDECLARED.clear()
     try:
         await asyncio.wait_for(check(server, mode), CHECK_TIMEOUT)
+        assert not UNDECLARED, f"the server sent requests the client did not declare: {UNDECLARED}"
     except Skip as why:
         print(f"skip {name}: {why}", flush=True)
         return "skipped"
@@ -311,6 +546,9 @@ async def main() -> int:
     stdio = StdioServerParameters(command=bookshop, args=[])
     http_shop = HttpServer("bookshop", [bookshop, "--http", "127.0.0.1:{port}"])
     conformance = HttpServer("conformance", [str(BIN / "conformance")])
+    travel = str(BIN / "travel")
+    travel_stdio = StdioServerParameters(command=travel, args=[])
+    http_travel = HttpServer("travel", [travel, "--http", "127.0.0.1:{port}"])
     shared, own = (f"1:{base64.urlsafe_b64encode(os.urandom(32)).decode().rstrip('=')}" for _ in "ab")
     argv = [bookshop, "--http", "127.0.0.1:{port}"]
     fleet = [
@@ -324,12 +562,15 @@ async def main() -> int:
             for check in BOOKSHOP_CHECKS:
                 results.append(await run("bookshop stdio", check, stdio, mode))
                 results.append(await run("bookshop http ", check, http_shop.url, mode))
+            for check in TRAVEL_CHECKS:
+                results.append(await run("travel stdio", check, travel_stdio, mode))
+                results.append(await run("travel http ", check, http_travel.url, mode))
             for check in CONFORMANCE_CHECKS:
                 results.append(await run("conformance http", check, conformance.url, mode))
             urls = [server.url for server in fleet]
             results.append(await run("bookshop fleet", a_fleet_instance_serves_the_retry, urls, mode))
     finally:
-        for server in [http_shop, conformance, *fleet]:
+        for server in [http_shop, conformance, http_travel, *fleet]:
             server.stop()
     print(", ".join(f"{results.count(k)} {k}" for k in ("passed", "skipped", "failed")))
     return 1 if "failed" in results else 0

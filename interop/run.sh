@@ -15,5 +15,5 @@ if ! cmp -s interop/requirements.txt "$stamp" 2>/dev/null; then
   cp interop/requirements.txt "$stamp"
 fi
 
-cargo build -q --locked -p rondo-example-bookshop -p rondo-example-conformance
+cargo build -q --locked -p rondo-example-bookshop -p rondo-example-conformance -p rondo-example-travel
 "$venv/bin/python" interop/python_sdk.py target/debug

@@ -81,6 +81,8 @@ impl Travel {
         #[arg(description = "The package to book: \"barcelona\"")] package_id: String,
     ) -> Result<String, String> {
         let pkg = booking::package(&package_id)?;
+        // Taken before the first question, so every round of this call carries the same key.
+        let key = booking::idempotency_key(cx).await;
         let approval: Approval = match cx.ask(approve_trip(&pkg)).await {
             Answer::Accept(a) if a.approve => a,
             Answer::Accept(_) | Answer::Decline => {
@@ -104,7 +106,6 @@ impl Travel {
         // Both answers are in: the one side effect comes last. On 2026-07-28 the tool runs
         // again from the top on each round, so anything done before the last question would
         // be done once per round.
-        let key = booking::idempotency_key(cx, &pkg, &approval, &details);
         let booking = self.store.book(&key, |id| Booking {
             id,
             summary: pkg.summary(),

@@ -211,3 +211,43 @@ fn one_idempotency_key_books_once() {
     );
     assert_eq!(store.booked(), 2);
 }
+
+#[tokio::test]
+async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
+    let (server, travel) = travel(Config::default()).await;
+    let script = Script::new()
+        .elicit(approve())
+        .elicit(Reply::accept(details()))
+        .elicit(approve())
+        .elicit(Reply::accept(details()));
+    let c = client(server, Revision::V2026_07_28, everything(), script).await;
+    let first = c
+        .call_tool("book_trip", json!({"package_id": "barcelona"}))
+        .await
+        .unwrap();
+    assert_eq!(first.text(), BOOKED);
+    // The client sends its last round again (a lost answer, a retry): the same booking.
+    let last = c
+        .transcript()
+        .into_iter()
+        .filter(|f| f.message["method"] == "tools/call")
+        .next_back()
+        .unwrap();
+    let again = c
+        .raw_request("tools/call", last.message["params"].clone())
+        .await
+        .unwrap();
+    assert_eq!(again["content"][0]["text"], BOOKED);
+    assert_eq!(travel.store.booked(), 1);
+    // Another call with the same answers is another booking.
+    let second = c
+        .call_tool("book_trip", json!({"package_id": "barcelona"}))
+        .await
+        .unwrap();
+    assert!(
+        second.text().contains("booking trip-2"),
+        "{}",
+        second.text()
+    );
+    assert_eq!(travel.store.booked(), 2);
+}
