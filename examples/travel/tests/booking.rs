@@ -230,8 +230,7 @@ async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
     let last = c
         .transcript()
         .into_iter()
-        .filter(|f| f.message["method"] == "tools/call")
-        .next_back()
+        .rfind(|f| f.message["method"] == "tools/call")
         .unwrap();
     let again = c
         .raw_request("tools/call", last.message["params"].clone())
