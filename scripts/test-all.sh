@@ -33,7 +33,8 @@ cargo test --workspace --all-features --locked
 step "docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked
 
-step "the README's main command: the bookshop demo (it checks its own outcome)"
+step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
+cargo run -q -p rondo-example-travel --locked -- demo
 cargo run -q -p rondo-example-bookshop --locked -- demo
 
 step "official MCP conformance suite, both revisions, every scenario against its expected outcome"
