@@ -220,3 +220,30 @@ async fn the_page_completes_only_on_a_json_post_from_its_own_origin() {
     assert_eq!(status, 404);
     assert_eq!(travel.store.receipt("demo"), None);
 }
+
+#[tokio::test]
+async fn paying_before_the_client_retries_still_reads_as_paid() {
+    // 2026-07-28: the user pays on the page before the client sends its answer; the retry runs
+    // the tool from the top and must not see "already paid".
+    let (server, travel) = travel(Config::default()).await;
+    let c = client(server, Revision::V2026_07_28, everything(), Script::new()).await;
+    let call = json!({"name": "pay_for_trip", "arguments": {"booking_id": "demo"}});
+    let first = c.request("tools/call", call.clone()).await.unwrap();
+    assert_eq!(first["resultType"], "input_required");
+    let url = first["inputRequests"]["pay_on_page"]["params"]["url"]
+        .as_str()
+        .unwrap();
+    let (status, _) = web::post_json(&format!("{url}/complete"), "{}", 4096)
+        .await
+        .unwrap();
+    assert_eq!(status, 200);
+    let mut retry = call;
+    retry["inputResponses"] = json!({"pay_on_page": {"action": "accept"}});
+    retry["requestState"] = first["requestState"].clone();
+    let done = c.request("tools/call", retry).await.unwrap();
+    assert_eq!(
+        done["content"][0]["text"],
+        "Paid $3,000 for booking demo: receipt R-DEMO-3000."
+    );
+    assert!(travel.store.receipt("demo").is_some());
+}
