@@ -160,3 +160,22 @@ async fn the_description_says_roots_are_advisory() {
             .contains("Roots are advisory")
     );
 }
+
+#[tokio::test]
+async fn a_client_that_fails_to_list_its_roots_gets_the_fallback_on_2025() {
+    let (server, _) = travel(Config::default()).await;
+    let error = Reply::Error(rondo_mcp::protocol::Error::new(-32603, "roots unavailable"));
+    let c = client(
+        server,
+        rondo_mcp::protocol::Revision::V2025_11_25,
+        everything(),
+        Script::new().roots(error),
+    )
+    .await;
+    let call = c
+        .call_tool("trip_files", json!({"folders": [shipped()]}))
+        .await
+        .unwrap();
+    expect_listing(&call.text(), &shipped());
+    assert_eq!(asked_methods(&c), ["roots/list"]);
+}
