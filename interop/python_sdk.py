@@ -417,6 +417,30 @@ async def flight_picked_by_the_model(server, mode):
     assert user.asked == ["sampling"], user.asked
 
 
+async def flight_picked_through_submit_picks(server, mode):
+    # A client that declares sampling.tools is offered the submit_picks tool and answers by
+    # calling it; without that declaration (the other checks) no request carries tools.
+    asked = []
+
+    async def sample(_ctx, params: t.CreateMessageRequestParams):
+        asked.append([tool.name for tool in params.tools or []])
+        use = t.ToolUseContent(
+            type="tool_use",
+            id="u1",
+            name="submit_picks",
+            input={"picks": [{"flight_id": "BCN26", "reason": "Morning, one stop, under $900."}]},
+        )
+        return t.CreateMessageResultWithTools(
+            role="assistant", content=[use], model="interop-model", stop_reason="toolUse"
+        )
+
+    tools = t.SamplingCapability(tools=t.SamplingToolsCapability())
+    async with connect(server, mode, sampling_callback=sample, sampling_capabilities=tools) as c:
+        r = await c.call_tool("find_best_flight", SEARCH)
+    assert picks(r) == ("client_model", ["BCN26"]), r
+    assert asked == [["submit_picks"]], asked
+
+
 async def flight_model_prose_is_ranked(server, mode):
     user = Traveller(model="I would take the morning nonstop from Boston; it is the cheapest.")
     async with connect(server, mode, **user.callbacks("sampling")) as c:
@@ -503,6 +527,7 @@ async def trip_files_without_roots(server, mode):
 
 TRAVEL_CHECKS = [
     flight_picked_by_the_model,
+    flight_picked_through_submit_picks,
     flight_model_prose_is_ranked,
     flight_model_garbage_is_ranked,
     flight_without_sampling_is_ranked,
