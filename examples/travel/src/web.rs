@@ -14,17 +14,29 @@ pub const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// `GET url`: the status and the body (at most `limit` bytes).
 pub async fn get(url: &str, limit: u64) -> Result<(u16, String), String> {
-    send(Method::GET, url, None, limit).await
+    send(Method::GET, url, &[], None, limit).await
 }
 
 /// `POST url` with a JSON body: the status and the body (at most `limit` bytes).
 pub async fn post_json(url: &str, body: &str, limit: u64) -> Result<(u16, String), String> {
-    send(Method::POST, url, Some(body.to_owned()), limit).await
+    let json = [("content-type", "application/json")];
+    post(url, &json, body, limit).await
+}
+
+/// `POST url` with these headers and body: the status and the body (at most `limit` bytes).
+pub async fn post(
+    url: &str,
+    headers: &[(&str, &str)],
+    body: &str,
+    limit: u64,
+) -> Result<(u16, String), String> {
+    send(Method::POST, url, headers, Some(body.to_owned()), limit).await
 }
 
 async fn send(
     method: Method,
     url: &str,
+    headers: &[(&str, &str)],
     body: Option<String>,
     limit: u64,
 ) -> Result<(u16, String), String> {
@@ -47,8 +59,8 @@ async fn send(
             .method(method)
             .uri(path)
             .header("host", format!("{host}:{port}"));
-        if body.is_some() {
-            req = req.header("content-type", "application/json");
+        for (name, value) in headers {
+            req = req.header(*name, *value);
         }
         let req = req
             .body(Full::new(Bytes::from(body.unwrap_or_default())))

@@ -247,3 +247,29 @@ async fn paying_before_the_client_retries_still_reads_as_paid() {
     );
     assert!(travel.store.receipt("demo").is_some());
 }
+
+#[tokio::test]
+async fn a_foreign_page_or_a_plain_form_post_cannot_complete_the_payment() {
+    let (_, travel) = travel(Config::default()).await;
+    let complete = format!("{}/pay/demo/complete", travel.page);
+    let form = [("content-type", "application/x-www-form-urlencoded")];
+    let (status, _) = web::post(&complete, &form, "pay=1", 4096).await.unwrap();
+    assert_eq!(
+        status, 403,
+        "a plain form post, which any web page can send"
+    );
+    let foreign = [
+        ("content-type", "application/json"),
+        ("origin", "http://evil.example"),
+    ];
+    let (status, _) = web::post(&complete, &foreign, "{}", 4096).await.unwrap();
+    assert_eq!(status, 403, "another origin");
+    assert_eq!(travel.store.receipt("demo"), None);
+    let own = [
+        ("content-type", "application/json"),
+        ("origin", travel.page.as_str()),
+    ];
+    let (status, _) = web::post(&complete, &own, "{}", 4096).await.unwrap();
+    assert_eq!(status, 200, "the page's own button");
+    assert!(travel.store.receipt("demo").is_some());
+}
