@@ -116,7 +116,7 @@ fn fake(prompt: &str) -> String {
             let stops = if l.contains(" nonstop,") {
                 0
             } else {
-                l.matches(',').count() as u32 - 2
+                (l.matches(',').count() as u32).saturating_sub(2)
             };
             Some((stops, price, id))
         })
