@@ -4,10 +4,11 @@
 // `input_required` loop) and at 2025-11-25 (`mode: 'legacy'`: the initialize handshake and real
 // server-to-client requests), over stdio and Streamable HTTP.
 //
-// Every check runs at both revisions on every transport its server is listed with (SERVERS
-// below). Besides its own assertions, each check fails when the SDK's schema validator warned
-// about a schema the server published (`unknown format "uint32" ignored in schema ...`). Run it
-// through interop/run.sh, which builds the servers and installs the pinned SDK:
+// Every check runs at both revisions on every transport its server serves (CHECKS below says which
+// checks run against which server, servers.mjs how each one is started). Besides its own
+// assertions, each check fails when the SDK's schema validator warned about a schema the server
+// published (`unknown format "uint32" ignored in schema ...`). Run it through interop/run.sh, which
+// builds the servers and installs the pinned SDK:
 //
 //     node interop/ts/sdk.mjs TARGET_DIR
 //
@@ -17,9 +18,8 @@
 import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
-import { spawn } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
+import { example, httpServer } from './servers.mjs';
 
 const BIN = path.resolve(process.argv[2] ?? 'target/debug');
 const REVISIONS = {
@@ -40,55 +40,6 @@ for (const level of ['warn', 'error', 'log']) {
     const line = args.map(String).join(' ');
     if (/unknown format|unknown keyword|strict mode/i.test(line)) validatorWarnings.push(line);
     original(...args);
-  };
-}
-
-// --- servers ----------------------------------------------------------------------------------
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-function connects(port) {
-  return new Promise((resolve) => {
-    const socket = net.connect({ host: '127.0.0.1', port });
-    socket.once('connect', () => (socket.destroy(), resolve(true)));
-    socket.once('error', () => resolve(false));
-  });
-}
-
-/** A server process on a free loopback port; `stop()` ends it. */
-async function httpServer(name, argv, env = {}) {
-  const port = await freePort();
-  const args = argv.map((a) => a.replaceAll('{port}', String(port)));
-  const child = spawn(args[0], args.slice(1), {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ['ignore', 'ignore', 'ignore'],
-  });
-  let exited = null;
-  child.once('exit', (code) => (exited = code ?? 'signal'));
-  const deadline = Date.now() + 30_000;
-  while (!(await connects(port))) {
-    if (exited !== null) throw new Error(`${name} exited (${exited}) before listening`);
-    if (Date.now() > deadline) throw new Error(`${name} did not listen on ${port} within 30 s`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return {
-    url: `http://127.0.0.1:${port}/mcp`,
-    stop: () =>
-      new Promise((resolve) => {
-        if (exited !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-        setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-      }),
   };
 }
 
@@ -237,7 +188,8 @@ async function orderAccepted(server, revision) {
   const form = asked.elicitations[0];
   eq(form.message, 'Order 2 x "The Rust Programming Language" for $79.98?', 'message');
   eq(form.requestedSchema.required, ['approve'], 'required');
-  eq(Object.keys(form.requestedSchema.properties).sort(), ['approve', 'delivery', 'gift_wrap'], 'fields');
+  const fields = Object.keys(form.requestedSchema.properties).sort();
+  eq(fields, ['approve', 'delivery', 'gift_wrap'], 'fields');
 }
 
 async function orderDeclined(server, revision) {
@@ -255,14 +207,16 @@ async function orderWithoutElicitationIsRefused(server, revision) {
     const args = { isbn: RUST_BOOK, quantity: 1 };
     const e = await refusal(c.callTool({ name: 'order_book', arguments: args }));
     eq(e.code, -32021, `error code (${e.message})`);
-    assert('elicitation' in (e.data?.requiredCapabilities ?? {}), `data names elicitation: ${JSON.stringify(e.data)}`);
+    const required = e.data?.requiredCapabilities ?? {};
+    assert('elicitation' in required, `data names elicitation: ${JSON.stringify(e.data)}`);
   });
 }
 
 async function badArgumentsAreAToolError(server, revision) {
   const asked = new Asked({ form: { approve: true } });
   await using(server, revision, asked, async (c) => {
-    const r = await c.callTool({ name: 'order_book', arguments: { isbn: RUST_BOOK, quantity: 11 } });
+    const args = { isbn: RUST_BOOK, quantity: 11 };
+    const r = await c.callTool({ name: 'order_book', arguments: args });
     assert(r.isError, JSON.stringify(r));
     eq(textOf(r), 'quantity must be between 1 and 10', 'tool error');
   });
@@ -271,10 +225,12 @@ async function badArgumentsAreAToolError(server, revision) {
 
 // --- checks: the conformance server -----------------------------------------------------------
 
+const ALL_AT_ONCE = 'test_input_required_result_multiple_inputs';
+
 async function threeQuestionsAtOnce(server, revision) {
   const asked = new Asked({ form: { name: 'Ada' } });
   await using(server, revision, asked, async (c) => {
-    const r = await c.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
+    const r = await c.callTool({ name: ALL_AT_ONCE, arguments: {} });
     eq(textOf(r), 'name=Ada, greeting=Good day, roots=2', 'answer');
   });
   eq([asked.elicitations.length, asked.samplings.length, asked.roots], [1, 1, 1], 'asked');
@@ -297,7 +253,7 @@ async function undeclaredSamplingTakesTheFallback(server, revision) {
   const asked = new Asked({ form: { name: 'Ada' } });
   const answers = { elicit: (p) => asked.elicit(p), listRoots: () => asked.listRoots() };
   await using(server, revision, answers, async (c) => {
-    const r = await c.callTool({ name: 'test_input_required_result_multiple_inputs', arguments: {} });
+    const r = await c.callTool({ name: ALL_AT_ONCE, arguments: {} });
     eq(textOf(r), 'name=Ada, greeting=Hello, roots=2', 'answer');
   });
   eq(asked.samplings.length, 0, 'samplings');
@@ -324,25 +280,26 @@ async function twoRoundsInARow(server, revision) {
   );
 }
 
-// --- the servers and what runs against each ---------------------------------------------------
+// --- what runs against each server -----------------------------------------------------------
 //
-// To add a server: an entry here with its binary, how it serves HTTP (argv with `{port}`, or the
-// PORT variable the argv ignores), how it serves stdio if it does, and its checks (functions of
-// `(server, revision)` like the ones above). `listedSchemasCompile` runs against every server.
+// To add a server: its entry in servers.mjs (EXAMPLES), then a line here with its checks
+// (functions of `(server, revision)` like the ones above). `listedSchemasCompile` runs against
+// every server, on each transport it serves.
 
-const SERVERS = [
-  {
-    name: 'bookshop',
-    stdio: ['bookshop'],
-    http: ['bookshop', '--http', '127.0.0.1:{port}'],
-    checks: [orderAccepted, orderDeclined, orderWithoutElicitationIsRefused, badArgumentsAreAToolError],
-  },
-  {
-    name: 'conformance',
-    http: ['conformance'],
-    checks: [threeQuestionsAtOnce, samplingAnswered, undeclaredSamplingTakesTheFallback, twoRoundsInARow],
-  },
-];
+const CHECKS = {
+  bookshop: [
+    orderAccepted,
+    orderDeclined,
+    orderWithoutElicitationIsRefused,
+    badArgumentsAreAToolError,
+  ],
+  conformance: [
+    threeQuestionsAtOnce,
+    samplingAnswered,
+    undeclaredSamplingTakesTheFallback,
+    twoRoundsInARow,
+  ],
+};
 
 // --- running ----------------------------------------------------------------------------------
 
@@ -352,7 +309,8 @@ async function run(label, check, server, revision) {
   let timer;
   try {
     const timeout = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
+      const late = () => reject(new Error(`timed out after ${CHECK_TIMEOUT_MS} ms`));
+      timer = setTimeout(late, CHECK_TIMEOUT_MS);
     });
     await Promise.race([check(server, revision), timeout]);
     const warnings = validatorWarnings.slice(warned);
@@ -368,20 +326,20 @@ async function run(label, check, server, revision) {
 }
 
 async function main() {
-  const bin = (argv) => [path.join(BIN, argv[0]), ...argv.slice(1)];
   const results = [];
-  for (const server of SERVERS) {
-    const http = await httpServer(server.name, bin(server.http));
+  for (const [name, checks] of Object.entries(CHECKS)) {
+    const server = example(name, BIN);
+    const http = await httpServer(name, server.http);
     const transports = [['http ', { url: http.url }]];
     if (server.stdio) {
-      const [command, ...args] = bin(server.stdio);
+      const [command, ...args] = server.stdio;
       transports.unshift(['stdio', { stdio: { command, args } }]);
     }
     try {
       for (const revision of Object.keys(REVISIONS)) {
-        for (const check of [listedSchemasCompile, ...server.checks]) {
+        for (const check of [listedSchemasCompile, ...checks]) {
           for (const [label, target] of transports) {
-            results.push(await run(`${server.name} ${label}`, check, target, revision));
+            results.push(await run(`${name} ${label}`, check, target, revision));
           }
         }
       }
