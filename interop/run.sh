@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# Drives Rondo's example servers with a real client, the official MCP Python SDK, at both
-# protocol revisions over stdio and Streamable HTTP (interop/python_sdk.py). Installs the pinned
-# SDK into a virtual environment under target/ (needs python3 >= 3.10 with venv), builds the
-# servers, and fails if any check fails.
+# Drives Rondo's example servers with real clients at both protocol revisions over stdio and
+# Streamable HTTP: the official MCP Python SDK (interop/python_sdk.py), the official MCP
+# TypeScript SDK's client (interop/ts/sdk.mjs) and, as a smoke test, the MCP Inspector's CLI
+# (interop/ts/inspector.mjs). Installs the pinned Python SDK into a virtual environment under
+# target/ (needs python3 >= 3.10 with venv) and the pinned TypeScript SDK and Inspector with
+# `npm ci` (needs npm; the scripts run on the Node 22 binary conformance/'s lockfile pins),
+# builds the servers, runs every driver, and fails if any check of any of them failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +17,15 @@ if ! cmp -s interop/requirements.txt "$stamp" 2>/dev/null; then
   "$venv/bin/pip" install --quiet --disable-pip-version-check -r interop/requirements.txt
   cp interop/requirements.txt "$stamp"
 fi
+source interop/tooling.sh
 
 cargo build -q --locked -p rondo-example-bookshop -p rondo-example-conformance -p rondo-example-travel
-"$venv/bin/python" interop/python_sdk.py target/debug
+
+status=0
+echo "== the official MCP Python SDK"
+"$venv/bin/python" interop/python_sdk.py target/debug || status=1
+echo "== the official MCP TypeScript SDK"
+"$node" interop/ts/sdk.mjs target/debug || status=1
+echo "== the MCP Inspector's CLI"
+"$node" interop/ts/inspector.mjs target/debug || status=1
+exit "$status"

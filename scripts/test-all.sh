@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Every check CI runs, in order; stops at the first failure. Installs what it needs itself: the Rust
 # crates through cargo, the conformance suite's pinned Node.js packages (including a Node 22
-# binary) through `npm ci` in conformance/, and the pinned MCP Python SDK into a virtual
-# environment under target/ (interop/run.sh). One target directory, debug builds only.
+# binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector through
+# `npm ci` in interop/ts/, and the pinned MCP Python SDK into a virtual environment under target/
+# (interop/run.sh). One target directory, debug builds only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -41,7 +42,7 @@ step "official MCP conformance suite, both revisions, every scenario against its
 cargo build -p rondo-example-conformance --bin conformance --locked
 bash conformance/run.sh --serve-and-test target/debug/conformance
 
-step "a real client: the official MCP Python SDK against the example servers, both revisions, stdio and HTTP"
+step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
 bash interop/run.sh
 
 step "all checks passed"

@@ -82,11 +82,9 @@ pub fn tool_definition(
     }
 }
 
-/// Generates the JSON Schema (2020-12) of `T`, without the root's `$schema` and `title` noise.
+/// The JSON Schema (2020-12, standard formats only) of `T`, without the root's `$schema` and `title` noise.
 fn schema_of<T: JsonSchema>() -> serde_json::Map<String, Value> {
-    let schema = schemars::generate::SchemaSettings::draft2020_12()
-        .into_generator()
-        .into_root_schema_for::<T>();
+    let schema = crate::schema::root_schema_for::<T>();
     let mut obj = schema.as_object().cloned().unwrap_or_default();
     obj.remove("$schema");
     obj.remove("title");

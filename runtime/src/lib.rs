@@ -18,6 +18,7 @@ pub mod protocol;
 pub mod question;
 mod resources;
 mod router;
+mod schema;
 mod server;
 mod server_info;
 mod session;

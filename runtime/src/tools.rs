@@ -196,10 +196,7 @@ display_results!(
 
 impl<T: Serialize + JsonSchema> IntoToolResult for Json<T> {
     fn output_schema() -> Option<JsonObject> {
-        let schema = schemars::generate::SchemaSettings::draft2020_12()
-            .into_generator()
-            .into_root_schema_for::<T>();
-        schema.as_object().cloned()
+        crate::schema::root_schema_for::<T>().as_object().cloned()
     }
     fn into_tool_result(self) -> CallToolResult {
         match serde_json::to_value(&self.0) {

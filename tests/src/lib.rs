@@ -5,6 +5,7 @@
 use rondo_mcp::protocol::Revision;
 use rondo_mcp::testing::{Direction, Frame, Validator};
 
+pub mod published;
 pub mod servers;
 
 /// Checks every line of `transcript` with the runtime's [`Validator`] for `revision`, failing

@@ -227,10 +227,7 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> SampleAnswer for T {
 }
 
 fn answer_schema<T: JsonSchema>() -> Value {
-    let mut schema = schemars::generate::SchemaSettings::draft2020_12()
-        .into_generator()
-        .into_root_schema_for::<T>()
-        .to_value();
+    let mut schema = crate::schema::root_schema_for::<T>().to_value();
     if let Some(obj) = schema.as_object_mut() {
         obj.remove("$schema");
         obj.remove("title");

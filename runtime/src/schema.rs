@@ -1,0 +1,141 @@
+//! JSON Schemas from Rust types: the one schemars generator every published schema comes from
+//! (tools' `inputSchema` and `outputSchema`, prompts' arguments, a sampling answer's schema).
+//!
+//! It writes JSON Schema 2020-12 and keeps only the formats that standard defines. schemars marks
+//! Rust numbers with formats of its own (`uint32`, `int64`, `double`, ...), which clients'
+//! validators do not know (the official TypeScript SDK warns `unknown format "uint32" ignored in
+//! schema` for each) or refuse. A number's format becomes the bounds it stands for, where the
+//! schema does not already state them: every unsigned type is `minimum: 0`, and the types up to 64
+//! bits get their range (schemars writes the 8- and 16-bit ranges itself, and a `#[schemars(range)]`
+//! wins). `float`, `double`,
+//! `int`, `int128` and `uint128` go without a replacement (a float's range is not a useful bound;
+//! `isize`'s depends on the platform; 128-bit bounds are past what a JSON number carries
+//! portably), as does any other format outside the standard (`ip` for `IpAddr`).
+
+use schemars::generate::SchemaSettings;
+use schemars::transform::{RecursiveTransform, RestrictFormats};
+use schemars::{JsonSchema, Schema};
+use serde_json::Value;
+
+/// The root schema of `T` (JSON Schema 2020-12, with `$schema`, `title` and `$defs`), carrying only
+/// standard formats.
+pub(crate) fn root_schema_for<T: JsonSchema>() -> Schema {
+    // `RestrictFormats` keeps the formats of the dialect the root's `$schema` names (2020-12 here:
+    // schemars' list, Validation §7.3), in `$defs` and every subschema too.
+    SchemaSettings::draft2020_12()
+        .with_transform(RecursiveTransform(number_bounds))
+        .with_transform(RestrictFormats::default())
+        .into_generator()
+        .into_root_schema_for::<T>()
+}
+
+/// Adds the bounds a schemars number format stands for, where the schema does not state them.
+/// The format itself is removed afterwards, with every other non-standard one.
+fn number_bounds(schema: &mut Schema) {
+    let Some(obj) = schema.as_object_mut() else {
+        return;
+    };
+    let (min, max): (Value, Option<Value>) = match obj.get("format").and_then(Value::as_str) {
+        Some("int8") => (i8::MIN.into(), Some(i8::MAX.into())),
+        Some("int16") => (i16::MIN.into(), Some(i16::MAX.into())),
+        Some("int32") => (i32::MIN.into(), Some(i32::MAX.into())),
+        Some("int64") => (i64::MIN.into(), Some(i64::MAX.into())),
+        Some("uint8") => (0.into(), Some(u8::MAX.into())),
+        Some("uint16") => (0.into(), Some(u16::MAX.into())),
+        Some("uint32") => (0.into(), Some(u32::MAX.into())),
+        Some("uint64") => (0.into(), Some(u64::MAX.into())),
+        Some("uint" | "uint128") => (0.into(), None),
+        _ => return,
+    };
+    obj.entry("minimum").or_insert(min);
+    if let Some(max) = max {
+        obj.entry("maximum").or_insert(max);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[allow(dead_code)]
+    #[derive(JsonSchema)]
+    struct Numbers {
+        a: u8,
+        b: u16,
+        c: u32,
+        d: u64,
+        e: usize,
+        f: u128,
+        g: i8,
+        h: i16,
+        i: i32,
+        j: i64,
+        k: isize,
+        l: f32,
+        m: f64,
+        n: Option<u32>,
+        #[schemars(range(min = 1, max = 10))]
+        o: u32,
+        p: std::net::IpAddr,
+        q: std::net::Ipv4Addr,
+        #[schemars(extend("format" = "date-time"))]
+        r: String,
+        #[schemars(extend("format" = "phone"))]
+        s: String,
+    }
+
+    #[test]
+    fn number_formats_become_their_bounds_and_only_standard_formats_stay() {
+        let schema = root_schema_for::<Numbers>().to_value();
+        let props = &schema["properties"];
+        let expect = json!({
+            "a": {"type": "integer", "minimum": 0, "maximum": 255},
+            "b": {"type": "integer", "minimum": 0, "maximum": 65535},
+            "c": {"type": "integer", "minimum": 0, "maximum": 4294967295u64},
+            "d": {"type": "integer", "minimum": 0, "maximum": u64::MAX},
+            "e": {"type": "integer", "minimum": 0},
+            "f": {"type": "integer", "minimum": 0},
+            "g": {"type": "integer", "minimum": -128, "maximum": 127},
+            "h": {"type": "integer", "minimum": -32768, "maximum": 32767},
+            "i": {"type": "integer", "minimum": i32::MIN, "maximum": i32::MAX},
+            "j": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
+            "k": {"type": "integer"},
+            "l": {"type": "number"},
+            "m": {"type": "number"},
+            "n": {"type": ["integer", "null"], "minimum": 0, "maximum": 4294967295u64},
+            "o": {"type": "integer", "minimum": 1, "maximum": 10},
+            "p": {"type": "string"},
+            "q": {"type": "string", "format": "ipv4"},
+            "r": {"type": "string", "format": "date-time"},
+            "s": {"type": "string"},
+        });
+        assert_eq!(props, &expect);
+    }
+
+    #[test]
+    fn formats_in_definitions_and_nested_schemas_go_too() {
+        #[allow(dead_code)]
+        #[derive(JsonSchema)]
+        struct Inner {
+            n: u32,
+        }
+        #[allow(dead_code)]
+        #[derive(JsonSchema)]
+        struct Outer {
+            items: Vec<Inner>,
+            by_name: std::collections::BTreeMap<String, i64>,
+        }
+        let schema = root_schema_for::<Outer>().to_value();
+        let text = schema.to_string();
+        assert!(!text.contains("\"format\""), "{schema:#}");
+        assert_eq!(
+            schema["$defs"]["Inner"]["properties"]["n"],
+            json!({"type": "integer", "minimum": 0, "maximum": 4294967295u64})
+        );
+        assert_eq!(
+            schema["properties"]["by_name"]["additionalProperties"],
+            json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX})
+        );
+    }
+}
