@@ -38,8 +38,12 @@ impl fmt::Display for AskError {
                 "the client did not declare the {} capability",
                 c.names().join(", ")
             ),
-            AskError::Rejected(e) => write!(f, "the client refused: {}", e.message),
-            AskError::Invalid(m) => write!(f, "the client's answer was malformed: {m}"),
+            AskError::Rejected(e) => {
+                write!(f, "the client rejected the request: {}", e.message)
+            }
+            // The reason says what was wrong with the answer ("the answer does not fit the
+            // form: ...").
+            AskError::Invalid(m) => f.write_str(m),
             AskError::Timeout => f.write_str("the client did not answer in time"),
             AskError::Disconnected => f.write_str("the client went away before answering"),
         }
@@ -78,7 +82,7 @@ impl Cx {
     ) -> Result<T, AskError> {
         let read = |_: &InputRequest, v: Value| match parse(v) {
             Ok(t) => Reading::Value(t),
-            Err(why) => Reading::Again(why),
+            Err(why) => Reading::Again(format!("the answer does not parse: {why}")),
         };
         self.ask_core(key, request, false, read)
             .await
