@@ -390,3 +390,85 @@ async fn refuse_without_the_capability_is_still_32021() {
 fn _asked_is_used(c: &TestClient) -> usize {
     asked(c).len()
 }
+
+/// The bookshop-like `buy` of the shared question server.
+fn shop() -> Server<Router> {
+    rondo_tests::questions::server(rondo_tests::questions::Payments::paid_after(0))
+}
+
+#[tokio::test]
+async fn a_reask_renders_the_same_bytes_in_two_processes() {
+    let mut seen = Vec::new();
+    for _ in 0..2 {
+        let script = Script::new().elicit(Reply::accept(json!({"approve": "yes"})));
+        let c = client(
+            shop(),
+            Revision::V2026_07_28,
+            ClientCapabilities::with_elicitation_form(),
+            script,
+        )
+        .await;
+        let call = c
+            .call_tool("buy", json!({"item": "tea", "quantity": 1}))
+            .await
+            .unwrap();
+        assert!(call.input_required());
+        let requests = rondo_mcp::canonical::to_canonical(&call.result["inputRequests"]);
+        assert!(requests.contains("Asked again because"), "{requests}");
+        seen.push(requests);
+    }
+    assert_eq!(seen[0], seen[1]);
+}
+
+#[tokio::test]
+async fn the_round_cap_names_the_last_problem() {
+    let mut script = Script::new();
+    for _ in 0..5 {
+        script = script.elicit(Reply::accept(json!({"approve": "yes"})));
+    }
+    let c = client(
+        shop().max_rounds(3),
+        Revision::V2026_07_28,
+        ClientCapabilities::with_elicitation_form(),
+        script,
+    )
+    .await;
+    let e = c
+        .call_tool("buy", json!({"item": "tea", "quantity": 1}))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, code::INVALID_PARAMS);
+    assert_eq!(
+        e.message,
+        "The request needed more than 3 rounds of input; start it again (the last answer to \
+         `confirm` was asked again because the answer does not fit the form: `approve` must be \
+         true or false, not a string)"
+    );
+}
+
+#[tokio::test]
+async fn a_reason_quoting_a_huge_answer_is_cut() {
+    let script = Script::new().elicit(Reply::accept(
+        json!({"approve": true, "delivery": "x".repeat(10_000)}),
+    ));
+    let c = client(
+        shop(),
+        Revision::V2026_07_28,
+        ClientCapabilities::with_elicitation_form(),
+        script,
+    )
+    .await;
+    let call = c
+        .call_tool("buy", json!({"item": "tea", "quantity": 1}))
+        .await
+        .unwrap();
+    let message = call.result["inputRequests"]["confirm"]["params"]["message"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    assert!(message.len() < 400, "{} characters", message.len());
+    assert!(
+        message.ends_with("....") || message.ends_with("..."),
+        "{message}"
+    );
+}

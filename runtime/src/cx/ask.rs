@@ -2,7 +2,7 @@
 //! request's answers or a recorded question, or (2025-11-25) a real back-channel request.
 
 use super::Cx;
-use super::ask_state::{Ending, Reading};
+use super::ask_state::{Ending, Found, Reading};
 use crate::backchannel::BackChannelError;
 use crate::canonical;
 use crate::protocol::{
@@ -136,9 +136,12 @@ impl Cx {
         {
             let mut asks = self.asks();
             match asks.answer(&question, consent, |v| read(&request, v)) {
-                Some(Ok(t)) => return Ok(t),
-                Some(Err(why)) => return Err(Failure::Unusable(why)),
-                None => asks.record(question, request),
+                Found::Answer(t) => return Ok(t),
+                Found::Unusable(why) => return Err(Failure::Unusable(why)),
+                // Asked again, saying why; the question stays the one rendered (its digest),
+                // so the next answer is matched to it as before.
+                Found::Again(why) => asks.record(question, request.asked_again(&why)),
+                Found::Nothing => asks.record(question, request),
             }
         }
         std::future::pending().await
