@@ -129,7 +129,19 @@ impl<H: Handler> StdioConn<H> {
                     tracing::debug!(%id, "response to no pending request ignored");
                 }
             }
+            // Never answered (it answers the server); the question waiting on it fails now.
+            Inbound::BadResponse { id, reason } => self.bad_response(&id, reason),
         }
+    }
+
+    /// A client's message for `id` that is no valid response: the question waiting on it, if
+    /// any, fails at once.
+    fn bad_response(&self, id: &RequestId, reason: String) {
+        let failed = self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.back.fail(id, reason.clone()));
+        tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
     }
 
     /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's

@@ -172,6 +172,7 @@ impl Cx {
                 };
             }
             Err(BackChannelError::Client(e)) => AskError::Rejected(e),
+            Err(BackChannelError::Malformed(why)) => AskError::Invalid(why),
             Err(BackChannelError::Timeout) => AskError::Timeout,
             Err(BackChannelError::Closed) => AskError::Disconnected,
         };

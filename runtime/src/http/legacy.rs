@@ -121,6 +121,12 @@ pub(crate) async fn post<H: Handler>(
             }
             body::accepted()
         }
+        // No valid answer: the question waiting on it fails at once.
+        Inbound::BadResponse { id, reason } => {
+            let failed = entry.session.back.fail(&id, reason.clone());
+            tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
+            body::accepted()
+        }
     }
 }
 
