@@ -653,3 +653,39 @@ async fn duplicate_keys_in_a_2026_retry_are_refused() {
         "Bought 1 x tea, Standard delivery."
     );
 }
+
+#[tokio::test]
+async fn an_answer_over_the_size_limit_fails_its_question_at_once_on_2025_stdio() {
+    let huge = "x".repeat(100_000);
+    // A sampling answer: the fallback, at once (not after `ask_timeout`).
+    let c = TestClient::legacy(server().max_message_bytes(65_536))
+        .capabilities(ClientCapabilities::with_sampling())
+        .script(Script::new().sample(Reply::sample_text(&huge)))
+        .timeout(std::time::Duration::from_secs(5))
+        .connect()
+        .await
+        .unwrap();
+    let call = c
+        .call_tool("summarize", json!({"text": "one two three four"}))
+        .await
+        .unwrap();
+    assert_eq!(call.text(), "one two three...");
+    no_answer_to_the_answer(&c);
+    // A form answer: a failure naming the limit.
+    let c = TestClient::legacy(shop().max_message_bytes(65_536))
+        .capabilities(ClientCapabilities::with_elicitation_form())
+        .script(Script::new().elicit(Reply::accept(json!({"approve": true, "note": huge}))))
+        .timeout(std::time::Duration::from_secs(5))
+        .connect()
+        .await
+        .unwrap();
+    let call = c
+        .call_tool("buy", json!({"item": "tea", "quantity": 1}))
+        .await
+        .unwrap();
+    assert_eq!(
+        call.text(),
+        "Could not ask `confirm`: the answer is larger than the limit of 65536 bytes"
+    );
+    no_answer_to_the_answer(&c);
+}

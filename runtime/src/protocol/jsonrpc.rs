@@ -213,6 +213,56 @@ impl Rejected {
     }
 }
 
+/// What the start of a message over the size limit tells: the top-level `id` and whether a
+/// `method` came before the cut (a request) or not (perhaps a response). serde_json's own
+/// tokenizer reads the members in order and skips their values without building them, until
+/// the text ends where it was cut: an `id` written after a large member (a response's
+/// `result`, as some clients order it) is not found.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Head {
+    /// The `id`, when one was read.
+    pub id: Option<RequestId>,
+    /// Whether a `method` member was read.
+    pub method: bool,
+}
+
+/// Reads [`Head`] from the first bytes of a message.
+pub(crate) fn head_of(prefix: &[u8]) -> Head {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    use std::cell::RefCell;
+
+    struct Members<'a>(&'a RefCell<Head>);
+    impl<'de> Visitor<'de> for Members<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "id" => {
+                        let id = map.next_value::<Value>()?;
+                        self.0.borrow_mut().id = RequestId::from_value(&id);
+                    }
+                    "method" => {
+                        map.next_value::<IgnoredAny>()?;
+                        self.0.borrow_mut().method = true;
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    let head = RefCell::new(Head::default());
+    // The text is cut, so this ends in an error; what was read before it is kept.
+    let _ = serde_json::Deserializer::from_slice(prefix).deserialize_map(Members(&head));
+    head.into_inner()
+}
+
 /// The `requestId` a `notifications/cancelled` names, when it is a valid id.
 pub(crate) fn cancelled_request(params: Option<&JsonObject>) -> Option<RequestId> {
     params?.get("requestId").and_then(RequestId::from_value)
