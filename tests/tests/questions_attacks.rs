@@ -1,61 +1,15 @@
 //! Question flows as an attacker or a careless client would answer them (issue 12), at both
 //! revisions: integers a form field cannot hold exactly, sampling replies without text, a
-//! rejection under `fallback = refuse`, and the 2025-11-25 form error's wording.
+//! rejection under `fallback = refuse`, the 2025-11-25 form error's wording, and a re-asked
+//! question that says why. The wire-level attacks are in `questions_wire_attacks.rs`.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Revision, code};
-use rondo_mcp::testing::{Direction, Reply, Script, TestClient};
-use rondo_mcp::{Answer, Elicit, Form, elicit, sample, tool};
+use rondo_mcp::testing::{Reply, Script, TestClient};
+use rondo_tests::attacks::{server, shop};
 use serde_json::{Value, json};
 
 const BOTH: [Revision; 2] = [Revision::V2026_07_28, Revision::V2025_11_25];
-
-/// Two wide integers.
-#[derive(Debug, Elicit)]
-struct Counts {
-    /// Signed
-    signed: i64,
-    /// Unsigned
-    unsigned: Option<u64>,
-}
-
-#[elicit(form, fallback = refuse)]
-fn counts() -> Form<Counts> {
-    Form::new("How many?")
-}
-
-/// Reads two wide integers.
-#[tool(asks = [counts])]
-async fn read_counts(cx: &Cx) -> String {
-    match cx.ask(counts()).await {
-        Answer::Accept(c) => format!("signed={} unsigned={:?}", c.signed, c.unsigned),
-        _ => "no answer".into(),
-    }
-}
-
-/// A summary by the client's model (the README's pattern), or the text's first words.
-#[sample(fallback = first_words)]
-fn summary(text: &str) -> Sample<String> {
-    Sample::user(format!("Summarize: {text}")).max_tokens(100)
-}
-
-fn first_words(text: &str) -> String {
-    let words: Vec<&str> = text.split_whitespace().take(3).collect();
-    format!("{}...", words.join(" "))
-}
-
-/// Summarizes a text.
-#[tool(asks = [summary])]
-async fn summarize(cx: &Cx, text: String) -> String {
-    cx.ask(summary(&text)).await
-}
-
-fn server() -> Server<Router> {
-    Server::new(
-        Router::new(ServerInfo::new("attacks", "1"))
-            .tools(rondo_mcp::tools![read_counts, summarize]),
-    )
-}
 
 fn conformance() -> Server<Router> {
     Server::new(rondo_example_conformance::router())
@@ -82,22 +36,6 @@ async fn client(
         .connect()
         .await
         .expect("connects")
-}
-
-/// The `params` of every question the server asked, in order (both revisions).
-fn asked(c: &TestClient) -> Vec<Value> {
-    let mut out = Vec::new();
-    for f in c.transcript() {
-        if f.direction != Direction::Received {
-            continue;
-        }
-        if let Some(requests) = f.message["result"]["inputRequests"].as_object() {
-            out.extend(requests.values().map(|r| r["params"].clone()));
-        } else if f.message.get("method").is_some() && f.message.get("id").is_some() {
-            out.push(f.message["params"].clone());
-        }
-    }
-    out
 }
 
 /// Numbers a client may send for a 64-bit field that the field cannot hold exactly: past
@@ -386,16 +324,6 @@ async fn refuse_without_the_capability_is_still_32021() {
     }
 }
 
-#[allow(dead_code)]
-fn _asked_is_used(c: &TestClient) -> usize {
-    asked(c).len()
-}
-
-/// The bookshop-like `buy` of the shared question server.
-fn shop() -> Server<Router> {
-    rondo_tests::questions::server(rondo_tests::questions::Payments::paid_after(0))
-}
-
 #[tokio::test]
 async fn a_reask_renders_the_same_bytes_in_two_processes() {
     let mut seen = Vec::new();
@@ -471,221 +399,4 @@ async fn a_reason_quoting_a_huge_answer_is_cut() {
         message.ends_with("....") || message.ends_with("..."),
         "{message}"
     );
-}
-
-/// A 2025-11-25 client that leaves the server's question unanswered, so the test answers it
-/// with `line` (its `ID` replaced by the question's id); returns the call's end and the client.
-async fn answer_legacy_with(
-    line: &str,
-    skip: &[&str],
-) -> (Result<rondo_mcp::testing::Call, Error>, TestClient) {
-    let mut b = TestClient::legacy(shop())
-        .capabilities(ClientCapabilities::with_elicitation_form())
-        .script(Script::new().elicit(Reply::Ignore))
-        .timeout(std::time::Duration::from_secs(5));
-    for def in skip {
-        b = b.skip_validation_of(
-            def,
-            "answers the server's question with a malformed response, on purpose",
-        );
-    }
-    let c = b.connect().await.unwrap();
-    let answer = async {
-        loop {
-            let asked = c.transcript().into_iter().find(|f| {
-                f.direction == Direction::Received && f.message["method"] == "elicitation/create"
-            });
-            if let Some(f) = asked {
-                let id = f.message["id"].to_string();
-                c.raw_line(&line.replace("ID", &id)).await;
-                return;
-            }
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-        }
-    };
-    let (out, ()) = tokio::join!(
-        c.call_tool("buy", json!({"item": "tea", "quantity": 1})),
-        answer
-    );
-    (out, c)
-}
-
-/// Nothing the server sent after the question carries the question's own id.
-fn no_answer_to_the_answer(c: &TestClient) {
-    let ids: Vec<Value> = c
-        .transcript()
-        .into_iter()
-        .filter(|f| {
-            f.direction == Direction::Received && f.message["method"] == "elicitation/create"
-        })
-        .map(|f| f.message["id"].clone())
-        .collect();
-    for f in c.transcript() {
-        if f.direction == Direction::Received && f.message.get("method").is_none() {
-            assert!(
-                !ids.contains(&f.message["id"]),
-                "the server answered the client's answer: {}",
-                f.line
-            );
-        }
-    }
-}
-
-#[tokio::test]
-async fn duplicate_keys_in_a_2025_answer_fail_the_question() {
-    for (line, key) in [
-        (
-            r#"{"jsonrpc":"2.0","id":ID,"result":{"action":"decline","action":"accept","content":{"approve":true}}}"#,
-            "action",
-        ),
-        (
-            r#"{"jsonrpc":"2.0","id":ID,"result":{"action":"accept","content":{"approve":false,"approve":true}}}"#,
-            "approve",
-        ),
-    ] {
-        let (out, c) = answer_legacy_with(line, &[]).await;
-        let call = out.unwrap();
-        assert!(call.is_error(), "{line}: {}", call.text());
-        assert!(
-            call.text().contains(&format!("has the key `{key}` twice")),
-            "{line}: {}",
-            call.text()
-        );
-        no_answer_to_the_answer(&c);
-    }
-}
-
-/// What a malformed response breaks.
-const MALFORMED: &[&str] = &[
-    "JSONRPCErrorResponse",
-    "JSONRPCMessage",
-    "JSONRPCResponse",
-    "JSONRPCResultResponse",
-];
-
-#[tokio::test]
-async fn a_malformed_2025_answer_fails_the_question_at_once_and_is_not_answered() {
-    for line in [
-        r#"{"jsonrpc":"2.0","id":ID,"error":"nope"}"#,
-        r#"{"jsonrpc":"2.0","id":ID}"#,
-        r#"{"jsonrpc":"2.0","id":ID,"result":{"action":"accept"},"error":{"code":-1,"message":"no"}}"#,
-        r#"{"jsonrpc":"1.0","id":ID,"result":{"action":"accept","content":{"approve":true}}}"#,
-    ] {
-        let (out, c) = answer_legacy_with(line, MALFORMED).await;
-        let call = out.unwrap_or_else(|e| panic!("{line}: {e:?}"));
-        assert!(call.is_error(), "{line}: {}", call.text());
-        assert!(
-            call.text().starts_with("Could not ask `confirm`: "),
-            "{line}: {}",
-            call.text()
-        );
-        no_answer_to_the_answer(&c);
-    }
-}
-
-/// A 2026-07-28 retry of `buy` carrying `responses` as written (raw JSON text).
-async fn retry_with(responses: &str) -> Value {
-    let c = client(
-        shop(),
-        Revision::V2026_07_28,
-        ClientCapabilities::with_elicitation_form(),
-        Script::new(),
-    )
-    .await;
-    let first = c
-        .request(
-            "tools/call",
-            json!({"name": "buy", "arguments": {"item": "tea", "quantity": 1}}),
-        )
-        .await
-        .unwrap();
-    let state = first["requestState"].to_string();
-    let meta = c.request_meta().to_string();
-    let line = format!(
-        r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"buy","arguments":{{"item":"tea","quantity":1}},"_meta":{meta},"requestState":{state},"inputResponses":{responses}}}}}"#
-    );
-    c.raw_line(&line).await;
-    for _ in 0..200 {
-        if let Some(f) = c
-            .transcript()
-            .into_iter()
-            .find(|f| f.direction == Direction::Received && f.message["id"] == 77)
-        {
-            return f.message;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    }
-    panic!("no answer to the retry");
-}
-
-#[tokio::test]
-async fn duplicate_keys_in_a_2026_retry_are_refused() {
-    for (responses, key) in [
-        (
-            r#"{"confirm":{"action":"decline","action":"accept","content":{"approve":true}}}"#,
-            "action",
-        ),
-        (
-            r#"{"confirm":{"action":"accept","content":{"approve":false,"approve":true}}}"#,
-            "approve",
-        ),
-        (
-            r#"{"confirm":{"action":"decline"},"confirm":{"action":"accept","content":{"approve":true}}}"#,
-            "confirm",
-        ),
-    ] {
-        let answer = retry_with(responses).await;
-        assert_eq!(
-            answer["error"]["code"],
-            code::INVALID_PARAMS,
-            "{responses}: {answer}"
-        );
-        let message = answer["error"]["message"].as_str().unwrap();
-        assert!(
-            message.contains(&format!("has the key `{key}` twice")),
-            "{message}"
-        );
-    }
-    // The same retry without the duplicate places the order.
-    let answer = retry_with(r#"{"confirm":{"action":"accept","content":{"approve":true}}}"#).await;
-    assert_eq!(
-        answer["result"]["content"][0]["text"],
-        "Bought 1 x tea, Standard delivery."
-    );
-}
-
-#[tokio::test]
-async fn an_answer_over_the_size_limit_fails_its_question_at_once_on_2025_stdio() {
-    let huge = "x".repeat(100_000);
-    // A sampling answer: the fallback, at once (not after `ask_timeout`).
-    let c = TestClient::legacy(server().max_message_bytes(65_536))
-        .capabilities(ClientCapabilities::with_sampling())
-        .script(Script::new().sample(Reply::sample_text(&huge)))
-        .timeout(std::time::Duration::from_secs(5))
-        .connect()
-        .await
-        .unwrap();
-    let call = c
-        .call_tool("summarize", json!({"text": "one two three four"}))
-        .await
-        .unwrap();
-    assert_eq!(call.text(), "one two three...");
-    no_answer_to_the_answer(&c);
-    // A form answer: a failure naming the limit.
-    let c = TestClient::legacy(shop().max_message_bytes(65_536))
-        .capabilities(ClientCapabilities::with_elicitation_form())
-        .script(Script::new().elicit(Reply::accept(json!({"approve": true, "note": huge}))))
-        .timeout(std::time::Duration::from_secs(5))
-        .connect()
-        .await
-        .unwrap();
-    let call = c
-        .call_tool("buy", json!({"item": "tea", "quantity": 1}))
-        .await
-        .unwrap();
-    assert_eq!(
-        call.text(),
-        "Could not ask `confirm`: the answer is larger than the limit of 65536 bytes"
-    );
-    no_answer_to_the_answer(&c);
 }

@@ -10,7 +10,7 @@ use crate::protocol::{ClientCapabilities, Error, InputRequest};
 pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
     let needs = <Q::Rendered as Rendered>::needs();
     if let Some(missing) = cx.client_capabilities().missing(&needs) {
-        return fall_back::<Q, I>(cx, inputs, Short::Missing(missing)).await;
+        return fall_back::<Q, I>(cx, inputs, Short::Missing(Box::new(missing))).await;
     }
     let rendered = Q::render(&inputs);
     let request = rendered.request(cx.revision());
@@ -19,7 +19,7 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
     }
     let specific = request.required_capabilities();
     if let Some(missing) = cx.client_capabilities().missing(&specific) {
-        return fall_back::<Q, I>(cx, inputs, Short::Missing(missing)).await;
+        return fall_back::<Q, I>(cx, inputs, Short::Missing(Box::new(missing))).await;
     }
     let read = |sent: &InputRequest, v| match rendered.read(Q::KEY, sent, v) {
         Read::Answer(a) => Reading::Value(a),
@@ -46,8 +46,9 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
 
 /// Why a question takes its fallback, for `refuse`.
 enum Short {
-    /// The client did not declare these capabilities: `-32021` naming them.
-    Missing(ClientCapabilities),
+    /// The client did not declare these capabilities: `-32021` naming them (boxed: they are
+    /// large, and the other case is common).
+    Missing(Box<ClientCapabilities>),
     /// The client declared what the question needs but rejected it, failed, or answered
     /// unusably: a failure saying so (never `-32021`, which would claim a capability is
     /// missing).
@@ -57,7 +58,7 @@ enum Short {
 impl Short {
     fn of(e: AskError) -> Short {
         match e {
-            AskError::Unsupported(missing) => Short::Missing(missing),
+            AskError::Unsupported(missing) => Short::Missing(Box::new(missing)),
             other => Short::Client(other.to_string()),
         }
     }

@@ -25,7 +25,7 @@ fn expected(value: &Value, min: i128, max: i128) -> Option<i128> {
     } else {
         let f = n.as_f64()?;
         // A float is an integer only when it has no fraction and lies where floats are exact.
-        (f.fract() == 0.0 && f.abs() <= SAFE as f64).then(|| f as i128)
+        (f.fract() == 0.0 && f.abs() <= SAFE as f64).then_some(f as i128)
     };
     exact.filter(|i| (min..=max).contains(i))
 }
