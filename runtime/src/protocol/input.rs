@@ -52,6 +52,7 @@ impl InputRequest {
     /// user sees what to change. Derived from the rendering and the rejected answer only, so
     /// the same retry renders the same bytes. Sampling and roots have no message to carry it.
     pub fn asked_again(self, why: &str) -> InputRequest {
+        let why = why.trim_end_matches('.');
         let note = |message: String| {
             let why = match why.char_indices().nth(MAX_REASON_CHARS) {
                 Some((end, _)) => format!("{}...", &why[..end]),
