@@ -26,14 +26,25 @@ impl Outbound {
 pub(crate) enum BackChannelError {
     /// The client answered with a JSON-RPC error.
     Client(Error),
+    /// The client's answer was no valid response (malformed, a duplicate key, too large).
+    Malformed(String),
     /// No answer within the timeout.
     Timeout,
     /// The connection or session ended, or the request was cancelled.
     Closed,
 }
 
+/// What came back for a pending request.
+#[derive(Debug)]
+enum Reply {
+    /// A result or a JSON-RPC error.
+    Answer(Result<Value, Error>),
+    /// A message for this id that is no valid response.
+    Malformed(String),
+}
+
 /// Where the answer to each pending request goes, by the id the server chose.
-type Pending = HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>;
+type Pending = HashMap<RequestId, oneshot::Sender<Reply>>;
 
 /// The pending server-to-client requests of one stdio process or one HTTP session.
 #[derive(Debug, Default)]
@@ -76,8 +87,9 @@ impl BackChannel {
         }
         tokio::select! {
             r = tokio::time::timeout(timeout, rx) => match r {
-                Ok(Ok(Ok(v))) => Ok(v),
-                Ok(Ok(Err(e))) => Err(BackChannelError::Client(e)),
+                Ok(Ok(Reply::Answer(Ok(v)))) => Ok(v),
+                Ok(Ok(Reply::Answer(Err(e)))) => Err(BackChannelError::Client(e)),
+                Ok(Ok(Reply::Malformed(why))) => Err(BackChannelError::Malformed(why)),
                 Ok(Err(_)) => Err(BackChannelError::Closed),
                 Err(_) => Err(BackChannelError::Timeout),
             },
@@ -87,8 +99,18 @@ impl BackChannel {
 
     /// Routes a client response; `false` when no request with that id is pending.
     pub(crate) fn complete(&self, id: &RequestId, outcome: Result<Value, Error>) -> bool {
+        self.reply(id, Reply::Answer(outcome))
+    }
+
+    /// Fails the pending request `id` at once: the client's message for it was no valid
+    /// response (`why`). `false` when no request with that id is pending.
+    pub(crate) fn fail(&self, id: &RequestId, why: String) -> bool {
+        self.reply(id, Reply::Malformed(why))
+    }
+
+    fn reply(&self, id: &RequestId, reply: Reply) -> bool {
         match self.pending().remove(id) {
-            Some(tx) => tx.send(outcome).is_ok(),
+            Some(tx) => tx.send(reply).is_ok(),
             None => false,
         }
     }

@@ -12,6 +12,7 @@ mod era;
 mod handler;
 #[cfg(feature = "http")]
 pub mod http;
+mod lines;
 mod notify;
 mod prompts;
 pub mod protocol;

@@ -14,6 +14,7 @@ use crate::backchannel::Outbound;
 use crate::dispatch::{Conn, Engine, Route};
 use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
+use crate::lines::{BadLine, Lines};
 use crate::notify::filter::Advertised;
 use crate::protocol::{self, Error, Inbound, JsonObject, Method, Request, RequestId};
 use crate::session::LegacySession;
@@ -27,8 +28,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinSet;
-use tokio_util::bytes::BytesMut;
-use tokio_util::codec::{Decoder, FramedRead, LinesCodec, LinesCodecError};
+use tokio_util::codec::FramedRead;
 use tokio_util::sync::CancellationToken;
 
 /// How long in-flight requests may run after the input closed before they are cancelled.
@@ -53,10 +53,7 @@ where
 {
     let (tx, rx) = mpsc::channel::<Value>(256);
     let writer_task = tokio::spawn(write_lines(writer, rx));
-    let codec = LineResults(LinesCodec::new_with_max_length(
-        engine.config.max_message_bytes,
-    ));
-    let mut lines = FramedRead::new(reader, codec);
+    let mut lines = FramedRead::new(reader, Lines::new(engine.config.max_message_bytes));
     let mut conn = StdioConn {
         engine,
         out: Outbound(tx),
@@ -69,12 +66,8 @@ where
         while conn.tasks.try_join_next().is_some() {}
         match line {
             Ok(Ok(line)) => conn.on_line(&line).await,
-            Ok(Err(LinesCodecError::MaxLineLengthExceeded)) => {
-                let e = Error::invalid_request("message exceeds the size limit");
-                conn.reject(None, e).await
-            }
-            // The codec's only I/O-kind error is a line that is not UTF-8 (consumed).
-            Ok(Err(LinesCodecError::Io(e))) => conn.reject(None, Error::parse_error(e)).await,
+            Ok(Err(BadLine::TooLong(head))) => conn.too_long(&head).await,
+            Ok(Err(BadLine::NotUtf8(e))) => conn.reject(None, Error::parse_error(e)).await,
             Err(e) => {
                 tracing::warn!(error = %e, "stdin read failed");
                 break;
@@ -103,6 +96,25 @@ impl<H: Handler> StdioConn<H> {
         self.out.send(protocol::error_response(id, &error)).await;
     }
 
+    /// A line over the size limit, of which `head` was read. When it starts like the answer to
+    /// a question this connection's session is waiting for (an `id` it sent, no `method`), that
+    /// question fails at once and nothing is answered; otherwise it is refused with `-32600`,
+    /// carrying the id of a request whose `id` came before the cut.
+    async fn too_long(&self, head: &[u8]) {
+        let limit = self.engine.config.max_message_bytes;
+        let head = protocol::head_of(head);
+        if let (Some(id), false, Some(session)) = (&head.id, head.method, &self.session) {
+            let why = format!("the answer is larger than the limit of {limit} bytes");
+            if session.back.fail(id, why) {
+                tracing::warn!(%id, limit, "an answer over the size limit failed its question");
+                return;
+            }
+        }
+        let id = head.id.filter(|_| head.method);
+        let e = Error::invalid_request("message exceeds the size limit");
+        self.reject(id.as_ref(), e).await
+    }
+
     async fn on_line(&mut self, line: &str) {
         if line.trim().is_empty() {
             return;
@@ -129,7 +141,19 @@ impl<H: Handler> StdioConn<H> {
                     tracing::debug!(%id, "response to no pending request ignored");
                 }
             }
+            // Never answered (it answers the server); the question waiting on it fails now.
+            Inbound::BadResponse { id, reason } => self.bad_response(&id, reason),
         }
+    }
+
+    /// A client's message for `id` that is no valid response: the question waiting on it, if
+    /// any, fails at once.
+    fn bad_response(&self, id: &RequestId, reason: String) {
+        let failed = self
+            .session
+            .as_ref()
+            .is_some_and(|s| s.back.fail(id, reason.clone()));
+        tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
     }
 
     /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's
@@ -248,25 +272,6 @@ impl<H: Handler> StdioConn<H> {
             }
             self.tasks.shutdown().await;
         }
-    }
-}
-
-/// [`LinesCodec`] with its per-line errors (line too long, not UTF-8) as items rather than
-/// stream errors. After a decoder error `FramedRead` yields `None` once (which would read as
-/// end of input) and then waits for new bytes before decoding lines it already buffered; as
-/// items, the bad line is answered and the next line is served at once.
-struct LineResults(LinesCodec);
-
-impl Decoder for LineResults {
-    type Item = Result<String, LinesCodecError>;
-    type Error = io::Error;
-
-    fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<Self::Item>> {
-        Ok(self.0.decode(buf).transpose())
-    }
-
-    fn decode_eof(&mut self, buf: &mut BytesMut) -> io::Result<Option<Self::Item>> {
-        Ok(self.0.decode_eof(buf).transpose())
     }
 }
 

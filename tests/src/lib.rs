@@ -22,6 +22,7 @@ pub fn validate_transcript(revision: Revision, transcript: &[Frame]) -> usize {
     check.assert_valid();
     check.checked()
 }
+pub mod attacks;
 pub mod questions;
 
 /// Checks `instance` against `$defs/<def>` of the official schema of `revision`.

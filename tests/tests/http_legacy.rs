@@ -181,3 +181,35 @@ async fn ended_and_missing_sessions() {
     assert_eq!(r.status, StatusCode::BAD_REQUEST);
     s.stop().await;
 }
+
+#[tokio::test]
+async fn an_answer_over_the_body_limit_fails_its_question_at_once() {
+    let s = start(
+        Server::new(Probe::default()),
+        HttpConfig::default().max_body_bytes(4096),
+    )
+    .await;
+    let session = Session::open(s.addr).await;
+    let mut call = session
+        .post(&req(
+            1,
+            "tools/call",
+            json!({"name": "greet", "arguments": {}}),
+        ))
+        .await;
+    let ask = call.event().await.expect("elicitation request");
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
+                        "result": {"action": "accept", "content": {"name": "x".repeat(10_000)}}});
+    let posted = session.post(&answer).await;
+    assert_eq!(posted.status, StatusCode::PAYLOAD_TOO_LARGE);
+    // The question failed at once (not after `ask_timeout`): the tool has answered.
+    let done = bounded("the tool's answer", call.event())
+        .await
+        .expect("final response");
+    assert_eq!(done["id"], 1, "{done}");
+    assert!(
+        text(&done).contains("larger than the limit of 4096 bytes"),
+        "{done}"
+    );
+    s.stop().await;
+}

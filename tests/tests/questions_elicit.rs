@@ -111,8 +111,23 @@ async fn an_answer_that_does_not_fit_is_asked_again_on_2026() {
         .into_iter()
         .map(|m| m["result"].clone())
         .collect();
-    assert_eq!(results[0]["inputRequests"], results[1]["inputRequests"]);
-    assert_eq!(results[1]["inputRequests"], results[2]["inputRequests"]);
+    // Asked again, each time saying what was wrong with the last answer; the form is the same.
+    let message = |i: usize| results[i]["inputRequests"]["confirm"]["params"]["message"].clone();
+    assert_eq!(message(0), "Buy tea for $12.50?");
+    assert_eq!(
+        message(1),
+        "Buy tea for $12.50?\n\nAsked again because the answer does not fit the form: \
+         `approve` must be true or false, not a string."
+    );
+    assert_eq!(
+        message(2),
+        "Buy tea for $12.50?\n\nAsked again because the answer does not fit the form: \
+         `delivery` must be one of `standard`, `express`, not `drone`."
+    );
+    let schema =
+        |i: usize| results[i]["inputRequests"]["confirm"]["params"]["requestedSchema"].clone();
+    assert_eq!(schema(0), schema(1));
+    assert_eq!(schema(1), schema(2));
 }
 
 #[tokio::test]

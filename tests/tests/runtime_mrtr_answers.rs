@@ -117,7 +117,9 @@ async fn the_round_cap_ends_an_endless_asker_with_its_own_message() {
         (e.code, e.message.as_str()),
         (
             code::INVALID_PARAMS,
-            "The request needed more than 3 rounds of input; start it again"
+            "The request needed more than 3 rounds of input; start it again (the last \
+             answer to `again` was asked again because the answer does not parse: never good \
+             enough)"
         )
     );
     assert_ne!(e.message, "Invalid or expired requestState");
@@ -129,6 +131,8 @@ async fn the_round_cap_is_16_by_default() {
     assert_eq!(asked, 16);
     assert_eq!(
         e.message,
-        "The request needed more than 16 rounds of input; start it again"
+        "The request needed more than 16 rounds of input; start it again (the last \
+             answer to `again` was asked again because the answer does not parse: never good \
+             enough)"
     );
 }

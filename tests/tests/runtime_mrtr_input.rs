@@ -147,7 +147,19 @@ async fn an_answer_that_does_not_parse_is_asked_again() {
         .await
         .expect("asked again, not an error");
         assert_eq!(again["resultType"], "input_required", "{unparseable}");
-        assert_eq!(again["inputRequests"], first["inputRequests"]);
+        // The same form, its message followed by why it is asked again.
+        let (was, now) = (
+            &first["inputRequests"]["user_name"]["params"],
+            &again["inputRequests"]["user_name"]["params"],
+        );
+        assert_eq!(was["requestedSchema"], now["requestedSchema"]);
+        let message = now["message"].as_str().unwrap();
+        assert!(
+            message.starts_with(
+                "What is your name?\n\nAsked again because the answer does not parse: "
+            ),
+            "{message}"
+        );
     }
 }
 

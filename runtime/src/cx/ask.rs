@@ -2,7 +2,7 @@
 //! request's answers or a recorded question, or (2025-11-25) a real back-channel request.
 
 use super::Cx;
-use super::ask_state::{Ending, Reading};
+use super::ask_state::{Ending, Found, Reading};
 use crate::backchannel::BackChannelError;
 use crate::canonical;
 use crate::protocol::{
@@ -38,8 +38,12 @@ impl fmt::Display for AskError {
                 "the client did not declare the {} capability",
                 c.names().join(", ")
             ),
-            AskError::Rejected(e) => write!(f, "the client refused: {}", e.message),
-            AskError::Invalid(m) => write!(f, "the client's answer was malformed: {m}"),
+            AskError::Rejected(e) => {
+                write!(f, "the client rejected the request: {}", e.message)
+            }
+            // The reason says what was wrong with the answer ("the answer does not fit the
+            // form: ...").
+            AskError::Invalid(m) => f.write_str(m),
             AskError::Timeout => f.write_str("the client did not answer in time"),
             AskError::Disconnected => f.write_str("the client went away before answering"),
         }
@@ -78,7 +82,7 @@ impl Cx {
     ) -> Result<T, AskError> {
         let read = |_: &InputRequest, v: Value| match parse(v) {
             Ok(t) => Reading::Value(t),
-            Err(why) => Reading::Again(why),
+            Err(why) => Reading::Again(format!("the answer does not parse: {why}")),
         };
         self.ask_core(key, request, false, read)
             .await
@@ -132,9 +136,12 @@ impl Cx {
         {
             let mut asks = self.asks();
             match asks.answer(&question, consent, |v| read(&request, v)) {
-                Some(Ok(t)) => return Ok(t),
-                Some(Err(why)) => return Err(Failure::Unusable(why)),
-                None => asks.record(question, request),
+                Found::Answer(t) => return Ok(t),
+                Found::Unusable(why) => return Err(Failure::Unusable(why)),
+                // Asked again, saying why; the question stays the one rendered (its digest),
+                // so the next answer is matched to it as before.
+                Found::Again(why) => asks.record(question, request.asked_again(&why)),
+                Found::Nothing => asks.record(question, request),
             }
         }
         std::future::pending().await
@@ -165,6 +172,7 @@ impl Cx {
                 };
             }
             Err(BackChannelError::Client(e)) => AskError::Rejected(e),
+            Err(BackChannelError::Malformed(why)) => AskError::Invalid(why),
             Err(BackChannelError::Timeout) => AskError::Timeout,
             Err(BackChannelError::Closed) => AskError::Disconnected,
         };

@@ -68,6 +68,22 @@ pub(crate) struct AskState {
     pub waits: u32,
     /// When each out-of-band flow started to be waited for (see [`Carried::flows`]).
     pub flows: BTreeMap<String, u64>,
+    /// The last answer of this pass that did not fit and was asked again, with why: the round
+    /// cap's error names it.
+    pub last_problem: Option<String>,
+}
+
+/// What [`AskState::answer`] found for a question.
+#[derive(Debug)]
+pub(crate) enum Found<T> {
+    /// The answer, read.
+    Answer(T),
+    /// An answer that cannot be used, and why (it stays: it would be the same next time).
+    Unusable(String),
+    /// An answer that did not fit, and why: dropped, so the question is asked again, saying why.
+    Again(String),
+    /// No answer.
+    Nothing,
 }
 
 impl AskState {
@@ -98,14 +114,15 @@ impl AskState {
     /// The answer to `question`, read, if one was given. An answer sent without state under
     /// the question's key is bound to it first, unless the question carries `consent`: consent
     /// counts only for a rendering the server sent (bound through `requestState`). An answer
-    /// that reads [`Reading::Again`] is dropped, so the question is asked again; one that reads
-    /// [`Reading::Unusable`] stays (it would be the same next time) and its reason is returned.
+    /// that reads [`Reading::Again`] is dropped, so the question is asked again (the reason is
+    /// kept for the round cap's error); one that reads [`Reading::Unusable`] stays (it would be
+    /// the same next time).
     pub(crate) fn answer<T>(
         &mut self,
         question: &QuestionId,
         consent: bool,
         read: impl Fn(Value) -> Reading<T>,
-    ) -> Option<Result<T, String>> {
+    ) -> Found<T> {
         if let Some(value) = self.unbound.remove(&question.key) {
             if consent {
                 tracing::warn!(
@@ -119,14 +136,20 @@ impl AskState {
                 });
             }
         }
-        let i = self.answers.iter().position(|a| a.question == *question)?;
+        let Some(i) = self.answers.iter().position(|a| a.question == *question) else {
+            return Found::Nothing;
+        };
         match read(self.answers[i].value.clone()) {
-            Reading::Value(t) => Some(Ok(t)),
-            Reading::Unusable(why) => Some(Err(why)),
+            Reading::Value(t) => Found::Answer(t),
+            Reading::Unusable(why) => Found::Unusable(why),
             Reading::Again(why) => {
                 tracing::debug!(key = question.key, %why, "answer did not fit; asking again");
                 self.answers.remove(i);
-                None
+                self.last_problem = Some(format!(
+                    "the last answer to `{}` was asked again because {why}",
+                    question.key
+                ));
+                Found::Again(why)
             }
         }
     }

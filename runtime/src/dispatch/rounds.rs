@@ -131,10 +131,14 @@ impl<H: Handler> Engine<H> {
         let cfg = &self.config;
         let asked_rounds = cx.round.saturating_sub(cx.asks().waits);
         if !waited && asked_rounds + 1 > cfg.max_rounds {
-            return Err(Error::invalid_params(format!(
+            let mut message = format!(
                 "The request needed more than {} rounds of input; start it again",
                 cfg.max_rounds
-            )));
+            );
+            if let Some(problem) = &cx.asks().last_problem {
+                message.push_str(&format!(" ({problem})"));
+            }
+            return Err(Error::invalid_params(message));
         }
         let (requests, carried) = cx.asks().next_round(cx.round + 1, waited);
         let state = self.state_codec().seal(binding.binding(), carried)?;

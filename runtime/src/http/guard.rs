@@ -2,11 +2,11 @@
 //! size limit, and what the client accepts.
 
 use super::config::HttpConfig;
-use bytes::Bytes;
+use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::header::{self, HeaderMap};
 use http::{StatusCode, Uri};
 use http_body::Body;
-use http_body_util::{BodyExt as _, LengthLimitError, Limited};
+use http_body_util::BodyExt as _;
 use std::time::Duration;
 
 pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -112,104 +112,80 @@ pub(crate) fn accepts_json(headers: &HeaderMap) -> bool {
     !named
 }
 
-/// Reads the whole body, refusing more than `limit` bytes with `413` (checked from
-/// `Content-Length` first, so an honest oversized request is refused before it is read) and a
-/// body still incomplete after `timeout` with `408`.
+/// How much of a body over the limit is kept, so that a 2025-11-25 answer too large to take
+/// can still fail its question at once (its `id` is read from these bytes).
+pub(crate) const HEAD_BYTES: usize = 64 * 1024;
+
+/// Why a body was not read: the status and reason to refuse it with, and, for a body over the
+/// limit, its first bytes (at most [`HEAD_BYTES`]).
+#[derive(Debug)]
+pub(crate) struct Unread {
+    pub status: StatusCode,
+    pub reason: &'static str,
+    pub head: Bytes,
+}
+
+/// Reads the whole body, refusing more than `limit` bytes with `413` (a body whose
+/// `Content-Length` says so is read only up to [`HEAD_BYTES`]) and a body still incomplete
+/// after `timeout` with `408`.
 pub(crate) async fn read_body<B>(
     headers: &HeaderMap,
     body: B,
     limit: usize,
     timeout: Duration,
-) -> Result<Bytes, (StatusCode, &'static str)>
+) -> Result<Bytes, Unread>
 where
     B: Body + Send,
     B::Data: Send,
     B::Error: Into<BoxError>,
 {
-    let too_large = || {
-        (
-            StatusCode::PAYLOAD_TOO_LARGE,
-            "message exceeds the size limit",
-        )
-    };
     let declared = header_str(headers, header::CONTENT_LENGTH).and_then(|v| v.parse::<u64>().ok());
-    if declared.is_some_and(|n| n > limit as u64) {
-        return Err(too_large());
-    }
-    let collected = tokio::time::timeout(timeout, Limited::new(body, limit).collect()).await;
-    let Ok(collected) = collected else {
-        return Err((
-            StatusCode::REQUEST_TIMEOUT,
-            "the request body did not arrive in time",
-        ));
+    let declared_too_large = declared.is_some_and(|n| n > limit as u64);
+    let mut buf = BytesMut::new();
+    let read = async {
+        let mut body = std::pin::pin!(body);
+        while let Some(frame) = body.frame().await {
+            let Ok(data) = frame.map_err(Into::into)?.into_data() else {
+                continue;
+            };
+            let over = declared_too_large || buf.len() + data.remaining() > limit;
+            if over {
+                let room = HEAD_BYTES.saturating_sub(buf.len()).min(data.remaining());
+                buf.put(data.take(room));
+                if !declared_too_large || buf.len() >= HEAD_BYTES {
+                    return Ok::<bool, BoxError>(false);
+                }
+            } else {
+                buf.put(data);
+            }
+        }
+        Ok(!declared_too_large)
     };
-    match collected {
-        Ok(collected) => Ok(collected.to_bytes()),
-        Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => Err(too_large()),
-        Err(e) => {
+    let too_large = |head: Bytes| Unread {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        reason: "message exceeds the size limit",
+        head,
+    };
+    let outcome = tokio::time::timeout(timeout, read).await;
+    if let Ok(Ok(true)) = outcome {
+        return Ok(buf.freeze());
+    }
+    buf.truncate(HEAD_BYTES);
+    match outcome {
+        Ok(Ok(_)) => Err(too_large(buf.freeze())),
+        Err(_) if declared_too_large => Err(too_large(buf.freeze())),
+        Err(_) => Err(Unread {
+            status: StatusCode::REQUEST_TIMEOUT,
+            reason: "the request body did not arrive in time",
+            head: Bytes::new(),
+        }),
+        Ok(Err(e)) => {
             tracing::debug!(error = %e, "request body read failed");
-            Err((
-                StatusCode::BAD_REQUEST,
-                "the request body could not be read",
-            ))
+            Err(Unread {
+                status: StatusCode::BAD_REQUEST,
+                reason: "the request body could not be read",
+                head: Bytes::new(),
+            })
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn defaults() -> Vec<String> {
-        HttpConfig::default().hosts
-    }
-
-    #[test]
-    fn local_hosts_with_any_port() {
-        let d = defaults();
-        for ok in [
-            "localhost",
-            "LOCALHOST:8080",
-            "127.0.0.1:1",
-            "[::1]:3000",
-            "[::1]",
-        ] {
-            assert!(host_allowed(&d, ok), "{ok}");
-        }
-        for bad in [
-            "evil.example.com",
-            "localhost.evil.com",
-            "127.0.0.1.nip.io:80",
-            "",
-            "a@localhost",
-        ] {
-            assert!(!host_allowed(&d, bad), "{bad}");
-        }
-        let with_port = vec!["api.example.com:443".to_owned()];
-        assert!(host_allowed(&with_port, "api.example.com:443"));
-        assert!(!host_allowed(&with_port, "api.example.com:80"));
-    }
-
-    #[test]
-    fn origin_authorities() {
-        assert_eq!(
-            origin_authority("http://127.0.0.1:9/x"),
-            Some("127.0.0.1:9")
-        );
-        assert_eq!(origin_authority("null"), None);
-        assert_eq!(strip_port("[::1]:80"), "[::1]");
-    }
-
-    #[test]
-    fn accept_parsing() {
-        let mut h = HeaderMap::new();
-        assert!(accepts_json(&h));
-        h.insert(header::ACCEPT, "text/event-stream".parse().unwrap());
-        assert!(!accepts_json(&h));
-        h.insert(
-            header::ACCEPT,
-            "text/event-stream, application/json;q=0.9".parse().unwrap(),
-        );
-        assert!(accepts_json(&h));
     }
 }

@@ -87,6 +87,30 @@ fn session<H: Handler>(
     }
 }
 
+/// A POSTed body over the size limit, of which `head` was read: when it names a session of
+/// `who` and starts like the answer to a question that session is waiting for (an `id` it
+/// sent, no `method`), that question fails at once rather than after `ask_timeout`.
+pub(crate) fn answer_too_large<H: Handler>(
+    ep: &Endpoint<H>,
+    headers: &HeaderMap,
+    who: Option<&Principal>,
+    head: &[u8],
+) {
+    let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
+        return;
+    };
+    let Some(entry) = ep.sessions.get(sid, who.map(Principal::id)) else {
+        return;
+    };
+    let head = protocol::head_of(head);
+    if let (Some(id), false) = (head.id, head.method) {
+        let why = format!("the answer is larger than the limit of {} bytes", ep.limit);
+        if entry.session.back.fail(&id, why) {
+            tracing::warn!(%id, "an answer over the size limit failed its question");
+        }
+    }
+}
+
 /// A POST carrying `Mcp-Session-Id`.
 pub(crate) async fn post<H: Handler>(
     ep: &Endpoint<H>,
@@ -119,6 +143,12 @@ pub(crate) async fn post<H: Handler>(
             if !entry.session.back.complete(&id, outcome) {
                 tracing::debug!(%id, "response to no pending request ignored");
             }
+            body::accepted()
+        }
+        // No valid answer: the question waiting on it fails at once.
+        Inbound::BadResponse { id, reason } => {
+            let failed = entry.session.back.fail(&id, reason.clone());
+            tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
             body::accepted()
         }
     }

@@ -39,7 +39,7 @@ pub(crate) async fn post<H: Handler>(
             body::accepted()
         }
         // "The client MUST NOT send JSON-RPC responses."
-        Inbound::Response { .. } => body::refuse(
+        Inbound::Response { .. } | Inbound::BadResponse { .. } => body::refuse(
             StatusCode::BAD_REQUEST,
             "a response needs the Mcp-Session-Id of a 2025-11-25 session",
         ),

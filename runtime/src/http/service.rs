@@ -112,7 +112,13 @@ impl<H: Handler> McpService<H> {
         let (ep, headers) = (&*self.endpoint, &parts.headers);
         let bytes = match guard::read_body(headers, body, ep.limit, ep.config.body_timeout).await {
             Ok(b) => b,
-            Err((status, reason)) => return body::refuse(status, reason),
+            Err(unread) => {
+                if !unread.head.is_empty() {
+                    let who = parts.extensions.get::<Principal>();
+                    legacy::answer_too_large(ep, headers, who, &unread.head);
+                }
+                return body::refuse(unread.status, unread.reason);
+            }
         };
         let msg = match Inbound::parse(&bytes) {
             Ok(m) => m,

@@ -47,6 +47,40 @@ impl InputRequest {
         }
     }
 
+    /// The request asked again because the last answer did not fit: an elicitation's message
+    /// gets `why` (at most [`MAX_REASON_CHARS`] characters of it) after a blank line, so the
+    /// user sees what to change. Derived from the rendering and the rejected answer only, so
+    /// the same retry renders the same bytes. Sampling and roots have no message to carry it.
+    pub fn asked_again(self, why: &str) -> InputRequest {
+        let why = why.trim_end_matches('.');
+        let note = |message: String| {
+            let why = match why.char_indices().nth(MAX_REASON_CHARS) {
+                Some((end, _)) => format!("{}...", &why[..end]),
+                None => why.to_owned(),
+            };
+            format!("{message}\n\nAsked again because {why}.")
+        };
+        match self {
+            InputRequest::Elicit(ElicitRequest::Form {
+                message,
+                requested_schema,
+            }) => InputRequest::Elicit(ElicitRequest::Form {
+                message: note(message),
+                requested_schema,
+            }),
+            InputRequest::Elicit(ElicitRequest::Url {
+                message,
+                url,
+                elicitation_id,
+            }) => InputRequest::Elicit(ElicitRequest::Url {
+                message: note(message),
+                url,
+                elicitation_id,
+            }),
+            other => other,
+        }
+    }
+
     /// The client capabilities this request needs, down to the elicitation mode and
     /// `sampling.tools` / `sampling.context`.
     pub fn required_capabilities(&self) -> ClientCapabilities {
@@ -80,6 +114,10 @@ impl InputRequest {
         }
     }
 }
+
+/// The most characters of a reason that a re-asked question's message carries (a reason may
+/// quote the client's answer, which the client chose).
+pub const MAX_REASON_CHARS: usize = 300;
 
 /// `elicitation/create` params.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

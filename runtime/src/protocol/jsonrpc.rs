@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
-use super::{Error, JsonObject, Method};
+use super::{Error, JsonObject, Method, unique};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
@@ -54,6 +54,15 @@ pub enum Inbound {
         /// The result or the error the client answered.
         outcome: Result<Value, Error>,
     },
+    /// A message with an id and no `method` that is no valid response: a malformed `error`,
+    /// neither `result` nor `error` or both, a wrong `jsonrpc`, a duplicate key. Nothing is
+    /// ever answered to it (it answers the server); a question waiting on its id fails at once.
+    BadResponse {
+        /// The id it names.
+        id: RequestId,
+        /// What is wrong with it.
+        reason: String,
+    },
 }
 
 /// A JSON-RPC request.
@@ -77,13 +86,34 @@ pub struct Rejected {
 }
 
 impl Inbound {
-    /// Parses one JSON-RPC message from raw bytes.
+    /// Parses one JSON-RPC message from raw bytes. A message that carries answers (a
+    /// response, or a request with `inputResponses`) must not repeat a key where the answers
+    /// are: a request that does is `-32602`, a response a [`Inbound::BadResponse`].
     pub fn parse(bytes: &[u8]) -> Result<Inbound, Rejected> {
         let value: Value = serde_json::from_slice(bytes).map_err(|e| Rejected {
             id: None,
             error: Error::parse_error(e),
         })?;
-        Inbound::from_value(value)
+        match Inbound::from_value(value)? {
+            Inbound::Response { id, .. } if let Some(reason) = unique::in_message(bytes) => {
+                Ok(Inbound::BadResponse { id, reason })
+            }
+            Inbound::Request(req)
+                if req
+                    .params
+                    .as_ref()
+                    .is_some_and(|p| p.contains_key("inputResponses")) =>
+            {
+                match unique::in_input_responses(bytes) {
+                    Some(reason) => Err(Rejected {
+                        id: Some(req.id),
+                        error: Error::invalid_params(reason),
+                    }),
+                    None => Ok(Inbound::Request(req)),
+                }
+            }
+            other => Ok(other),
+        }
     }
 
     /// Classifies a JSON value as a JSON-RPC message.
@@ -108,12 +138,11 @@ impl Inbound {
                 }
             },
         };
-        if obj.get("jsonrpc") != Some(&Value::String("2.0".into())) {
-            return Err(Rejected::invalid(id, "`jsonrpc` must be \"2.0\""));
-        }
+        let version = obj.get("jsonrpc") == Some(&Value::String("2.0".into()));
         match obj.remove("method") {
+            Some(_) if !version => Err(Rejected::invalid(id, "`jsonrpc` must be \"2.0\"")),
             Some(method) => Inbound::call(obj, method, id, raw_id.is_some()),
-            None => Inbound::response(obj, id),
+            None => Inbound::response(obj, id, version),
         }
     }
 
@@ -140,21 +169,35 @@ impl Inbound {
         }
     }
 
-    /// A response to a request the server sent: a result or an error.
-    fn response(mut obj: JsonObject, id: Option<RequestId>) -> Result<Inbound, Rejected> {
+    /// A response to a request the server sent: a result or an error. With an id, anything
+    /// else is a [`Inbound::BadResponse`], which is never answered.
+    fn response(
+        mut obj: JsonObject,
+        id: Option<RequestId>,
+        version: bool,
+    ) -> Result<Inbound, Rejected> {
         let Some(id) = id else {
             return Err(Rejected::invalid(None, "a response needs an `id`"));
         };
-        let outcome = if let Some(err) = obj.remove("error") {
-            match serde_json::from_value::<Error>(err) {
+        let bad = |reason: String| {
+            Ok(Inbound::BadResponse {
+                id: id.clone(),
+                reason,
+            })
+        };
+        if !version {
+            return bad("`jsonrpc` must be \"2.0\"".into());
+        }
+        let outcome = match (obj.remove("result"), obj.remove("error")) {
+            (Some(result), None) => Ok(result),
+            (None, Some(err)) => match serde_json::from_value::<Error>(err) {
                 Ok(error) => Err(error),
-                Err(_) => return Err(Rejected::invalid(Some(id), "malformed `error` object")),
+                Err(e) => return bad(format!("malformed `error` object: {e}")),
+            },
+            (Some(_), Some(_)) => {
+                return bad("a response has both a `result` and an `error`".into());
             }
-        } else if let Some(result) = obj.remove("result") {
-            Ok(result)
-        } else {
-            let reason = "a message needs a `method`, a `result` or an `error`";
-            return Err(Rejected::invalid(Some(id), reason));
+            (None, None) => return bad("a response needs a `result` or an `error`".into()),
         };
         Ok(Inbound::Response { id, outcome })
     }
@@ -168,6 +211,56 @@ impl Rejected {
             error: Error::invalid_request(reason),
         }
     }
+}
+
+/// What the start of a message over the size limit tells: the top-level `id` and whether a
+/// `method` came before the cut (a request) or not (perhaps a response). serde_json's own
+/// tokenizer reads the members in order and skips their values without building them, until
+/// the text ends where it was cut: an `id` written after a large member (a response's
+/// `result`, as some clients order it) is not found.
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Head {
+    /// The `id`, when one was read.
+    pub id: Option<RequestId>,
+    /// Whether a `method` member was read.
+    pub method: bool,
+}
+
+/// Reads [`Head`] from the first bytes of a message.
+pub(crate) fn head_of(prefix: &[u8]) -> Head {
+    use serde::de::{Deserializer as _, IgnoredAny, MapAccess, Visitor};
+    use std::cell::RefCell;
+
+    struct Members<'a>(&'a RefCell<Head>);
+    impl<'de> Visitor<'de> for Members<'_> {
+        type Value = ();
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a JSON-RPC message")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
+            while let Some(key) = map.next_key::<String>()? {
+                match key.as_str() {
+                    "id" => {
+                        let id = map.next_value::<Value>()?;
+                        self.0.borrow_mut().id = RequestId::from_value(&id);
+                    }
+                    "method" => {
+                        map.next_value::<IgnoredAny>()?;
+                        self.0.borrow_mut().method = true;
+                    }
+                    _ => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(())
+        }
+    }
+
+    let head = RefCell::new(Head::default());
+    // The text is cut, so this ends in an error; what was read before it is kept.
+    let _ = serde_json::Deserializer::from_slice(prefix).deserialize_map(Members(&head));
+    head.into_inner()
 }
 
 /// The `requestId` a `notifications/cancelled` names, when it is a valid id.

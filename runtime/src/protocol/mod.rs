@@ -8,6 +8,7 @@ mod jsonrpc;
 mod method;
 mod prompts;
 mod results;
+mod unique;
 
 pub use capabilities::*;
 pub use content::*;

@@ -61,13 +61,11 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
         })
     }
 
-    fn read(&self, key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Answer<T>> {
+    fn read(&self, _key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Answer<T>> {
         let result: ElicitResult = match serde_json::from_value(answer) {
             Ok(r) => r,
             Err(e) => {
-                return Read::AskAgain(format!(
-                    "the answer to `{key}` is not an elicitation result: {e}"
-                ));
+                return Read::AskAgain(format!("the answer is not an elicitation result: {e}"));
             }
         };
         match result.action {
@@ -75,9 +73,8 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
             ElicitAction::Cancel => Read::Answer(Answer::Cancel),
             ElicitAction::Accept => match T::from_content(&result.content.unwrap_or_default()) {
                 Ok(t) => Read::Answer(Answer::Accept(t)),
-                Err(e) => {
-                    Read::AskAgain(format!("the answer to `{key}` does not fit the form: {e}"))
-                }
+                // "the answer does not fit the form: `field` ...".
+                Err(e) => Read::AskAgain(e.to_string()),
             },
         }
     }

@@ -3,14 +3,14 @@
 
 use super::{AnswerOf, Ask, Failed, Fallback, Read, Rendered};
 use crate::canonical;
-use crate::cx::{Cx, Ending, Failure, Reading};
-use crate::protocol::{Error, InputRequest};
+use crate::cx::{AskError, Cx, Ending, Failure, Reading};
+use crate::protocol::{ClientCapabilities, Error, InputRequest};
 
 /// Asks question `Q` with `inputs` (see [`Asking::ask`](super::Asking::ask)).
 pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
     let needs = <Q::Rendered as Rendered>::needs();
-    if cx.client_capabilities().missing(&needs).is_some() {
-        return fall_back::<Q, I>(cx, inputs, &needs).await;
+    if let Some(missing) = cx.client_capabilities().missing(&needs) {
+        return fall_back::<Q, I>(cx, inputs, Short::Missing(Box::new(missing))).await;
     }
     let rendered = Q::render(&inputs);
     let request = rendered.request(cx.revision());
@@ -18,8 +18,8 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
         check_deterministic::<Q, I>(&inputs, &request, cx);
     }
     let specific = request.required_capabilities();
-    if cx.client_capabilities().missing(&specific).is_some() {
-        return fall_back::<Q, I>(cx, inputs, &specific).await;
+    if let Some(missing) = cx.client_capabilities().missing(&specific) {
+        return fall_back::<Q, I>(cx, inputs, Short::Missing(Box::new(missing))).await;
     }
     let read = |sent: &InputRequest, v| match rendered.read(Q::KEY, sent, v) {
         Read::Answer(a) => Reading::Value(a),
@@ -33,33 +33,52 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
     match failure {
         Failure::Unusable(why) => {
             tracing::warn!(question = Q::KEY, %why, "the answer cannot be used; taking the fallback");
-            fall_back::<Q, I>(cx, inputs, &specific).await
+            let why = format!("the client's answer could not be used: {why}");
+            fall_back::<Q, I>(cx, inputs, Short::Client(why)).await
         }
         Failure::Ask(e) => match rendered.failed(Q::KEY, &e) {
-            Failed::Fallback => fall_back::<Q, I>(cx, inputs, &specific).await,
+            Failed::Fallback => fall_back::<Q, I>(cx, inputs, Short::of(*e)).await,
             Failed::Answer(a) => a,
             Failed::End(why) => cx.end(Ending::Failed(why)).await,
         },
     }
 }
 
-/// Runs the question's fallback; `needs` is what the question needed, for `refuse`.
-async fn fall_back<Q: Ask<I>, I>(
-    cx: &Cx,
-    inputs: I,
-    needs: &crate::protocol::ClientCapabilities,
-) -> AnswerOf<Q, I> {
+/// Why a question takes its fallback, for `refuse`.
+enum Short {
+    /// The client did not declare these capabilities: `-32021` naming them (boxed: they are
+    /// large, and the other case is common).
+    Missing(Box<ClientCapabilities>),
+    /// The client declared what the question needs but rejected it, failed, or answered
+    /// unusably: a failure saying so (never `-32021`, which would claim a capability is
+    /// missing).
+    Client(String),
+}
+
+impl Short {
+    fn of(e: AskError) -> Short {
+        match e {
+            AskError::Unsupported(missing) => Short::Missing(Box::new(missing)),
+            other => Short::Client(other.to_string()),
+        }
+    }
+}
+
+/// Runs the question's fallback; `why` says what a refusal comes to.
+async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, I> {
     match Q::fallback(cx, inputs).await {
         Fallback::Answer(a) => a,
         Fallback::End(result) => cx.end(Ending::Result(result)).await,
-        Fallback::Refuse => {
-            let missing = cx
-                .client_capabilities()
-                .missing(needs)
-                .unwrap_or_else(|| needs.clone());
-            cx.end(Ending::Error(Error::missing_capability(&missing)))
-                .await
-        }
+        Fallback::Refuse => match why {
+            Short::Missing(missing) => {
+                cx.end(Ending::Error(Error::missing_capability(&missing)))
+                    .await
+            }
+            Short::Client(why) => {
+                cx.end(Ending::Failed(format!("Could not ask `{}`: {why}", Q::KEY)))
+                    .await
+            }
+        },
     }
 }
 

@@ -139,10 +139,10 @@ impl Rendered for Roots {
         InputRequest::ListRoots
     }
 
-    fn read(&self, key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Roots> {
+    fn read(&self, _key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Roots> {
         match serde_json::from_value::<ListRootsResult>(answer) {
             Ok(r) => Read::Answer(r.roots.into()),
-            Err(e) => Read::AskAgain(format!("the answer to `{key}` is not a roots list: {e}")),
+            Err(e) => Read::AskAgain(format!("the answer is not a roots list: {e}")),
         }
     }
 

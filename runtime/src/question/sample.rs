@@ -163,20 +163,17 @@ impl<T: Send + 'static> Rendered for Sample<T> {
         InputRequest::Sample(request)
     }
 
-    /// An answer that does not parse is not asked again (the same answer would be pinned to
-    /// the same question): the fallback runs.
-    fn read(&self, key: &'static str, _sent: &InputRequest, answer: Value) -> Read<T> {
+    /// A reply that is no sampling result, or whose content does not give what `T` needs
+    /// (no text for a text answer, JSON that does not parse), is not asked again (the same
+    /// reply would be pinned to the same question): the fallback runs, and the engine logs why.
+    fn read(&self, _key: &'static str, _sent: &InputRequest, answer: Value) -> Read<T> {
         let reply: CreateMessageResult = match serde_json::from_value(answer) {
             Ok(r) => r,
-            Err(e) => {
-                return Read::AskAgain(format!(
-                    "the answer to `{key}` is not a sampling result: {e}"
-                ));
-            }
+            Err(e) => return Read::Fallback(format!("the reply is not a sampling result: {e}")),
         };
         match (self.answer.from_reply)(ModelReply::from(reply)) {
             Ok(t) => Read::Answer(t),
-            Err(why) => Read::Fallback(format!("the model's answer to `{key}`: {why}")),
+            Err(why) => Read::Fallback(format!("the model's reply: {why}")),
         }
     }
 
@@ -218,12 +215,40 @@ impl<T: DeserializeOwned + JsonSchema + Send + 'static> SampleAnswer for T {
     }
 
     fn from_reply(reply: ModelReply) -> Result<Self, String> {
-        let text = reply.text();
+        let text = text_of(&reply)?;
         if is_text(&answer_schema::<T>()) {
             return serde_json::from_value(Value::String(text)).map_err(|e| e.to_string());
         }
         serde_json::from_str(json_in(&text)).map_err(|e| format!("not the JSON asked for: {e}"))
     }
+}
+
+/// The text of a reply that must have some: its text blocks, concatenated. A reply without a
+/// text block (an image, audio, a tool call, no content at all) or with a text block whose
+/// `text` is not a string has none, which is an error, never an empty answer.
+fn text_of(reply: &ModelReply) -> Result<String, String> {
+    let mut text = None::<String>;
+    for block in &reply.content {
+        if block.get("type").and_then(Value::as_str) != Some("text") {
+            continue;
+        }
+        match block.get("text").and_then(Value::as_str) {
+            Some(t) => text.get_or_insert_with(String::new).push_str(t),
+            None => return Err("a text block's `text` is not a string".into()),
+        }
+    }
+    text.ok_or_else(|| {
+        let kinds: Vec<&str> = reply
+            .content
+            .iter()
+            .map(|b| b.get("type").and_then(Value::as_str).unwrap_or("untyped"))
+            .collect();
+        if kinds.is_empty() {
+            "it has no content, so no text".to_owned()
+        } else {
+            format!("it has no text, only {}", kinds.join(", "))
+        }
+    })
 }
 
 fn answer_schema<T: JsonSchema>() -> Value {
@@ -293,6 +318,8 @@ impl ModelReply {
 impl From<CreateMessageResult> for ModelReply {
     fn from(r: CreateMessageResult) -> Self {
         let content = match r.content {
+            // `content: null` is no content.
+            SamplingContent::One(Value::Null) => Vec::new(),
             SamplingContent::One(block) => vec![block],
             SamplingContent::Many(blocks) => blocks,
         };

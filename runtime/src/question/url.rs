@@ -65,9 +65,7 @@ impl Rendered for Url {
         let result: ElicitResult = match serde_json::from_value(answer) {
             Ok(r) => r,
             Err(e) => {
-                return Read::AskAgain(format!(
-                    "the answer to `{key}` is not an elicitation result: {e}"
-                ));
+                return Read::AskAgain(format!("the answer is not an elicitation result: {e}"));
             }
         };
         let elicitation_id = match sent {

@@ -114,6 +114,11 @@ fn route(shared: &Arc<Shared>, msg: Value) {
                 let _ = tx.send(Err(rej.error));
             }
         }
+        Ok(Inbound::BadResponse { id, reason }) => {
+            if let Some(tx) = lock(&shared.pending).remove(&id) {
+                let _ = tx.send(Err(Error::invalid_request(reason)));
+            }
+        }
         Ok(Inbound::Notification { .. }) => {}
     }
 }

@@ -40,7 +40,12 @@ impl Bound {
     pub fn compare(self, other: Bound) -> Ordering {
         match (self, other) {
             (Bound::Int(a), Bound::Int(b)) => a.cmp(&b),
-            (a, b) => a.float().total_cmp(&b.float()),
+            // `partial_cmp` so that `-0.0` equals 0; NaN (never a JSON number) orders by
+            // `total_cmp`.
+            (a, b) => a
+                .float()
+                .partial_cmp(&b.float())
+                .unwrap_or_else(|| a.float().total_cmp(&b.float())),
         }
     }
 

@@ -90,6 +90,12 @@ pub enum FieldProblem {
         /// The value given.
         found: Number,
     },
+    /// An integer written as a floating-point number too large for a float to hold exactly
+    /// (beyond ±(2^53 − 1)): the integer the client meant cannot be known, so it is not read.
+    Inexact {
+        /// The value given.
+        found: Number,
+    },
     /// A string shorter than `min_length` characters.
     TooShort {
         /// The fewest characters allowed.
@@ -140,6 +146,11 @@ impl fmt::Display for FieldProblem {
             WrongType { expected, found } => write!(f, "must be {expected}, not {found}"),
             TooSmall { minimum, found } => write!(f, "must be at least {minimum}, not {found}"),
             TooLarge { maximum, found } => write!(f, "must be at most {maximum}, not {found}"),
+            Inexact { found } => write!(
+                f,
+                "must be an integer written exactly, not {found}: a number written as a \
+                 float holds an integer exactly only up to 9007199254740991 (2^53 - 1)"
+            ),
             TooShort { min_length, found } => {
                 write!(
                     f,

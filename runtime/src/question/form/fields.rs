@@ -1,6 +1,7 @@
 //! The field types of the spec's primitive subset, and the types that are refused with a
 //! message of their own (maps, tuples).
 
+use super::check::Bound;
 use super::enums::{multi_from_value, multi_schema};
 use super::error::{FieldProblem, json_kind};
 use super::{ElicitEnum, FieldKind, FormField};
@@ -57,36 +58,61 @@ impl FormField for bool {
     }
 }
 
-/// An integer in a JSON number: an integer, or a float with no fraction (as some JavaScript
-/// clients send `3.0`), as `i128`; `None` for a fraction.
-fn integral(n: &Number) -> Option<i128> {
+/// The largest integer that every float up to it holds exactly (JavaScript's
+/// `Number.MAX_SAFE_INTEGER`, 2^53 - 1).
+const SAFE_FLOAT_INTEGER: i128 = (1 << 53) - 1;
+
+/// The integer a JSON number stands for, exactly: an integer literal that serde_json read as
+/// `i64` or `u64`, or a float with no fraction (as some JavaScript clients send `3.0`) within
+/// ±(2^53 - 1). A float beyond that is refused even when integral: it may not be the integer
+/// the client wrote (`-9223372036854775809` reads as the float -2^63, `i64::MIN`), and a
+/// literal past 64 bits reaches here as such a float.
+fn integral(n: &Number) -> Result<i128, FieldProblem> {
     if let Some(i) = n.as_i64() {
-        return Some(i.into());
+        return Ok(i.into());
     }
     if let Some(u) = n.as_u64() {
-        return Some(u.into());
+        return Ok(u.into());
     }
-    let f = n.as_f64()?;
-    // Beyond ±2^127 the cast saturates, which the range check then reports.
-    (f.fract() == 0.0).then_some(f as i128)
+    let f = n.as_f64().unwrap_or(f64::NAN);
+    if f.fract() != 0.0 || !f.is_finite() {
+        return Err(FieldProblem::WrongType {
+            expected: "an integer",
+            found: "a number with a fraction",
+        });
+    }
+    // Integral and within ±2^53: the cast is exact (and `-0.0` is 0).
+    if f.abs() > SAFE_FLOAT_INTEGER as f64 {
+        return Err(FieldProblem::Inexact { found: n.clone() });
+    }
+    Ok(f as i128)
 }
 
-/// Reads an integer of the range `min..=max`.
-fn integer(value: Option<&Value>, min: i128, max: i128) -> Result<i128, FieldProblem> {
+/// Reads an integer of type `T`, whose range is `min..=max`: exact, and converted with
+/// `TryFrom`, never `as`.
+fn integer<T: TryFrom<i128>>(
+    value: Option<&Value>,
+    min: i128,
+    max: i128,
+) -> Result<T, FieldProblem> {
     let n = match value {
         Some(Value::Number(n)) => n,
         other => return Err(wrong("an integer", other)),
     };
-    let i = integral(n).ok_or(FieldProblem::WrongType {
-        expected: "an integer",
-        found: "a number with a fraction",
-    })?;
-    super::check::bounds(
-        n,
-        Some(super::check::Bound::Int(min)),
-        Some(super::check::Bound::Int(max)),
-    )?;
-    Ok(i)
+    let i = integral(n)?;
+    T::try_from(i).map_err(|_| {
+        if i < min {
+            FieldProblem::TooSmall {
+                minimum: Bound::Int(min).number(),
+                found: n.clone(),
+            }
+        } else {
+            FieldProblem::TooLarge {
+                maximum: Bound::Int(max).number(),
+                found: n.clone(),
+            }
+        }
+    })
 }
 
 /// The integer types: `type: integer` with the type's range as `minimum`/`maximum`, so the
@@ -102,9 +128,8 @@ macro_rules! integers {
                 schema
             }
             fn from_value(value: Option<&Value>) -> Result<Self, FieldProblem> {
-                let i = integer(value, <$t>::MIN as i128, <$t>::MAX as i128)?;
-                // In range: checked just above.
-                Ok(i as $t)
+                // The bounds widen to `i128` exactly (every type here has at most 64 bits).
+                integer(value, <$t>::MIN as i128, <$t>::MAX as i128)
             }
             fn to_value(&self) -> Value {
                 (*self).into()

@@ -11,6 +11,8 @@ pub(crate) mod check;
 mod enums;
 mod error;
 mod fields;
+#[cfg(test)]
+mod integer_tests;
 pub(crate) mod spec;
 #[cfg(test)]
 mod tests;
