@@ -8,15 +8,12 @@
 //! ```
 
 mod demo;
-mod shop;
 
+use rondo_example_bookshop::router;
 use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
 
 fn server() -> Server<Router> {
-    let info = ServerInfo::new("bookshop", env!("CARGO_PKG_VERSION")).instructions(
-        "Search the catalogue with search_books; order with order_book (the user confirms).",
-    );
     let keys = match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS") {
         Ok(keys) => keys,
         Err(e) => {
@@ -24,7 +21,7 @@ fn server() -> Server<Router> {
             std::process::exit(2);
         }
     };
-    let server = Server::new(Router::new(info).tools(shop::Shop::new()));
+    let server = Server::new(router());
     match keys {
         Some(k) => server.state_keys(k),
         None => server,
