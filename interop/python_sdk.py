@@ -4,12 +4,13 @@ requirements.txt), which speaks both 2026-07-28 (`mode="auto"`: `server/discover
 server-to-client requests).
 
 Every check runs on both revisions; the bookshop's and the travel server's on stdio and on
-Streamable HTTP, the conformance server's (elicitation, sampling and roots asked at once) on HTTP,
-and a fleet's (two bookshops sharing a state key, one with its own) on HTTP. The travel checks
-drive every travel tool with the callbacks answering, declining, cancelling and absent, and the
-sampling callback returning prose, the expected JSON and garbage; after each, no request may have
-reached a callback the client did not declare. A check that fails prints why; the script exits 1
-if any failed. Run it through interop/run.sh, which builds the
+Streamable HTTP (bookshop: an order accepted, declined, refused, a round taken once), the
+conformance server's (elicitation, sampling and roots asked at once, a URL-mode question) on
+HTTP, and a fleet's (two bookshops sharing a state key, one with its own) on HTTP. The travel
+checks drive every travel tool with the callbacks answering, declining, cancelling and absent, and
+the sampling callback returning prose, the expected JSON and garbage; after each, no request may
+have reached a callback the client did not declare. A check that fails prints why; the script
+exits 1 if any failed. Run it through interop/run.sh, which builds the
 servers and installs the pinned SDK.
 
     python interop/python_sdk.py TARGET_DIR
@@ -169,7 +170,7 @@ async def order_accepted(server, mode):
     asked = Asked(form={"approve": True, "delivery": "express"})
     async with connect(server, mode, elicitation_callback=asked.elicit) as c:
         names = [tool.name for tool in (await c.list_tools()).tools]
-        assert names == ["search_books", "order_book", "blurb", "catalog_folder"], names
+        assert names == ["search_books", "order_book", "list_orders", "blurb", "catalog_folder"], names
         found = await c.call_tool("search_books", {"query": "rust"})
         books = json.loads(text_of(found))
         assert [b["isbn"] for b in books] == [RUST_BOOK], found
@@ -280,6 +281,62 @@ async def consent_sent_up_front_is_not_taken(server, mode):
             allow_input_required=True,
         )
     assert text_of(done) == 'Ordered 1 x "The Rust Programming Language", standard delivery.', done
+
+
+async def orders_placed(c) -> list:
+    listed = await c.call_tool("list_orders", {})
+    return listed.structured_content["orders"]
+
+
+async def a_round_is_taken_once(server, mode):
+    # A captured retry sent again, and a round answered "decline" re-sent with "accept": the
+    # server's replay guard refuses both with -32602, and list_orders shows one order placed.
+    if mode != "auto":
+        raise Skip("2025-11-25 has no retries: the question is a real request")
+    args = {"isbn": RUST_BOOK, "quantity": 1}
+    approve = t.ElicitResult(action="accept", content={"approve": True})
+    asked = Asked()  # declares elicitation; this check drives the rounds itself
+
+    async def refused(c, **retry):
+        try:
+            taken = await c.session.call_tool("order_book", args, **retry)
+        except MCPError as e:
+            assert e.code == -32602, (e.code, e.message)
+            return
+        raise AssertionError(f"a round was taken twice: {taken}")
+
+    async with connect(server, mode, elicitation_callback=asked.elicit) as c:
+        before = len(await orders_placed(c))
+        for first_answer in (approve, t.ElicitResult(action="decline")):
+            first = await c.session.call_tool("order_book", args, allow_input_required=True)
+            assert isinstance(first, t.InputRequiredResult), first
+            retry = dict(request_state=first.request_state, allow_input_required=True)
+            done = await c.session.call_tool(
+                "order_book", args, input_responses={"confirm_order": first_answer}, **retry
+            )
+            assert isinstance(done, t.CallToolResult), done
+            await refused(c, input_responses={"confirm_order": approve}, **retry)
+        placed = await orders_placed(c)
+    assert len(placed) == before + 1, placed
+
+
+async def url_mode(server, mode):
+    # The conformance server's URL-mode tool: the page names the call's flow; accepted, the
+    # flow finishes (2025-11-25: with an elicitationId and a completion notification).
+    seen = []
+
+    async def elicit(_ctx, params):
+        seen.append(params)
+        return t.ElicitResult(action="accept")
+
+    async with connect(server, mode, elicitation_callback=elicit) as c:
+        r = await c.call_tool("test_url_elicitation", {})
+    assert text_of(r) == "URL elicitation completed: action=accept, the flow finished", r
+    assert len(seen) == 1, seen
+    page = seen[0]
+    assert page.mode == "url", page
+    assert page.url.startswith("https://example.com/rondo/url-elicitation?flow="), page
+    assert len(page.url.rsplit("=", 1)[1]) == 32, page
 
 
 async def a_fleet_instance_serves_the_retry(fleet, mode):
@@ -546,8 +603,14 @@ BOOKSHOP_CHECKS = [
     order_without_elicitation_is_refused,
     bad_arguments_are_a_tool_error,
     consent_sent_up_front_is_not_taken,
+    a_round_is_taken_once,
 ]
-CONFORMANCE_CHECKS = [three_questions_at_once, undeclared_sampling_takes_the_fallback, two_rounds_in_a_row]
+CONFORMANCE_CHECKS = [
+    three_questions_at_once,
+    undeclared_sampling_takes_the_fallback,
+    two_rounds_in_a_row,
+    url_mode,
+]
 
 
 async def run(label: str, check, server, mode) -> str:

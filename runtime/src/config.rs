@@ -1,7 +1,7 @@
 //! [`Config`]: the runtime settings every request of a server shares.
 
 use crate::server_info::ServerInfo;
-use crate::state::{Clock, KeyRing, SystemClock};
+use crate::state::{Clock, ErasedGuard, KeyRing, MemoryReplayGuard, SystemClock};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -28,6 +28,8 @@ pub(crate) struct Config {
     pub audience: String,
     /// How the out-of-band flows of URL-mode questions are waited for.
     pub flow: FlowSettings,
+    /// Takes each sealed round once (`None`: replays are not refused).
+    pub replay: Option<Arc<dyn ErasedGuard>>,
     /// The handler's fixed description.
     pub info: ServerInfo,
 }
@@ -58,8 +60,8 @@ impl FlowSettings {
 impl Config {
     /// The defaults for a server described by `info`: a random state key (right for one
     /// process only), 10-minute state expiry, 16 rounds, 64 KiB of state, 5-minute answers on
-    /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, and the server's name as the
-    /// audience.
+    /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, the server's name as the
+    /// audience, and an in-memory replay guard.
     pub(crate) fn new(info: ServerInfo) -> Config {
         Config {
             keys: KeyRing::random(),
@@ -72,6 +74,7 @@ impl Config {
             clock: Arc::new(SystemClock),
             audience: info.implementation.name.clone(),
             flow: FlowSettings::new(),
+            replay: Some(Arc::new(MemoryReplayGuard::default())),
             info,
         }
     }

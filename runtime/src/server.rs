@@ -8,7 +8,7 @@ use crate::dispatch::Engine;
 use crate::handler::Handler;
 use crate::notify::Notifier;
 use crate::server_info::ServerInfo;
-use crate::state::{Clock, KeyRing};
+use crate::state::{Clock, KeyRing, ReplayGuard};
 use std::fmt;
 use std::io;
 use std::sync::Arc;
@@ -41,7 +41,8 @@ impl<H> fmt::Debug for Server<H> {
 impl<H: Handler> Server<H> {
     /// A server with default settings: a random state key (right for one process; a fleet
     /// must share a ring, see [`Server::state_keys`]), 10-minute state expiry, 16 rounds,
-    /// 64 KiB of state, 5-minute answers on 2025-11-25 and 4 MiB messages.
+    /// 64 KiB of state, an in-memory replay guard ([`Server::replay_guard`]), 5-minute answers
+    /// on 2025-11-25 and 4 MiB messages.
     pub fn new(handler: H) -> Self {
         Server {
             engine: Engine::new(handler),
@@ -69,7 +70,23 @@ impl<H: Handler> Server<H> {
         self.config().max_rounds = rounds;
         self
     }
-    /// The largest sealed `requestState`, in bytes.
+    /// The guard that takes each sealed round's `requestState` once, so a retry sent again
+    /// (by the client, or by whoever captured it) is refused with `-32602` before the handler
+    /// runs. The default is a [`MemoryReplayGuard`](crate::state::MemoryReplayGuard) for this
+    /// process; a fleet that shares a key ring needs one shared store (see [`ReplayGuard`]).
+    pub fn replay_guard(mut self, guard: impl ReplayGuard) -> Self {
+        self.config().replay = Some(Arc::new(guard));
+        self
+    }
+    /// No replay guard: a retry is taken as often as it is sent while its state lives, so a
+    /// tool's effects after its last question must be idempotent by
+    /// [`Cx::flow_id`](crate::Cx::flow_id) (which they should be anyway).
+    pub fn without_replay_guard(mut self) -> Self {
+        self.config().replay = None;
+        self
+    }
+    /// The largest sealed `requestState`, in bytes. The answers it carries count: a retry whose
+    /// answers would make it larger is refused with `-32602` naming the cap.
     pub fn max_state_bytes(mut self, bytes: usize) -> Self {
         self.config().max_state_bytes = bytes;
         self

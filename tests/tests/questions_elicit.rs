@@ -254,6 +254,37 @@ async fn a_client_that_can_show_forms_is_asked_even_when_arguments_are_given() {
 }
 
 #[tokio::test]
+async fn a_form_the_client_can_show_comes_prefilled_with_the_arguments_given() {
+    for rev in BOTH {
+        let script = Script::new().elicit(Reply::accept(json!({"name": "Ada"})));
+        let c = client(rev, form(), script).await;
+        // `age` breaks its bounds (1..150): it is not offered as a default.
+        let args = json!({"greeting": "Hi", "name": "Ada", "age": 200});
+        let call = c.call_tool("welcome", args).await.unwrap();
+        assert_eq!(
+            call.text(),
+            "Hi, Ada!",
+            "{rev}: still asked; the answer counts"
+        );
+        let asked: Vec<Value> = received(&c)
+            .into_iter()
+            .filter_map(|m| {
+                m.get("result")
+                    .and_then(|r| r.get("inputRequests"))
+                    .and_then(|r| r.get("guest"))
+                    .and_then(|r| r.get("params"))
+                    .or_else(|| (m["method"] == ELICIT).then(|| &m["params"]))
+                    .cloned()
+            })
+            .collect();
+        assert_eq!(asked.len(), 1, "{rev}: {asked:#?}");
+        let fields = &asked[0]["requestedSchema"]["properties"];
+        assert_eq!(fields["name"]["default"], "Ada", "{rev}: {fields:#}");
+        assert!(fields["age"].get("default").is_none(), "{rev}: {fields:#}");
+    }
+}
+
+#[tokio::test]
 async fn consent_sent_up_front_is_ignored_and_the_question_is_shown() {
     let c = client(Revision::V2026_07_28, form(), Script::new()).await;
     let up_front = json!({"name": "buy", "arguments": {"item": "tea", "quantity": 1},

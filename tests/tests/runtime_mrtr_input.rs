@@ -133,19 +133,16 @@ async fn structurally_invalid_input_responses_are_invalid_params() {
 async fn an_answer_that_does_not_parse_is_asked_again() {
     let c = sloppy_client(Server::new(Hand)).await;
     let first = call(&c, "greet").await.unwrap();
+    // Each retry carries the state of the round before (a state is taken once).
+    let mut state = first["requestState"].clone();
     for unparseable in [
         json!({"action": "bogus"}),
         json!({"content": {"name": "Ada"}}),
         json!({"action": "accept", "content": "Ada"}),
     ] {
-        let again = retry(
-            &c,
-            "greet",
-            json!({ "user_name": unparseable }),
-            first["requestState"].clone(),
-        )
-        .await
-        .expect("asked again, not an error");
+        let again = retry(&c, "greet", json!({ "user_name": unparseable }), state)
+            .await
+            .expect("asked again, not an error");
         assert_eq!(again["resultType"], "input_required", "{unparseable}");
         // The same form, its message followed by why it is asked again.
         let (was, now) = (
@@ -160,6 +157,7 @@ async fn an_answer_that_does_not_parse_is_asked_again() {
             ),
             "{message}"
         );
+        state = again["requestState"].clone();
     }
 }
 

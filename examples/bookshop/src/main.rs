@@ -8,16 +8,12 @@
 //! ```
 
 mod demo;
-mod library;
-mod shop;
 
+use rondo_example_bookshop::router;
 use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
 
 fn server() -> Server<Router> {
-    let info = ServerInfo::new("bookshop", env!("CARGO_PKG_VERSION")).instructions(
-        "Search the catalogue with search_books; order with order_book (the user confirms).",
-    );
     let keys = match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS") {
         Ok(keys) => keys,
         Err(e) => {
@@ -25,14 +21,7 @@ fn server() -> Server<Router> {
             std::process::exit(2);
         }
     };
-    let shop = shop::Shop::new();
-    let library = library::Library {
-        catalogue: shop.books().to_vec(),
-        export_dir: std::env::var("BOOKSHOP_EXPORT_DIR")
-            .ok()
-            .filter(|d| !d.is_empty()),
-    };
-    let server = Server::new(Router::new(info).tools(shop).tools(library));
+    let server = Server::new(router());
     match keys {
         Some(k) => server.state_keys(k),
         None => server,

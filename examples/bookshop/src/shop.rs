@@ -1,9 +1,20 @@
-//! The bookshop: a catalogue, a search tool, and an order tool that asks the user to confirm.
+//! The bookshop: a catalogue, a search tool, an order tool that asks the user to confirm, and
+//! the orders placed, kept in memory.
+//!
+//! An order is placed under its call's flow id ([`Cx::flow_id`]), the idempotency key for what
+//! a tool does after its last question: a retry of that call, sent again, finds its order
+//! already placed and answers it, and orders nothing. (The server's replay guard refuses such
+//! a retry before the tool runs; the flow id is what still holds where no guard is shared, as
+//! between the instances of a fleet.)
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::{Elicit, Json, elicit, toolbox};
 use serde::{Deserialize, Serialize};
+use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
+
+/// The most orders the shop keeps in memory; beyond it, `order_book` refuses to order.
+pub const MAX_ORDERS: usize = 10_000;
 
 /// A book in the catalogue.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -18,9 +29,54 @@ pub struct Book {
     pub price_cents: u32,
 }
 
+/// An order placed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Order {
+    /// The order's number, from 1.
+    pub number: usize,
+    /// ISBN-13 of the book.
+    pub isbn: String,
+    /// Its title.
+    pub title: String,
+    /// How many copies.
+    pub quantity: u32,
+    /// `standard` or `express`.
+    pub delivery: String,
+    /// Whether it is gift-wrapped.
+    pub gift_wrap: bool,
+    /// What it costs, in cents.
+    pub total_cents: u32,
+}
+
+/// The orders placed (an object, so both revisions carry it as structured content).
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema)]
+pub struct Orders {
+    /// Oldest first.
+    pub orders: Vec<Order>,
+}
+
+impl Order {
+    /// What the order tool answers for it.
+    fn confirmation(&self) -> String {
+        let wrap = if self.gift_wrap { ", gift-wrapped" } else { "" };
+        format!(
+            "Ordered {} x \"{}\", {} delivery{wrap}.",
+            self.quantity, self.title, self.delivery
+        )
+    }
+}
+
 /// The shop's state, shared by every request.
 pub struct Shop {
     catalogue: Vec<Book>,
+    /// The orders, each with the flow id of the call that placed it.
+    orders: Mutex<Vec<(String, Order)>>,
+}
+
+impl Default for Shop {
+    fn default() -> Self {
+        Shop::new()
+    }
 }
 
 impl Shop {
@@ -53,12 +109,50 @@ impl Shop {
                     6200,
                 ),
             ],
+            orders: Mutex::new(Vec::new()),
         }
     }
 
     /// The catalogue.
     pub fn books(&self) -> &[Book] {
         &self.catalogue
+    }
+
+    fn orders(&self) -> MutexGuard<'_, Vec<(String, Order)>> {
+        self.orders
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Places the order of the call whose flow id is `flow`, once: when that call already
+    /// placed its order (a retry sent again), that order is returned and nothing is ordered.
+    fn place(
+        &self,
+        flow: &str,
+        book: &Book,
+        quantity: u32,
+        confirmation: &Confirmation,
+    ) -> Result<Order, String> {
+        let mut orders = self.orders();
+        if let Some((_, placed)) = orders.iter().find(|(f, _)| f == flow) {
+            return Ok(placed.clone());
+        }
+        if orders.len() >= MAX_ORDERS {
+            return Err(format!(
+                "The shop keeps at most {MAX_ORDERS} orders and takes no more; nothing was ordered."
+            ));
+        }
+        let order = Order {
+            number: orders.len() + 1,
+            isbn: book.isbn.clone(),
+            title: book.title.clone(),
+            quantity,
+            delivery: format!("{:?}", confirmation.delivery).to_lowercase(),
+            gift_wrap: confirmation.gift_wrap,
+            total_cents: book.price_cents * quantity,
+        };
+        orders.push((flow.to_owned(), order.clone()));
+        Ok(order)
     }
 
     /// A stand-in for a slow inventory service: the order tool memoises it, so a multi-round
@@ -135,16 +229,18 @@ impl Shop {
         }
         let book = cx.memo("inventory", self.check_inventory(&isbn)).await?;
         Ok(match cx.ask(confirm_order(&book, quantity)).await {
-            Answer::Accept(c) if c.approve => {
-                let delivery = format!("{:?}", c.delivery).to_lowercase();
-                let wrap = if c.gift_wrap { ", gift-wrapped" } else { "" };
-                format!(
-                    "Ordered {quantity} x \"{}\", {delivery} delivery{wrap}.",
-                    book.title
-                )
-            }
+            Answer::Accept(c) if c.approve => self
+                .place(cx.flow_id(), &book, quantity, &c)?
+                .confirmation(),
             Answer::Accept(_) | Answer::Decline => "The user declined; nothing was ordered.".into(),
             Answer::Cancel => "The user dismissed the confirmation; nothing was ordered.".into(),
         })
+    }
+
+    /// Lists the orders placed so far, oldest first.
+    #[tool(read_only_hint = true)]
+    async fn list_orders(&self) -> Json<Orders> {
+        let orders = self.orders().iter().map(|(_, o)| o.clone()).collect();
+        Json(Orders { orders })
     }
 }

@@ -8,6 +8,7 @@ mod content;
 mod prompts;
 mod resources;
 mod tools;
+mod url;
 
 use rondo_mcp::prelude::*;
 
@@ -23,6 +24,7 @@ pub fn router() -> Router {
     Router::new(info)
         .tools(tools::all())
         .tools(asks::tools())
+        .tools(url::tools())
         .prompts(prompts::all())
         .prompts(asks::prompts())
         .resources(resources::all())

@@ -224,3 +224,77 @@ async fn back_channel_contract_at_2025_11_25() {
         r#"User response: action=accept, content={"email":"a@example.com","username":"alice"}"#
     );
 }
+
+/// The URL-mode tool at both revisions: the page names the call's flow (the same URL on the
+/// retry, so the answer matches its question), accept and decline are reported, and at
+/// 2025-11-25 the request carries an `elicitationId` whose completion is announced.
+#[tokio::test]
+async fn url_mode_contract_at_both_revisions() {
+    use rondo_mcp::protocol::Revision;
+    use rondo_mcp::testing::Direction;
+    for rev in [Revision::V2026_07_28, Revision::V2025_11_25] {
+        let script = Script::new()
+            .elicit(Reply::Accept(None))
+            .elicit(Reply::Decline);
+        let client = TestClient::builder(Server::new(router()), rev)
+            .capabilities(ClientCapabilities::with_elicitation_url())
+            .script(script)
+            .connect()
+            .await
+            .unwrap();
+        let done = client
+            .call_tool("test_url_elicitation", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(
+            done.text(),
+            "URL elicitation completed: action=accept, the flow finished",
+            "{rev}"
+        );
+        let declined = client
+            .call_tool("test_url_elicitation", json!({}))
+            .await
+            .unwrap();
+        assert_eq!(
+            declined.text(),
+            "URL elicitation completed: action=decline",
+            "{rev}"
+        );
+        let received: Vec<serde_json::Value> = client
+            .transcript()
+            .into_iter()
+            .filter(|f| f.direction == Direction::Received)
+            .map(|f| f.message)
+            .collect();
+        let asked: Vec<&serde_json::Value> = received
+            .iter()
+            .filter_map(|m| {
+                m.get("result")
+                    .and_then(|r| r.get("inputRequests"))
+                    .and_then(|r| r.get("open_page"))
+                    .map(|r| &r["params"])
+                    .or_else(|| (m["method"] == "elicitation/create").then(|| &m["params"]))
+            })
+            .collect();
+        assert_eq!(asked.len(), 2, "{rev}: {asked:#?}");
+        let url = |p: &serde_json::Value| p["url"].as_str().unwrap_or_default().to_owned();
+        for p in &asked {
+            assert_eq!(p["mode"], "url", "{rev}");
+            let flow = url(p).rsplit_once("?flow=").map(|(_, f)| f.len());
+            assert_eq!(flow, Some(32), "{rev}: the page names the flow: {p}");
+        }
+        assert_ne!(url(asked[0]), url(asked[1]), "{rev}: one flow per call");
+        let completed: Vec<&serde_json::Value> = received
+            .iter()
+            .filter(|m| m["method"] == "notifications/elicitation/complete")
+            .collect();
+        if rev.is_modern() {
+            assert!(completed.is_empty(), "no notification at 2026-07-28");
+        } else {
+            let id = &asked[0]["elicitationId"];
+            assert!(id.is_string(), "{}", asked[0]);
+            assert_eq!(completed.len(), 1);
+            assert_eq!(&completed[0]["params"]["elicitationId"], id);
+        }
+    }
+}

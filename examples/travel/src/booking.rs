@@ -146,34 +146,3 @@ pub fn traveller_details(pkg: &Package) -> Form<TravellerDetails> {
         pkg.destination, pkg.depart, pkg.back
     ))
 }
-
-/// The key that makes booking idempotent: one per call of `book_trip`, the same on every
-/// round of that call, so a final round that runs again (a client retrying it) finds the
-/// booking it made instead of booking twice, while two calls book twice.
-///
-/// Today it is a random key drawn on the first round and carried to the later rounds by
-/// `cx.memo` (sealed into `requestState`); the tool takes it before its first question, so
-/// it is in the state of every round. When the runtime's `cx.flow_id()` (one id for all the
-/// rounds of one call) lands, the body becomes `cx.flow_id().to_owned()`.
-pub async fn idempotency_key(cx: &Cx) -> String {
-    let fresh = async { Ok::<_, std::convert::Infallible>(random_key()) };
-    match cx.memo("idempotency_key", fresh).await {
-        Ok(key) => key,
-        Err(never) => match never {},
-    }
-}
-
-/// 128 random bits, from the standard library's per-process random hasher keys.
-fn random_key() -> String {
-    use std::hash::{BuildHasher, Hasher};
-    let word = || {
-        let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-        h.write_u128(
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map_or(0, |d| d.as_nanos()),
-        );
-        h.finish()
-    };
-    format!("{:016x}{:016x}", word(), word())
-}

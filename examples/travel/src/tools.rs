@@ -81,8 +81,9 @@ impl Travel {
         #[arg(description = "The package to book: \"barcelona\"")] package_id: String,
     ) -> Result<String, String> {
         let pkg = booking::package(&package_id)?;
-        // Taken before the first question, so every round of this call carries the same key.
-        let key = booking::idempotency_key(cx).await;
+        // The same on every round of this call (sealed in requestState): the booking's
+        // idempotency key, so a retried or replayed final round books nothing twice.
+        let key = cx.flow_id().to_owned();
         let approval: Approval = match cx.ask(approve_trip(&pkg)).await {
             Answer::Accept(a) if a.approve => a,
             Answer::Accept(_) | Answer::Decline => {

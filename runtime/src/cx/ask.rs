@@ -136,7 +136,10 @@ impl Cx {
         {
             let mut asks = self.asks();
             match asks.answer(&question, consent, |v| read(&request, v)) {
-                Found::Answer(t) => return Ok(t),
+                Found::Answer(t) => {
+                    asks.narrow(&question, |v| read_part(&request, v));
+                    return Ok(t);
+                }
                 Found::Unusable(why) => return Err(Failure::Unusable(why)),
                 // Asked again, saying why; the question stays the one rendered (its digest),
                 // so the next answer is matched to it as before.
@@ -214,18 +217,46 @@ fn with_elicitation_id(request: InputRequest) -> InputRequest {
             message,
             url,
             elicitation_id: None,
-        }) => {
-            let mut id = [0u8; 16];
-            crate::state::fill_random(&mut id);
-            let id: String = id.iter().map(|b| format!("{b:02x}")).collect();
-            InputRequest::Elicit(ElicitRequest::Url {
-                message,
-                url,
-                elicitation_id: Some(id),
-            })
-        }
+        }) => InputRequest::Elicit(ElicitRequest::Url {
+            message,
+            url,
+            elicitation_id: Some(crate::state::random_id()),
+        }),
         other => other,
     }
+}
+
+/// The part of an answer to `request` that is read, when it is less than the whole: an
+/// elicitation's `action` and, for a form, the `content` fields its schema asks for. Carried
+/// between rounds instead of the answer as received, so a field nobody reads (100 KB of
+/// padding) does not weigh on `requestState`.
+fn read_part(request: &InputRequest, answer: &Value) -> Option<Value> {
+    let InputRequest::Elicit(elicit) = request else {
+        return None;
+    };
+    let answer = answer.as_object()?;
+    let mut part = serde_json::Map::new();
+    if let Some(action) = answer.get("action") {
+        part.insert("action".into(), action.clone());
+    }
+    if let (
+        ElicitRequest::Form {
+            requested_schema, ..
+        },
+        Some(Value::Object(content)),
+    ) = (elicit, answer.get("content"))
+    {
+        let asked = requested_schema
+            .get("properties")
+            .and_then(Value::as_object);
+        let read = content
+            .iter()
+            .filter(|(k, _)| asked.is_some_and(|p| p.contains_key(k.as_str())))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        part.insert("content".into(), Value::Object(read));
+    }
+    Some(Value::Object(part))
 }
 
 /// Deserialises an answer as `T`, with the reason on failure.

@@ -154,6 +154,20 @@ impl AskState {
         }
     }
 
+    /// Replaces the kept answer to `question` with the part of it that was read (`part`
+    /// returns `None` when that is all of it): what later rounds carry.
+    pub(crate) fn narrow(
+        &mut self,
+        question: &QuestionId,
+        part: impl FnOnce(&Value) -> Option<Value>,
+    ) {
+        if let Some(a) = self.answers.iter_mut().find(|a| a.question == *question)
+            && let Some(read) = part(&a.value)
+        {
+            a.value = read;
+        }
+    }
+
     /// Records `question` for this pass's `InputRequiredResult` (once, however often it is
     /// asked).
     pub(crate) fn record(&mut self, question: QuestionId, request: InputRequest) {
@@ -200,6 +214,8 @@ impl AskState {
             });
         }
         let carried = Carried {
+            // The flow's id is the context's, set by the caller (`Cx::flow_id`).
+            flow: String::new(),
             round,
             asked,
             answers: self.answers.clone(),

@@ -21,7 +21,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 use std::fmt;
 use std::future::Future;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
@@ -76,6 +76,8 @@ pub struct Cx {
     pub(crate) arguments: Option<JsonObject>,
     pub(crate) notifier: Notifier,
     pub(crate) asks: Mutex<AskState>,
+    /// The flow's id: carried by `requestState`, else minted when first needed.
+    pub(crate) flow_id: OnceLock<String>,
 }
 
 impl fmt::Debug for Cx {
@@ -107,6 +109,21 @@ impl Cx {
     /// The round of a 2026-07-28 multi-round request: 0 for the first call, 1 for the first retry.
     pub fn round(&self) -> u32 {
         self.round
+    }
+    /// The id of this call's flow: random, minted in its first round, and the same on every
+    /// 2026-07-28 retry of it (it is sealed into `requestState`), whichever instance of a
+    /// fleet serves the round; on 2025-11-25, where a call is one request, a fresh id per call.
+    /// 32 lowercase hex digits.
+    ///
+    /// It is **the idempotency key for effects after the last question**. The tool runs from
+    /// the top on every round, and a retry can be sent twice (a client retrying a lost answer,
+    /// or someone replaying a captured request, when the server's replay guard is off or
+    /// another instance of a fleet does not share it): record the effect under this id (an
+    /// order, a payment) and, when the id is already recorded, answer what was done instead of
+    /// doing it again. Two calls never share an id, so a user who orders twice on purpose
+    /// gets two orders.
+    pub fn flow_id(&self) -> &str {
+        self.flow_id.get_or_init(crate::state::random_id)
     }
     /// What the client declared: for this request (2026-07-28) or at `initialize` (2025-11-25).
     pub fn client_capabilities(&self) -> &ClientCapabilities {

@@ -87,9 +87,9 @@ impl<H: Handler> Engine<H> {
         let name = string_param(Some(params), "name")?;
         let args = object_param(params, "arguments")?;
         let legacy = !facts.revision.is_modern();
-        let bound = self.open_rounds(req, conn, &facts, name, args)?;
+        let bound = self.open_rounds(req, conn, &facts, name, args).await?;
         let arguments = owned_object(args);
-        let mut cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
+        let (mut cx, binding) = self.round_cx(req, conn, facts, name, bound);
         cx.arguments = Some(arguments.clone());
         let out = match drive(&cx, self.handler.call_tool(&cx, name, arguments)).await {
             // A tool's panic is an execution error the model can read, not a protocol error.
@@ -101,7 +101,7 @@ impl<H: Handler> Engine<H> {
             }
             other => other,
         };
-        self.finish_rounds(&cx, bound.binding, out, |mut r: CallToolResult| {
+        self.finish_rounds(&cx, binding, out, |mut r: CallToolResult| {
             if legacy
                 && r.structured_content
                     .as_ref()
@@ -122,11 +122,11 @@ impl<H: Handler> Engine<H> {
     ) -> Answered {
         let name = string_param(Some(params), "name")?;
         let args = object_param(params, "arguments")?;
-        let bound = self.open_rounds(req, conn, &facts, name, args)?;
+        let bound = self.open_rounds(req, conn, &facts, name, args).await?;
         let arguments = owned_object(args);
-        let cx = self.cx(req, conn, facts, Some(name), bound.asks, bound.round);
+        let (cx, binding) = self.round_cx(req, conn, facts, name, bound);
         let out = drive(&cx, self.handler.get_prompt(&cx, name, arguments)).await;
-        self.finish_rounds(&cx, bound.binding, out, |r| r)
+        self.finish_rounds(&cx, binding, out, |r| r)
     }
 
     async fn read_resource(
@@ -137,10 +137,12 @@ impl<H: Handler> Engine<H> {
         params: &JsonObject,
     ) -> Answered {
         let uri = string_param(Some(params), "uri")?;
-        let bound = self.open_rounds(req, conn, &facts, uri, &NO_ARGUMENTS)?;
-        let cx = self.cx(req, conn, facts, Some(uri), bound.asks, bound.round);
+        let bound = self
+            .open_rounds(req, conn, &facts, uri, &NO_ARGUMENTS)
+            .await?;
+        let (cx, binding) = self.round_cx(req, conn, facts, uri, bound);
         let out = drive(&cx, self.handler.read_resource(&cx, uri)).await;
-        self.finish_rounds(&cx, bound.binding, out, |r| r)
+        self.finish_rounds(&cx, binding, out, |r| r)
     }
 
     async fn complete_method(

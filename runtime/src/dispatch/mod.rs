@@ -26,7 +26,7 @@ use crate::protocol::{
 use crate::session::LegacySession;
 use serde::Serialize;
 use serde_json::Value;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex, OnceLock};
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -212,6 +212,7 @@ impl<H: Handler> Engine<H> {
             arguments: None,
             notifier: self.hub.clone(),
             asks: Mutex::new(asks),
+            flow_id: OnceLock::new(),
         }
     }
 }

@@ -11,9 +11,10 @@ use crate::protocol::{
     CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, ReadResourceResult,
     Request,
 };
-use crate::state::{Binding, Carried, StateCodec};
+use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
 use serde::Serialize;
 use serde_json::Value;
+use std::sync::OnceLock;
 
 /// A method's binding and the ask state its earlier rounds carried.
 pub(super) struct Bound<'a> {
@@ -23,6 +24,8 @@ pub(super) struct Bound<'a> {
     pub(super) asks: AskState,
     /// The round being served (0 for the first call).
     pub(super) round: u32,
+    /// The flow's id, when a `requestState` carried it (a first round mints one when needed).
+    flow: Option<String>,
 }
 
 /// What a request's `requestState` is bound to, borrowed from the request. The [`Binding`],
@@ -52,9 +55,10 @@ impl Bind<'_> {
 
 impl<H: Handler> Engine<H> {
     /// Opens the rounds of a method that may ask for input: checks its `inputResponses`, opens
-    /// and binds its `requestState` (2026-07-28), and matches the responses to the questions
-    /// the last round asked. On 2025-11-25 the handler asks for real, so there are no rounds.
-    pub(super) fn open_rounds<'a>(
+    /// and binds its `requestState` (2026-07-28), takes the sealed round once through the
+    /// replay guard, and matches the responses to the questions the last round asked. On
+    /// 2025-11-25 the handler asks for real, so there are no rounds.
+    pub(super) async fn open_rounds<'a>(
         &'a self,
         req: &'a Request,
         conn: &'a Conn,
@@ -73,6 +77,7 @@ impl<H: Handler> Engine<H> {
             binding,
             asks: AskState::asking(Carried::default(), unbound),
             round: 0,
+            flow: None,
         };
         if !facts.revision.is_modern() {
             return Ok(fresh(JsonObject::new()));
@@ -84,9 +89,12 @@ impl<H: Handler> Engine<H> {
             // what this pass asks (unknown keys are ignored, MRTR § Error Handling).
             return Ok(fresh(responses.cloned().unwrap_or_default()));
         };
-        let mut carried = self.state_codec().open(token, &binding.binding())?;
+        let opened = self.state_codec().open(token, &binding.binding())?;
+        self.first_use(&opened).await?;
+        let mut carried = opened.carried;
         tracing::Span::current().record("round", carried.round);
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
+        let flow = Some(std::mem::take(&mut carried.flow));
         let mut asks = AskState::asking(carried, JsonObject::new());
         for question in asked {
             if let Some(v) = responses.and_then(|r| r.get(&question.wire_key)) {
@@ -97,7 +105,51 @@ impl<H: Handler> Engine<H> {
             binding,
             asks,
             round,
+            flow,
         })
+    }
+
+    /// Takes the opened round through the replay guard, if there is one: a round taken before
+    /// is the frozen `-32602` (the reason goes to the log), a guard that cannot tell refuses
+    /// the retry with `-32603` and its message. Nothing has run yet either way.
+    async fn first_use(&self, opened: &Opened) -> Result<(), Error> {
+        let Some(guard) = &self.config.replay else {
+            return Ok(());
+        };
+        let round = opened.round_id();
+        let now_ms = self.config.clock.now_ms();
+        match guard.first_use_ms(&round, opened.expires_ms, now_ms).await {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                tracing::warn!(
+                    reason = "already taken (a replayed retry)",
+                    round,
+                    "requestState rejected"
+                );
+                Err(Error::invalid_params(STATE_REJECTED))
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, round, "the replay guard refused a retry");
+                Err(Error::internal(e.message().to_owned()))
+            }
+        }
+    }
+
+    /// The context of a method that may ask, with what its earlier rounds carried, and the
+    /// binding its next round's state is sealed for.
+    pub(super) fn round_cx<'a>(
+        &self,
+        req: &Request,
+        conn: &Conn,
+        facts: ClientFacts,
+        target: &str,
+        bound: Bound<'a>,
+    ) -> (Cx, Bind<'a>) {
+        let mut cx = self.cx(req, conn, facts, Some(target), bound.asks, bound.round);
+        if let Some(flow) = bound.flow {
+            cx.flow_id = OnceLock::from(flow);
+        }
+        (cx, bound.binding)
     }
 
     /// Turns the end of a method that may ask for input into its answer.
@@ -140,7 +192,8 @@ impl<H: Handler> Engine<H> {
             }
             return Err(Error::invalid_params(message));
         }
-        let (requests, carried) = cx.asks().next_round(cx.round + 1, waited);
+        let (requests, mut carried) = cx.asks().next_round(cx.round + 1, waited);
+        carried.flow = cx.flow_id().to_owned();
         let state = self.state_codec().seal(binding.binding(), carried)?;
         let requests = (!waited).then_some(requests);
         InputRequiredResult::new(&cfg.info.implementation, requests, state).to_value()

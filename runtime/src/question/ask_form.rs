@@ -3,7 +3,8 @@
 use super::{Answer, Failed, Read, Rendered};
 use crate::cx::AskError;
 use crate::protocol::{
-    ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision,
+    ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, JsonObject,
+    Revision,
 };
 use crate::question::Elicit;
 use serde_json::Value;
@@ -58,6 +59,40 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
         InputRequest::Elicit(ElicitRequest::Form {
             message: self.message.clone(),
             requested_schema: T::requested_schema(revision),
+        })
+    }
+
+    /// Every field the arguments give a value for that the form reads without a problem
+    /// (every field kind of the schema subset takes a `default`): a field the reader names in
+    /// its error is left as rendered.
+    fn prefilled(&self, request: InputRequest, arguments: &JsonObject) -> InputRequest {
+        let InputRequest::Elicit(ElicitRequest::Form {
+            message,
+            mut requested_schema,
+        }) = request
+        else {
+            return request;
+        };
+        let problems = T::from_content(arguments).err();
+        let fits = |field: &str| {
+            problems
+                .as_ref()
+                .is_none_or(|e| e.problems().iter().all(|p| p.field != field))
+        };
+        if let Some(Value::Object(properties)) = requested_schema.get_mut("properties") {
+            for field in T::FIELDS {
+                let given = arguments.get(*field).filter(|v| !v.is_null());
+                if let (Some(value), Some(Value::Object(schema))) =
+                    (given, properties.get_mut(*field))
+                    && fits(field)
+                {
+                    schema.insert("default".into(), value.clone());
+                }
+            }
+        }
+        InputRequest::Elicit(ElicitRequest::Form {
+            message,
+            requested_schema,
         })
     }
 

@@ -13,9 +13,16 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
         return fall_back::<Q, I>(cx, inputs, Short::Missing(Box::new(missing))).await;
     }
     let rendered = Q::render(&inputs);
-    let request = rendered.request(cx.revision());
+    let mut request = rendered.request(cx.revision());
     if cfg!(debug_assertions) {
         check_deterministic::<Q, I>(&inputs, &request, cx);
+    }
+    // The tool's arguments are bound into `requestState`, so defaults from them render the
+    // same on every round.
+    if Q::ARGS_FALLBACK
+        && let Some(arguments) = cx.arguments()
+    {
+        request = rendered.prefilled(request, arguments);
     }
     let specific = request.required_capabilities();
     if let Some(missing) = cx.client_capabilities().missing(&specific) {

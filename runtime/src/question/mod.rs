@@ -27,7 +27,7 @@ pub use scope::{AnyQuestion, Asking, Declared};
 pub use url::{Url, UrlFlow};
 
 use crate::cx::AskError;
-use crate::protocol::{ClientCapabilities, InputRequest, Revision};
+use crate::protocol::{ClientCapabilities, InputRequest, JsonObject, Revision};
 use serde_json::Value;
 
 /// What a question function renders: the request it stands for and how its answer reads.
@@ -46,6 +46,14 @@ pub trait Rendered: Send + Sized + 'static {
     fn consent(&self) -> bool;
     /// The request, for a client of `revision`.
     fn request(&self, revision: Revision) -> InputRequest;
+    /// `fallback = args` questions, for a client that can show them: `request` with the values
+    /// the tool's `arguments` give for its fields as the fields' defaults, so the user sees
+    /// what the model passed and confirms it (a value that does not fit its field is left
+    /// out). The default changes nothing.
+    fn prefilled(&self, request: InputRequest, arguments: &JsonObject) -> InputRequest {
+        let _ = arguments;
+        request
+    }
     /// Reads the client's answer to `sent` (the request as it went out) for question `key`.
     fn read(&self, key: &'static str, sent: &InputRequest, answer: Value) -> Read<Self::Answer>;
     /// What a question the client could not answer comes to (2025-11-25: an error, a timeout).

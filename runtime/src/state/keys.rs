@@ -233,6 +233,14 @@ pub(crate) fn fill_random(buf: &mut [u8]) {
     }
 }
 
+/// A fresh random id: 16 random bytes as 32 lowercase hex digits (a flow id, a 2025-11-25
+/// `elicitationId`).
+pub(crate) fn random_id() -> String {
+    let mut id = [0u8; 16];
+    fill_random(&mut id);
+    id.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,11 +13,14 @@
 
 mod clock;
 mod keys;
+mod replay;
 
 pub use clock::{Clock, ManualClock, SystemClock};
 pub use keys::{KeyRing, KeyRingError, SealError};
+pub use replay::{GuardError, MemoryReplayGuard, ReplayGuard};
 
-pub(crate) use keys::fill_random;
+pub(crate) use keys::random_id;
+pub(crate) use replay::ErasedGuard;
 
 use crate::protocol::{Error, JsonObject};
 use serde::{Deserialize, Serialize};
@@ -80,6 +83,10 @@ pub(crate) struct Binding {
 /// What one round carries to the next.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub(crate) struct Carried {
+    /// The flow's id: minted in its first round, the same on every retry of it
+    /// ([`Cx::flow_id`](crate::Cx::flow_id)); with the round, it names a sealed round for the
+    /// replay guard.
+    pub flow: String,
     /// The round the state leads into (1 = the first retry).
     pub round: u32,
     /// The questions asked in the round that issued the state.
@@ -113,6 +120,8 @@ struct Payload {
     args_digest: String,
     #[serde(rename = "p", default, skip_serializing_if = "Option::is_none")]
     principal: Option<String>,
+    #[serde(rename = "id")]
+    flow: String,
     #[serde(rename = "r")]
     round: u32,
     #[serde(rename = "q", default)]
@@ -140,6 +149,7 @@ impl Payload {
             target: binding.target,
             args_digest: binding.args_digest,
             principal: binding.principal,
+            flow: carried.flow,
             round: carried.round,
             asked: carried.asked,
             answers: carried.answers,
@@ -171,6 +181,7 @@ impl Payload {
 
     fn into_carried(self) -> Carried {
         Carried {
+            flow: self.flow,
             round: self.round,
             asked: self.asked,
             answers: self.answers,
@@ -197,14 +208,14 @@ pub(crate) struct StateCodec<'a> {
 impl StateCodec<'_> {
     /// Opens `token` for the request `binding` describes. Any failure is the frozen
     /// [`STATE_REJECTED`] error; the reason goes to the log.
-    pub(crate) fn open(&self, token: &Value, binding: &Binding) -> Result<Carried, Error> {
+    pub(crate) fn open(&self, token: &Value, binding: &Binding) -> Result<Opened, Error> {
         self.try_open(token, binding).map_err(|why| {
             tracing::warn!(reason = why, "requestState rejected");
             rejected()
         })
     }
 
-    fn try_open(&self, token: &Value, binding: &Binding) -> Result<Carried, &'static str> {
+    fn try_open(&self, token: &Value, binding: &Binding) -> Result<Opened, &'static str> {
         let token = token.as_str().ok_or("not a string")?;
         if token.len() > KeyRing::max_token_len(self.max_bytes) {
             return Err("too long");
@@ -212,27 +223,61 @@ impl StateCodec<'_> {
         let plain = self.keys.open(token)?;
         let payload: Payload = serde_json::from_slice(&plain).map_err(|_| "malformed payload")?;
         payload.check(binding, self.now_ms)?;
-        Ok(payload.into_carried())
+        Ok(Opened {
+            expires_ms: payload.expires_ms,
+            carried: payload.into_carried(),
+        })
     }
 
     /// Seals what `carried` holds for the request `binding` describes.
+    ///
+    /// A state over the size cap is the client's fault (`-32602`, naming the cap) when the
+    /// answers it carries make it so, that is when it would fit without them; otherwise the
+    /// server's own (memoised values): `-32603`.
     pub(crate) fn seal(&self, binding: Binding, carried: Carried) -> Result<String, Error> {
         let expires_ms = self.now_ms + self.ttl.as_millis() as u64;
-        let payload = Payload::new(binding, carried, expires_ms);
+        let mut payload = Payload::new(binding, carried, expires_ms);
         let plain =
             serde_json::to_vec(&payload).map_err(|e| Error::internal(format!("state: {e}")))?;
         if plain.len() > self.max_bytes {
-            tracing::error!(
+            let answers = std::mem::take(&mut payload.answers);
+            let without = serde_json::to_vec(&payload).map_or(usize::MAX, |p| p.len());
+            tracing::warn!(
                 bytes = plain.len(),
+                without_answers = without,
+                answers = answers.len(),
                 cap = self.max_bytes,
                 "requestState too large"
             );
+            if without <= self.max_bytes {
+                return Err(Error::invalid_params(format!(
+                    "The answers are too large to carry to the next round: this server carries at most {} bytes of state between rounds",
+                    self.max_bytes
+                )));
+            }
             return Err(Error::internal("The request's carried state is too large"));
         }
         self.keys.seal(&plain).map_err(|e| {
             tracing::error!(error = %e, "requestState not sealed");
             Error::internal("The request's carried state could not be sealed")
         })
+    }
+}
+
+/// An opened `requestState`: what it carries, and when it expires (the replay guard keeps the
+/// round until then).
+#[derive(Debug)]
+pub(crate) struct Opened {
+    /// What the round carried.
+    pub carried: Carried,
+    /// Its expiry, ms since the epoch.
+    pub expires_ms: u64,
+}
+
+impl Opened {
+    /// The sealed round's id for the replay guard: its flow id and round.
+    pub(crate) fn round_id(&self) -> String {
+        format!("{}.{}", self.carried.flow, self.carried.round)
     }
 }
 
@@ -280,6 +325,7 @@ mod tests {
             json!({"w": "name", "k": "name", "d": "ab"})
         );
         let carried = Carried {
+            flow: "f1".into(),
             round: 1,
             asked: vec![asked],
             answers: vec![Answer {
@@ -293,7 +339,9 @@ mod tests {
         let keys = KeyRing::new(1, [3; 32]);
         let token = codec(&keys, 0).seal(binding(), carried.clone()).unwrap();
         let opened = codec(&keys, 0).open(&json!(token), &binding()).unwrap();
-        assert_eq!(opened, carried);
+        assert_eq!(opened.carried, carried);
+        assert_eq!(opened.expires_ms, 1_000);
+        assert_eq!(opened.round_id(), "f1.1");
         let late = codec(&keys, 5_000).open(&json!(token), &binding());
         assert_eq!(late.unwrap_err().message, STATE_REJECTED);
     }
