@@ -10,6 +10,7 @@ import path from 'node:path';
 export const EXAMPLES = {
   bookshop: { stdio: ['bookshop'], http: ['bookshop', '--http', '127.0.0.1:{port}'] },
   conformance: { http: ['conformance'] },
+  travel: { stdio: ['travel'], http: ['travel', '--http', '127.0.0.1:{port}'] },
 };
 
 /** The example `name` with its argv resolved against the binaries in `bin`. */
