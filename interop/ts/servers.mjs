@@ -1,7 +1,8 @@
 // The example servers the drivers in this folder run (sdk.mjs, inspector.mjs), and how to start
 // them. To add one: an entry in EXAMPLES with its binary's argv for stdio (if it serves stdio)
 // and for Streamable HTTP (`{port}` is replaced by a free loopback port, which is also in the
-// PORT variable), then its checks in sdk.mjs and its smoke calls in inspector.mjs.
+// PORT variable), then its checks in sdk.mjs (or in a module of their own, as travel.mjs) and
+// its smoke calls in inspector.mjs.
 
 import { spawn } from 'node:child_process';
 import net from 'node:net';
