@@ -25,6 +25,7 @@ const LAUNCHER = path.join(
 );
 const HOME = path.resolve(BIN, '..', 'inspector-home');
 const ERAS = ['legacy', 'modern'];
+const TRAVEL_WORKSPACE = path.resolve(HERE, '../../examples/travel/workspace');
 
 // What each server must list, a plain call and its expected text, and an asking call the CLI
 // cannot answer with what the refusal says. To add a server: its entry in servers.mjs, then
@@ -47,6 +48,16 @@ const SMOKE = {
       says: 'This is a simple text response for testing.',
     },
     refused: { tool: 'test_elicitation', args: { message: 'Who are you?' }, says: 'elicitation' },
+  },
+  travel: {
+    lists: ['find_best_flight', 'book_trip', 'pay_for_trip', 'trip_files'],
+    // The CLI declares roots but lists none: the folders come from the argument.
+    call: {
+      tool: 'trip_files',
+      args: { folders: [TRAVEL_WORKSPACE] },
+      says: `Itineraries (${TRAVEL_WORKSPACE}/travel-planning):\n  - barcelona-june-2027.md`,
+    },
+    refused: { tool: 'book_trip', args: { package_id: 'barcelona' }, says: 'elicitation' },
   },
 };
 

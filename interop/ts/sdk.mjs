@@ -13,139 +13,28 @@
 //     node interop/ts/sdk.mjs TARGET_DIR
 //
 // It prints one line per check and closes with `N passed, N failed`; the exit status is 1 if any
-// check failed.
+// check failed. The client and the shared assertions are in client.mjs, the travel checks in
+// travel.mjs.
 
-import { Client, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/client/validators/ajv';
 import path from 'node:path';
+import {
+  Asked,
+  REVISIONS,
+  assert,
+  eq,
+  refusal,
+  textOf,
+  undeclared,
+  using,
+  validatorWarnings,
+} from './client.mjs';
 import { example, httpServer } from './servers.mjs';
+import { TRAVEL_CHECKS } from './travel.mjs';
 
 const BIN = path.resolve(process.argv[2] ?? 'target/debug');
-const REVISIONS = {
-  '2026-07-28': { mode: { pin: '2026-07-28' } },
-  '2025-11-25': { mode: 'legacy' },
-};
 const RUST_BOOK = '9781593278281';
 const CHECK_TIMEOUT_MS = 60_000;
-
-// --- what the SDK's validator says ------------------------------------------------------------
-
-// ajv, inside the SDK, reports a schema keyword it does not know through `console.warn`; the
-// driver keeps every such line (and still prints it) so a check can fail on it.
-const validatorWarnings = [];
-for (const level of ['warn', 'error', 'log']) {
-  const original = console[level].bind(console);
-  console[level] = (...args) => {
-    const line = args.map(String).join(' ');
-    if (/unknown format|unknown keyword|strict mode/i.test(line)) validatorWarnings.push(line);
-    original(...args);
-  };
-}
-
-// --- the client -------------------------------------------------------------------------------
-
-/** What the server asked this client, and the scripted answers. */
-class Asked {
-  constructor({ form = undefined, action = 'accept' } = {}) {
-    this.form = form;
-    this.action = action;
-    this.elicitations = [];
-    this.samplings = [];
-    this.roots = 0;
-  }
-  elicit(params) {
-    this.elicitations.push(params);
-    return this.action === 'accept'
-      ? { action: 'accept', content: this.form }
-      : { action: this.action };
-  }
-  sample(params) {
-    this.samplings.push(params);
-    return {
-      role: 'assistant',
-      content: { type: 'text', text: 'Good day' },
-      model: 'interop-model',
-      stopReason: 'endTurn',
-    };
-  }
-  listRoots() {
-    this.roots += 1;
-    return {
-      roots: [
-        { uri: 'file:///home/ada/project', name: 'project' },
-        { uri: 'file:///home/ada/notes', name: 'notes' },
-      ],
-    };
-  }
-}
-
-/**
- * A connected client at `revision`, declaring (and answering) only what `answers` handles:
- * `elicit`, `sample`, `listRoots` (an `Asked`, or `{}` for a client that declares nothing).
- */
-async function connect(server, revision, answers = {}) {
-  const capabilities = {};
-  if (answers.elicit) capabilities.elicitation = { form: {} };
-  if (answers.sample) capabilities.sampling = {};
-  if (answers.listRoots) capabilities.roots = {};
-  const client = new Client(
-    { name: 'rondo-interop-ts', version: '0.0.0' },
-    { capabilities, versionNegotiation: REVISIONS[revision] },
-  );
-  if (answers.elicit) {
-    client.setRequestHandler('elicitation/create', async (req) => answers.elicit(req.params));
-  }
-  if (answers.sample) {
-    client.setRequestHandler('sampling/createMessage', async (req) => answers.sample(req.params));
-  }
-  if (answers.listRoots) {
-    client.setRequestHandler('roots/list', async () => answers.listRoots());
-  }
-  const transport = server.stdio
-    ? new StdioClientTransport({ ...server.stdio, stderr: 'ignore' })
-    : new StreamableHTTPClientTransport(new URL(server.url));
-  await client.connect(transport);
-  const got = client.getNegotiatedProtocolVersion();
-  assert(got === revision, `negotiated ${got}, expected ${revision}`);
-  return client;
-}
-
-/** Runs `body` with a client connected as `connect` does, and closes it. */
-async function using(server, revision, answers, body) {
-  const client = await connect(server, revision, answers);
-  try {
-    return await body(client);
-  } finally {
-    await client.close();
-  }
-}
-
-function assert(cond, message) {
-  if (!cond) throw new Error(`assertion failed: ${message}`);
-}
-
-function eq(got, want, what) {
-  const [g, w] = [JSON.stringify(got), JSON.stringify(want)];
-  assert(g === w, `${what}: got ${g}, expected ${w}`);
-}
-
-const textOf = (result) =>
-  result.content
-    .filter((c) => c.type === 'text')
-    .map((c) => c.text)
-    .join('');
-
-/** The `ProtocolError` `promise` rejects with; fails if it resolves or rejects otherwise. */
-async function refusal(promise) {
-  try {
-    const r = await promise;
-    throw new Error(`expected a JSON-RPC error, got a result: ${JSON.stringify(r)}`);
-  } catch (e) {
-    if (e instanceof ProtocolError) return e;
-    throw e;
-  }
-}
 
 // --- checks: every server --------------------------------------------------------------------
 
@@ -299,6 +188,7 @@ const CHECKS = {
     undeclaredSamplingTakesTheFallback,
     twoRoundsInARow,
   ],
+  travel: TRAVEL_CHECKS,
 };
 
 // --- running ----------------------------------------------------------------------------------
@@ -306,6 +196,7 @@ const CHECKS = {
 async function run(label, check, server, revision) {
   const name = `${label} ${revision} ${check.name}`;
   const warned = validatorWarnings.length;
+  undeclared.length = 0;
   let timer;
   try {
     const timeout = new Promise((_, reject) => {
@@ -315,6 +206,7 @@ async function run(label, check, server, revision) {
     await Promise.race([check(server, revision), timeout]);
     const warnings = validatorWarnings.slice(warned);
     assert(warnings.length === 0, `the SDK's schema validator warned:\n${warnings.join('\n')}`);
+    assert(undeclared.length === 0, `the server sent requests not declared: ${undeclared}`);
   } catch (e) {
     console.log(`FAIL ${name}\n${e?.stack ?? e}`);
     return false;

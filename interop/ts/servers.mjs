@@ -1,7 +1,8 @@
 // The example servers the drivers in this folder run (sdk.mjs, inspector.mjs), and how to start
 // them. To add one: an entry in EXAMPLES with its binary's argv for stdio (if it serves stdio)
 // and for Streamable HTTP (`{port}` is replaced by a free loopback port, which is also in the
-// PORT variable), then its checks in sdk.mjs and its smoke calls in inspector.mjs.
+// PORT variable), then its checks in sdk.mjs (or in a module of their own, as travel.mjs) and
+// its smoke calls in inspector.mjs.
 
 import { spawn } from 'node:child_process';
 import net from 'node:net';
@@ -10,6 +11,7 @@ import path from 'node:path';
 export const EXAMPLES = {
   bookshop: { stdio: ['bookshop'], http: ['bookshop', '--http', '127.0.0.1:{port}'] },
   conformance: { http: ['conformance'] },
+  travel: { stdio: ['travel'], http: ['travel', '--http', '127.0.0.1:{port}'] },
 };
 
 /** The example `name` with its argv resolved against the binaries in `bin`. */

@@ -1,6 +1,6 @@
 //! `trip_files`' question: the travel workspace's folders from the client's roots (`#[roots]`),
-//! or, for a client without roots, from the tool's `folders` argument or the server's
-//! `TRAVEL_WORKSPACE`; never a guessed directory. And the listing of what is in them.
+//! or, for a client without roots (or one that shares no local folder), from the tool's
+//! `folders` argument or the server's `TRAVEL_WORKSPACE`; never a guessed directory. And the listing of what is in them.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::{Fallback, roots};
@@ -20,19 +20,30 @@ pub const MAX_FILES_PER_FOLDER: usize = 200;
 #[roots(fallback = given_or_configured)]
 pub fn workspace(folders: &[String], configured: &Option<String>) -> Roots;
 
+/// What `trip_files` says when it has no folder to list.
+pub const NO_WORKSPACE: &str = "No travel workspace: this client shares no roots. Pass `folders` \
+     (for example [\"/path/to/workspace\"]), or start the server with \
+     TRAVEL_WORKSPACE=/path/to/workspace.";
+
 /// The fallback: the `folders` argument, else `TRAVEL_WORKSPACE`; with neither, an `isError`
 /// result saying how to give one.
 pub fn given_or_configured(folders: &[String], configured: &Option<String>) -> Fallback<Roots> {
+    match given_or_configured_folders(folders, configured) {
+        Some(roots) => Fallback::Answer(roots),
+        None => Fallback::fail(NO_WORKSPACE),
+    }
+}
+
+/// The `folders` argument, else `TRAVEL_WORKSPACE`, else none. Also what `trip_files` lists for
+/// a client that declares roots but shares no local folder (the Inspector's CLI lists `[]`).
+pub fn given_or_configured_folders(
+    folders: &[String],
+    configured: &Option<String>,
+) -> Option<Roots> {
     if !folders.is_empty() {
-        return Fallback::Answer(Roots::from_paths(folders));
+        return Some(Roots::from_paths(folders));
     }
-    match configured {
-        Some(dir) => Fallback::Answer(Roots::from_paths([dir])),
-        None => Fallback::fail(
-            "No travel workspace: this client shares no roots. Pass `folders` (for example \
-             [\"/path/to/workspace\"]), or start the server with TRAVEL_WORKSPACE=/path/to/workspace.",
-        ),
-    }
+    configured.as_ref().map(|dir| Roots::from_paths([dir]))
 }
 
 /// What is in the workspace under these folders: each folder that is itself one of the three

@@ -164,7 +164,7 @@ impl Travel {
 
     /// Lists the itineraries (travel-planning/), templates (travel-templates/) and client
     /// documents (client-documents/) in the travel agent's workspace: the client's roots, or,
-    /// for a client without roots, the `folders` given or the server's TRAVEL_WORKSPACE.
+    /// for a client that shares none, the `folders` given or the server's TRAVEL_WORKSPACE.
     /// Roots are advisory: they say where the user meant the server to look; the operating
     /// system decides what it may read.
     #[tool(read_only_hint = true, asks = [workspace])]
@@ -173,10 +173,16 @@ impl Travel {
         cx: &Cx,
         #[arg(description = "Workspace folders, for a client that shares no roots")]
         folders: Option<Vec<String>>,
-    ) -> String {
+    ) -> Result<String, String> {
         let given = folders.unwrap_or_default();
-        let roots = cx.ask(workspace(&given, &self.workspace)).await;
-        files::listing(&roots.paths())
+        let mut roots = cx.ask(workspace(&given, &self.workspace)).await.paths();
+        if roots.is_empty() {
+            // The client declares roots but shares no local folder: the same fallback as for a
+            // client without roots, not a listing of nothing.
+            let fallback = files::given_or_configured_folders(&given, &self.workspace);
+            roots = fallback.ok_or(files::NO_WORKSPACE)?.paths();
+        }
+        Ok(files::listing(&roots))
     }
 }
 

@@ -179,3 +179,27 @@ async fn a_client_that_fails_to_list_its_roots_gets_the_fallback_on_2025() {
     expect_listing(&call.text(), &shipped());
     assert_eq!(asked_methods(&c), ["roots/list"]);
 }
+
+#[tokio::test]
+async fn a_client_that_shares_no_roots_gets_the_fallback() {
+    // The Inspector's CLI declares roots and lists none: the folders given (or configured)
+    // are listed, and with neither the error says how to give one, as for a client without
+    // roots.
+    for rev in BOTH {
+        let (server, _) = travel(Config::default()).await;
+        let script = Script::new()
+            .roots(Reply::roots(Vec::new()))
+            .roots(Reply::roots(Vec::new()));
+        let c = client(server, rev, everything(), script).await;
+        let call = c
+            .call_tool("trip_files", json!({"folders": [shipped()]}))
+            .await
+            .unwrap();
+        assert!(!call.is_error(), "{rev}");
+        expect_listing(&call.text(), &shipped());
+        let none = c.call_tool("trip_files", json!({})).await.unwrap();
+        assert!(none.is_error(), "{rev}: {}", none.text());
+        assert!(none.text().contains("Pass `folders`"), "{}", none.text());
+        assert_eq!(asked_methods(&c), ["roots/list", "roots/list"], "{rev}");
+    }
+}
