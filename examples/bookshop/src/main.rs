@@ -64,9 +64,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|a| a.parse())
                 .transpose()?
                 .unwrap_or(([127, 0, 0, 1], 3000).into());
+            let service = server().into_http(http_config());
             let listener = tokio::net::TcpListener::bind(addr).await?;
             eprintln!("bookshop: MCP endpoint http://{addr}/mcp");
-            let service = server().into_http(http_config());
             rondo_mcp::http::serve_listener(service, listener, rondo_mcp::http::shutdown_signal())
                 .await?;
         }

@@ -127,7 +127,11 @@ pub fn key_id(token: &str) -> Option<u32> {
 fn order(n: usize) -> (Value, String) {
     let (isbn, title, _) = BOOKS[n % BOOKS.len()];
     let quantity = 1 + (n / BOOKS.len()) % 10;
-    let delivery = if n.is_multiple_of(2) { "express" } else { "standard" };
+    let delivery = if n.is_multiple_of(2) {
+        "express"
+    } else {
+        "standard"
+    };
     let args = json!({"isbn": isbn, "quantity": quantity});
     let done = format!("Ordered {quantity} x \"{title}\", {delivery} delivery.");
     (args, done)
@@ -262,7 +266,11 @@ impl Pending {
     /// The user confirms: the retry with the answer and the `requestState`.
     pub async fn confirm(mut self, front: SocketAddr, tag: &str) -> Flow {
         let n = self.flow.n;
-        let delivery = if n.is_multiple_of(2) { "express" } else { "standard" };
+        let delivery = if n.is_multiple_of(2) {
+            "express"
+        } else {
+            "standard"
+        };
         let retry = call(
             2,
             &self.args,
