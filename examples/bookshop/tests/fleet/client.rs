@@ -33,20 +33,38 @@ const BOOKS: [(&str, &str, u32); 3] = [
     ("9780131103627", "The C Programming Language", 6200),
 ];
 
-/// POSTs `body` to `front` with the headers a conforming client sends; the status and JSON.
+/// POSTs `body` to `front` with the headers a conforming 2026-07-28 client sends; the status
+/// and JSON.
 async fn post(front: SocketAddr, request_id: &str, body: &Value) -> Result<(u16, Value), String> {
-    let bytes = serde_json::to_vec(body).expect("json");
     let name = body["params"]["name"].as_str().unwrap_or_default();
-    let req = http::Request::post("/mcp")
+    let method = body["method"].as_str().unwrap_or_default();
+    let headers = [
+        ("mcp-protocol-version", "2026-07-28"),
+        ("mcp-method", method),
+        ("mcp-name", name),
+    ];
+    let (status, _, msg) = post_with(front, request_id, &headers, body).await?;
+    Ok((status, msg))
+}
+
+/// POSTs `body` with `headers`; the status, the `Mcp-Session-Id` answered, and the JSON (an
+/// empty body is `null`).
+pub async fn post_with(
+    front: SocketAddr,
+    request_id: &str,
+    headers: &[(&str, &str)],
+    body: &Value,
+) -> Result<(u16, Option<String>, Value), String> {
+    let bytes = serde_json::to_vec(body).expect("json");
+    let mut req = http::Request::post("/mcp")
         .header("host", front.to_string())
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2026-07-28")
-        .header("mcp-method", body["method"].as_str().unwrap_or_default())
-        .header("mcp-name", name)
-        .header("x-request-id", request_id)
-        .body(Full::new(Bytes::from(bytes)))
-        .expect("request");
+        .header("x-request-id", request_id);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    let req = req.body(Full::new(Bytes::from(bytes))).expect("request");
     let exchange = async {
         let stream = TcpStream::connect(front).await.map_err(|e| e.to_string())?;
         let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
@@ -55,6 +73,11 @@ async fn post(front: SocketAddr, request_id: &str, body: &Value) -> Result<(u16,
         let conn = tokio::spawn(conn);
         let resp = sender.send_request(req).await.map_err(|e| e.to_string())?;
         let status = resp.status().as_u16();
+        let session = resp
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
         let kind = resp
             .headers()
             .get("content-type")
@@ -67,16 +90,20 @@ async fn post(front: SocketAddr, request_id: &str, body: &Value) -> Result<(u16,
             .await
             .map_err(|e| e.to_string())?;
         conn.abort();
-        Ok::<_, String>((status, kind, body.to_bytes()))
+        Ok::<_, String>((status, session, kind, body.to_bytes()))
     };
-    let (status, kind, bytes) = tokio::time::timeout(EXCHANGE, exchange)
+    let (status, session, kind, bytes) = tokio::time::timeout(EXCHANGE, exchange)
         .await
         .map_err(|_| format!("no answer in {EXCHANGE:?}"))??;
+    if bytes.is_empty() {
+        return Ok((status, session, Value::Null));
+    }
     if !kind.starts_with("application/json") {
-        return Ok((status, json!({"not json": String::from_utf8_lossy(&bytes)})));
+        let text = String::from_utf8_lossy(&bytes).into_owned();
+        return Ok((status, session, json!({ "not json": text })));
     }
     let value = serde_json::from_slice(&bytes).map_err(|e| format!("{e}: {bytes:?}"))?;
-    Ok((status, value))
+    Ok((status, session, value))
 }
 
 /// How one order flow ended.

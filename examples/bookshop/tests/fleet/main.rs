@@ -5,7 +5,9 @@
 //! lands; with a key per instance every cross-instance retry gets the frozen `-32602` and
 //! nothing else goes wrong; a key rotation in three phases across rolling restarts (SIGTERM,
 //! graceful drain) loses no flow; a SIGKILLed instance loses no flow either (nginx sends the
-//! next round elsewhere, and the client retries a round the dead instance never answered).
+//! next round elsewhere, and the client retries a round the dead instance never answered); and
+//! a 2025-11-25 session is served through the config's address-hash port (and lost through
+//! the round-robin one: the reason that port exists).
 //!
 //! Needs nginx, so the tests are ignored by a plain `cargo test`; `scripts/test-all.sh`
 //! installs nginx and runs them:
@@ -454,6 +456,76 @@ async fn a_killed_instance_loses_no_flow() {
              {retries} rounds resent by the client after a 502 (in flight when it died)",
             flows.len()
         );
+    })
+    .await;
+}
+
+/// A 2025-11-25 session: `initialize` through `front`, then `calls` searches naming the
+/// session; the statuses of the notification and the searches (202 counted as 200), and the
+/// request ids used.
+async fn session_searches(front: SocketAddr, tag: &str, calls: usize) -> (Vec<u16>, Vec<String>) {
+    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "fleet-test", "version": "1.0.0"},
+    }});
+    let mut ids = vec![format!("{tag}-init")];
+    let (status, session, msg) = client::post_with(front, &ids[0], &[], &init)
+        .await
+        .expect("initialize");
+    assert_eq!(
+        (status, &msg["result"]["protocolVersion"]),
+        (200, &"2025-11-25".into())
+    );
+    let session = session.expect("Mcp-Session-Id");
+    let legacy = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let note = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    ids.push(format!("{tag}-note"));
+    let (status, _, _) = client::post_with(front, &ids[1], &legacy, &note)
+        .await
+        .expect("note");
+    // Accepted (202) by the session's instance, unknown (404) to the others.
+    let mut statuses = vec![if status == 202 { 200 } else { status }];
+    for i in 0..calls {
+        let call = serde_json::json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call",
+            "params": {"name": "search_books", "arguments": {"query": "rust"}}});
+        let id = format!("{tag}-{i}");
+        let (status, _, msg) = client::post_with(front, &id, &legacy, &call)
+            .await
+            .expect("call");
+        if status == 200 {
+            // 2025-11-25 drops a non-object structuredContent; the listing is in the text.
+            let text = msg["result"]["content"][0]["text"].as_str().unwrap_or("");
+            assert!(text.contains("\"The Rust Programming Language\""), "{msg}");
+        }
+        statuses.push(status);
+        ids.push(id);
+    }
+    (statuses, ids)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "needs nginx"]
+async fn legacy_sessions_need_the_affinity_port() {
+    within(async {
+        let keys = KeyRing::generate_spec(1);
+        let fleet = Fleet::start("sessions", [&keys, &keys, &keys]).await;
+        // Through the address-hash port every request of the session reaches its instance.
+        let (statuses, ids) = session_searches(fleet.nginx.sessions, "pinned", 11).await;
+        assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
+        let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
+        let log = log::entries(&fleet.nginx.access_log, &ids).await;
+        let served: std::collections::HashSet<_> =
+            ids.iter().filter_map(|id| log[*id].served_by()).collect();
+        assert_eq!(served.len(), 1, "one session, one instance: {served:?}");
+        // Through the round-robin port the other instances do not know the session: 404.
+        let (statuses, _) = session_searches(fleet.front(), "spread", 11).await;
+        let lost = statuses.iter().filter(|s| **s == 404).count();
+        assert!(lost > 0 && lost + statuses.iter().filter(|s| **s == 200).count() == 12);
+        eprintln!("sessions: 12 of 12 calls served through the affinity port, {lost} of 12 lost (404) through round-robin");
     })
     .await;
 }

@@ -162,6 +162,7 @@ impl Drop for Instance {
 /// nginx in the foreground with its own prefix (pid, logs, temporary files in `dir`).
 pub struct Nginx {
     pub modern: SocketAddr,
+    pub sessions: SocketAddr,
     pub access_log: PathBuf,
     child: Option<Child>,
 }
@@ -215,6 +216,7 @@ impl Nginx {
         wait_listening(sessions, &mut child, "nginx").await;
         Nginx {
             modern,
+            sessions,
             access_log: dir.join("access.log"),
             child: Some(child),
         }
