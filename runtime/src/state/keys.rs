@@ -116,7 +116,10 @@ impl KeyRing {
             let secret: [u8; 32] = bytes
                 .try_into()
                 .map_err(|_| KeyRingError(format!("key {i}: secret must be 32 bytes")))?;
-            if ring.as_ref().is_some_and(|r| r.keys.iter().any(|k| k.id == id)) {
+            if ring
+                .as_ref()
+                .is_some_and(|r| r.keys.iter().any(|k| k.id == id))
+            {
                 // A token names its key by id: two keys under one id would make the tokens of
                 // one of them unopenable wherever the other is listed first.
                 return Err(KeyRingError(format!(
@@ -351,7 +354,11 @@ mod tests {
         let ring = KeyRing::parse(&spec).unwrap();
         assert_eq!(format!("{ring:?}"), "KeyRing { key_ids: [2, 1] }");
         assert!(KeyRing::parse("x").is_err());
-        let twice = format!("{},{}", KeyRing::generate_spec(3), KeyRing::generate_spec(3));
+        let twice = format!(
+            "{},{}",
+            KeyRing::generate_spec(3),
+            KeyRing::generate_spec(3)
+        );
         assert_eq!(
             KeyRing::parse(&twice).unwrap_err().to_string(),
             "key 1: id 3 is given twice; a new key needs a new id"
