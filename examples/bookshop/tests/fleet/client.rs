@@ -345,3 +345,52 @@ fn question(msg: &Value, n: usize) -> Result<String, String> {
         _ => Err(format!("not the confirmation `{shown}`: {msg}")),
     }
 }
+
+/// A 2025-11-25 session: `initialize` through `front`, then `calls` searches naming the
+/// session; the statuses of the notification and the searches (202 counted as 200), and the
+/// request ids used.
+pub async fn session_searches(
+    front: SocketAddr,
+    tag: &str,
+    calls: usize,
+) -> (Vec<u16>, Vec<String>) {
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "fleet-test", "version": "1.0.0"},
+    }});
+    let mut ids = vec![format!("{tag}-init")];
+    let (status, session, msg) = post_with(front, &ids[0], &[], &init)
+        .await
+        .expect("initialize");
+    assert_eq!(
+        (status, &msg["result"]["protocolVersion"]),
+        (200, &"2025-11-25".into())
+    );
+    let session = session.expect("Mcp-Session-Id");
+    let legacy = [
+        ("mcp-session-id", session.as_str()),
+        ("mcp-protocol-version", "2025-11-25"),
+    ];
+    let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+    ids.push(format!("{tag}-note"));
+    let (status, _, _) = post_with(front, &ids[1], &legacy, &note)
+        .await
+        .expect("note");
+    // Accepted (202) by the session's instance, unknown (404) to the others.
+    let mut statuses = vec![if status == 202 { 200 } else { status }];
+    for i in 0..calls {
+        let call = json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call",
+            "params": {"name": "search_books", "arguments": {"query": "rust"}}});
+        let id = format!("{tag}-{i}");
+        let (status, _, msg) = post_with(front, &id, &legacy, &call).await.expect("call");
+        if status == 200 {
+            // 2025-11-25 drops a non-object structuredContent; the listing is in the text.
+            let text = msg["result"]["content"][0]["text"].as_str().unwrap_or("");
+            assert!(text.contains("\"The Rust Programming Language\""), "{msg}");
+        }
+        statuses.push(status);
+        ids.push(id);
+    }
+    (statuses, ids)
+}

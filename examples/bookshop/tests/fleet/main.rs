@@ -15,164 +15,15 @@
 //! All traffic is on 127.0.0.1; every wait is bounded.
 
 mod client;
+mod harness;
 mod log;
 mod procs;
 
-use client::{End, Flow, order_flow};
-use procs::{Instance, Nginx, Scratch, free_port};
+use client::{End, Flow};
+use harness::{CROSSED, Fleet, LANES, Load, clean_log, spanning, until_crossed, within};
 use rondo_mcp::state::KeyRing;
-use std::collections::HashMap;
 use std::net::SocketAddr;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// Cross-instance flows each of the first two tests must see.
-const CROSSED: usize = 200;
-/// Flows run at once.
-const LANES: usize = 12;
-/// A whole test's bound.
-const BUDGET: Duration = Duration::from_secs(120);
-
-/// Three instances behind nginx. Fields drop in order: nginx, the instances, then the logs.
-struct Fleet {
-    nginx: Nginx,
-    slots: Vec<Option<Instance>>,
-    generation: usize,
-    /// When each restart or kill began.
-    events: Vec<Instant>,
-    dir: Scratch,
-}
-
-impl Fleet {
-    async fn start(name: &str, keys: [&str; 3]) -> Fleet {
-        let dir = Scratch::new(name);
-        let addrs: Vec<SocketAddr> = (0..3).map(|_| free_port()).collect();
-        let mut slots = Vec::new();
-        for (addr, keys) in addrs.iter().zip(keys) {
-            slots.push(Some(Instance::start(*addr, keys, &dir.0, 0).await));
-        }
-        let nginx = Nginx::start(&dir.0, &addrs).await;
-        Fleet {
-            nginx,
-            slots,
-            generation: 0,
-            events: Vec::new(),
-            dir,
-        }
-    }
-
-    fn front(&self) -> SocketAddr {
-        self.nginx.modern
-    }
-
-    fn addr(&self, slot: usize) -> SocketAddr {
-        self.slots[slot].as_ref().expect("running").addr
-    }
-
-    /// One step of a rolling restart: SIGTERM (the instance drains and exits), a new process on
-    /// the same port with `keys`, then a moment of traffic before the next step.
-    async fn restart(&mut self, slot: usize, keys: &str) {
-        let old = self.slots[slot].take().expect("running");
-        let addr = old.addr;
-        self.events.push(Instant::now());
-        old.terminate().await;
-        self.generation += 1;
-        let new = Instance::start(addr, keys, &self.dir.0, self.generation).await;
-        self.slots[slot] = Some(new);
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-
-    async fn kill(&mut self, slot: usize) {
-        let instance = self.slots[slot].take().expect("running");
-        self.events.push(Instant::now());
-        instance.kill().await;
-    }
-
-    /// Who answered each round of `flows`, from nginx's access log.
-    async fn served(&self, flows: &[Flow]) -> Served {
-        let ids: Vec<&str> = flows
-            .iter()
-            .flat_map(|f| &f.rounds)
-            .flat_map(|r| r.attempts.iter().map(String::as_str))
-            .collect();
-        Served(log::entries(&self.nginx.access_log, &ids).await)
-    }
-}
-
-struct Served(HashMap<String, log::Entry>);
-
-impl Served {
-    /// The instance that answered round `r` of `flow` (its last attempt).
-    fn by(&self, flow: &Flow, r: usize) -> Option<&str> {
-        let id = flow.rounds.get(r)?.attempts.last()?;
-        self.0.get(id).and_then(log::Entry::served_by)
-    }
-
-    /// Whether the flow's two rounds were answered by different instances.
-    fn crossed(&self, flow: &Flow) -> bool {
-        match (self.by(flow, 0), self.by(flow, 1)) {
-            (Some(a), Some(b)) => a != b,
-            _ => false,
-        }
-    }
-}
-
-/// Flows `range` run `LANES` at a time, the user answering at once.
-async fn batch(front: SocketAddr, tag: &str, range: std::ops::Range<usize>) -> Vec<Flow> {
-    let next = Arc::new(AtomicUsize::new(range.start));
-    let mut lanes = tokio::task::JoinSet::new();
-    for _ in 0..LANES {
-        let (next, tag) = (next.clone(), tag.to_owned());
-        let end = range.end;
-        lanes.spawn(async move {
-            let mut done = Vec::new();
-            loop {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                if n >= end {
-                    return done;
-                }
-                done.push(order_flow(front, &tag, n, Duration::ZERO).await);
-            }
-        });
-    }
-    let mut flows = Vec::new();
-    while let Some(lane) = lanes.join_next().await {
-        flows.extend(lane.expect("lane"));
-    }
-    flows.sort_by_key(|f| f.n);
-    flows
-}
-
-/// Flows in batches until `CROSSED` of them had their rounds on different instances.
-async fn until_crossed(fleet: &Fleet, tag: &str) -> (Vec<Flow>, Served) {
-    let mut flows = Vec::new();
-    for b in 0..6 {
-        flows.extend(batch(fleet.front(), tag, b * 150..(b + 1) * 150).await);
-        let served = fleet.served(&flows).await;
-        if flows.iter().filter(|f| served.crossed(f)).count() >= CROSSED {
-            return (flows, served);
-        }
-    }
-    let served = fleet.served(&flows).await;
-    (flows, served)
-}
-
-/// Every logged request was answered by the first instance nginx tried, with 200.
-fn clean_log(served: &Served) {
-    for (id, e) in &served.0 {
-        assert!(
-            e.status == 200 && e.tried.len() == 1,
-            "{id}: nginx logged {e:?}"
-        );
-    }
-}
-
-async fn within<F: Future>(f: F) -> F::Output {
-    tokio::time::timeout(BUDGET, f)
-        .await
-        .unwrap_or_else(|_| panic!("the fleet test took over {BUDGET:?}"))
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs nginx"]
@@ -228,103 +79,6 @@ async fn own_keys_refuse_every_cross_instance_retry_and_nothing_else() {
         );
     })
     .await;
-}
-
-/// Flows running in the background, each lane one flow after another, the user taking up to
-/// `think` to confirm, until stopped.
-struct Load {
-    stop: Arc<AtomicBool>,
-    /// When each lane's current flow started (`None` between flows).
-    current: Arc<Mutex<Vec<Option<Instant>>>>,
-    /// Flows finished so far.
-    finished: Arc<AtomicUsize>,
-    lanes: tokio::task::JoinSet<Vec<Flow>>,
-}
-
-impl Load {
-    fn start(front: SocketAddr, tag: &str, lanes: usize, think: Duration) -> Load {
-        let stop = Arc::new(AtomicBool::new(false));
-        let current = Arc::new(Mutex::new(vec![None; lanes]));
-        let next = Arc::new(AtomicUsize::new(0));
-        let finished = Arc::new(AtomicUsize::new(0));
-        let mut set = tokio::task::JoinSet::new();
-        for lane in 0..lanes {
-            let (stop, current, next, tag) =
-                (stop.clone(), current.clone(), next.clone(), tag.to_owned());
-            let finished = finished.clone();
-            set.spawn(async move {
-                let mut done = Vec::new();
-                // Bounded: a lane that never sees the stop flag still ends.
-                while !stop.load(Ordering::Relaxed) && done.len() < 2000 {
-                    let n = next.fetch_add(1, Ordering::Relaxed);
-                    current.lock().unwrap()[lane] = Some(Instant::now());
-                    let pause = think.mul_f64(((n * 7919) % 1000) as f64 / 1000.0);
-                    done.push(order_flow(front, &tag, n, pause).await);
-                    current.lock().unwrap()[lane] = None;
-                    finished.fetch_add(1, Ordering::Relaxed);
-                }
-                done
-            });
-        }
-        Load {
-            stop,
-            current,
-            finished,
-            lanes: set,
-        }
-    }
-
-    /// Waits until `more` flows have finished from now on.
-    async fn run_for(&self, more: usize) {
-        let target = self.finished.load(Ordering::Relaxed) + more;
-        let end = Instant::now() + Duration::from_secs(30);
-        while self.finished.load(Ordering::Relaxed) < target {
-            assert!(Instant::now() < end, "{more} flows did not finish in 30 s");
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// Waits until no flow that started before `t` is still running.
-    async fn settle(&self, t: Instant) {
-        let end = Instant::now() + Duration::from_secs(20);
-        while self
-            .current
-            .lock()
-            .unwrap()
-            .iter()
-            .flatten()
-            .any(|s| *s < t)
-        {
-            assert!(
-                Instant::now() < end,
-                "flows begun before the cut still running"
-            );
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    async fn finish(mut self) -> Vec<Flow> {
-        self.stop.store(true, Ordering::Relaxed);
-        let mut flows = Vec::new();
-        while let Some(lane) = self.lanes.join_next().await {
-            flows.extend(lane.expect("lane"));
-        }
-        flows.sort_by_key(|f| f.n);
-        flows
-    }
-}
-
-/// Flows whose confirmation was pending while an instance restarted or died.
-fn spanning(flows: &[Flow], events: &[Instant]) -> usize {
-    flows
-        .iter()
-        .filter(|f| {
-            let (Some(a), Some(b)) = (f.rounds.first(), f.rounds.get(1)) else {
-                return false;
-            };
-            events.iter().any(|e| a.finished < *e && *e < b.started)
-        })
-        .count()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -460,53 +214,6 @@ async fn a_killed_instance_loses_no_flow() {
     .await;
 }
 
-/// A 2025-11-25 session: `initialize` through `front`, then `calls` searches naming the
-/// session; the statuses of the notification and the searches (202 counted as 200), and the
-/// request ids used.
-async fn session_searches(front: SocketAddr, tag: &str, calls: usize) -> (Vec<u16>, Vec<String>) {
-    let init = serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "fleet-test", "version": "1.0.0"},
-    }});
-    let mut ids = vec![format!("{tag}-init")];
-    let (status, session, msg) = client::post_with(front, &ids[0], &[], &init)
-        .await
-        .expect("initialize");
-    assert_eq!(
-        (status, &msg["result"]["protocolVersion"]),
-        (200, &"2025-11-25".into())
-    );
-    let session = session.expect("Mcp-Session-Id");
-    let legacy = [
-        ("mcp-session-id", session.as_str()),
-        ("mcp-protocol-version", "2025-11-25"),
-    ];
-    let note = serde_json::json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    ids.push(format!("{tag}-note"));
-    let (status, _, _) = client::post_with(front, &ids[1], &legacy, &note)
-        .await
-        .expect("note");
-    // Accepted (202) by the session's instance, unknown (404) to the others.
-    let mut statuses = vec![if status == 202 { 200 } else { status }];
-    for i in 0..calls {
-        let call = serde_json::json!({"jsonrpc": "2.0", "id": i + 1, "method": "tools/call",
-            "params": {"name": "search_books", "arguments": {"query": "rust"}}});
-        let id = format!("{tag}-{i}");
-        let (status, _, msg) = client::post_with(front, &id, &legacy, &call)
-            .await
-            .expect("call");
-        if status == 200 {
-            // 2025-11-25 drops a non-object structuredContent; the listing is in the text.
-            let text = msg["result"]["content"][0]["text"].as_str().unwrap_or("");
-            assert!(text.contains("\"The Rust Programming Language\""), "{msg}");
-        }
-        statuses.push(status);
-        ids.push(id);
-    }
-    (statuses, ids)
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "needs nginx"]
 async fn legacy_sessions_need_the_affinity_port() {
@@ -514,7 +221,7 @@ async fn legacy_sessions_need_the_affinity_port() {
         let keys = KeyRing::generate_spec(1);
         let fleet = Fleet::start("sessions", [&keys, &keys, &keys]).await;
         // Through the address-hash port every request of the session reaches its instance.
-        let (statuses, ids) = session_searches(fleet.nginx.sessions, "pinned", 11).await;
+        let (statuses, ids) = client::session_searches(fleet.nginx.sessions, "pinned", 11).await;
         assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");
         let ids: Vec<&str> = ids.iter().map(String::as_str).collect();
         let log = log::entries(&fleet.nginx.access_log, &ids).await;
@@ -522,7 +229,7 @@ async fn legacy_sessions_need_the_affinity_port() {
             ids.iter().filter_map(|id| log[*id].served_by()).collect();
         assert_eq!(served.len(), 1, "one session, one instance: {served:?}");
         // Through the round-robin port the other instances do not know the session: 404.
-        let (statuses, _) = session_searches(fleet.front(), "spread", 11).await;
+        let (statuses, _) = client::session_searches(fleet.front(), "spread", 11).await;
         let lost = statuses.iter().filter(|s| **s == 404).count();
         assert!(lost > 0 && lost + statuses.iter().filter(|s| **s == 200).count() == 12);
         eprintln!("sessions: 12 of 12 calls served through the affinity port, {lost} of 12 lost (404) through round-robin");
