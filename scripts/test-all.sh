@@ -2,8 +2,9 @@
 # Every check CI runs, in order; stops at the first failure. Installs what it needs itself: the Rust
 # crates through cargo, the conformance suite's pinned Node.js packages (including a Node 22
 # binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector through
-# `npm ci` in interop/ts/, and the pinned MCP Python SDK into a virtual environment under target/
-# (interop/run.sh). One target directory, debug builds only.
+# `npm ci` in interop/ts/, the pinned MCP Python SDK into a virtual environment under target/
+# (interop/run.sh), and nginx from Debian's packages for the fleet test when it is missing (as
+# root: apt-get). One target directory, debug builds only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -44,5 +45,14 @@ bash conformance/run.sh --serve-and-test target/debug/conformance
 
 step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
 bash interop/run.sh
+
+step "a fleet: three bookshops behind nginx (deploy/nginx/rondo.conf), retries across instances, key rotation over rolling restarts, a killed instance"
+if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
+  [[ $EUID -eq 0 ]] || fail "nginx is missing: install it (apt-get install -y nginx) or run this as root"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+fi
+# The test runs its own nginx in the foreground from a temporary directory, on 127.0.0.1 ports.
+cargo test -p rondo-example-bookshop --test fleet --locked -- --ignored --test-threads 1
 
 step "all checks passed"

@@ -19,10 +19,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(3000);
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let server = Server::new(router());
-    let shutdown = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
     eprintln!("conformance server on http://{addr}/mcp");
-    rondo_mcp::http::serve(server, addr, shutdown).await?;
+    // SIGTERM or ctrl-c: stop accepting and drain the requests in flight.
+    rondo_mcp::http::serve(server, addr, rondo_mcp::http::shutdown_signal()).await?;
     Ok(())
 }

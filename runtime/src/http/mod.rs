@@ -22,7 +22,8 @@
 //! # #[tokio::main] async fn main() -> std::io::Result<()> {
 //! let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
 //! # drop(stop);
-//! // Resolve the shutdown future to stop accepting and drain (e.g. on `tokio::signal::ctrl_c()`).
+//! // Resolve the shutdown future to stop accepting and drain; `http::shutdown_signal()`
+//! // resolves on SIGTERM or ctrl-c.
 //! let shutdown = async {
 //!     let _ = stopped.await;
 //! };
@@ -44,5 +45,5 @@ mod session;
 
 pub use body::McpBody;
 pub use config::HttpConfig;
-pub use serve::{serve, serve_listener};
+pub use serve::{serve, serve_listener, shutdown_signal};
 pub use service::McpService;

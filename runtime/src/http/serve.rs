@@ -93,6 +93,29 @@ pub async fn serve_listener<H: Handler>(
     Ok(())
 }
 
+/// Resolves when the process is asked to stop: `SIGTERM` (what a process manager, a
+/// container runtime or Kubernetes sends first) or `SIGINT` (ctrl-c). Pass it as the shutdown
+/// future of [`serve`] or [`serve_listener`] so a stopping instance drains its requests in
+/// flight instead of dropping them. Where `SIGTERM` cannot be watched (not Unix, or the
+/// handler cannot be installed) it waits for ctrl-c alone.
+pub async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = term.recv() => tracing::info!("SIGTERM: shutting down"),
+                    _ = tokio::signal::ctrl_c() => tracing::info!("SIGINT: shutting down"),
+                }
+                return;
+            }
+            Err(e) => tracing::warn!(error = %e, "cannot watch SIGTERM; ctrl-c only"),
+        }
+    }
+    let _ = tokio::signal::ctrl_c().await;
+}
+
 /// Waits for a free connection place, then for a connection.
 async fn accept(
     listener: &TcpListener,

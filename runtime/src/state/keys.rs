@@ -87,8 +87,15 @@ impl KeyRing {
         KeyRing::new(u32::from_be_bytes(id), secret)
     }
 
-    /// Parses `id:base64url-secret[,id:secret...]` (first entry seals), as stored in an
-    /// environment variable such as `RONDO_STATE_KEYS`.
+    /// Parses `id:base64url-secret[,id:secret...]`, as stored in an environment variable such
+    /// as `RONDO_STATE_KEYS`. The first entry seals; every entry opens, so an entry after the
+    /// first is a key the ring accepts but does not seal with. Ids must differ.
+    ///
+    /// A rotation from key 1 to key 2 across a fleet is three rollouts, each finished on every
+    /// instance before the next begins: `1:old,2:new` (every instance accepts the new key),
+    /// then `2:new,1:old` (the new key seals; state sealed with the old one still opens), then,
+    /// once the longest state lifetime ([`Server::state_ttl`](crate::Server::state_ttl)) has
+    /// passed since the second rollout finished, `2:new`.
     pub fn parse(spec: &str) -> Result<Self, KeyRingError> {
         let mut ring: Option<KeyRing> = None;
         for (i, entry) in spec
@@ -109,6 +116,16 @@ impl KeyRing {
             let secret: [u8; 32] = bytes
                 .try_into()
                 .map_err(|_| KeyRingError(format!("key {i}: secret must be 32 bytes")))?;
+            if ring
+                .as_ref()
+                .is_some_and(|r| r.keys.iter().any(|k| k.id == id))
+            {
+                // A token names its key by id: two keys under one id would make the tokens of
+                // one of them unopenable wherever the other is listed first.
+                return Err(KeyRingError(format!(
+                    "key {i}: id {id} is given twice; a new key needs a new id"
+                )));
+            }
             ring = Some(match ring {
                 None => KeyRing::new(id, secret),
                 Some(r) => r.with_previous(id, secret),
@@ -307,6 +324,35 @@ mod tests {
     }
 
     #[test]
+    fn a_rotation_in_three_phases_keeps_every_mixed_fleet_working() {
+        let (old, new) = (KeyRing::generate_spec(1), KeyRing::generate_spec(2));
+        let ring = |spec: &str| KeyRing::parse(spec).unwrap();
+        let phases = [
+            ring(&old),
+            ring(&format!("{old},{new}")),
+            ring(&format!("{new},{old}")),
+            ring(&new),
+        ];
+        let sealer = |r: &KeyRing| {
+            let t = r.seal(b"s").unwrap();
+            let raw = URL_SAFE_NO_PAD.decode(&t).unwrap();
+            (t, u32::from_be_bytes([raw[1], raw[2], raw[3], raw[4]]))
+        };
+        // Who seals with what: the new key only from the second rollout on.
+        let ids: Vec<u32> = phases.iter().map(|r| sealer(r).1).collect();
+        assert_eq!(ids, [1, 1, 2, 2]);
+        // During each rollout the fleet mixes two neighbouring phases: each opens the other's.
+        for pair in phases.windows(2) {
+            let (a, b) = (&pair[0], &pair[1]);
+            assert!(b.open(&sealer(a).0).is_ok() && a.open(&sealer(b).0).is_ok());
+        }
+        // Skipping the first rollout would not: an old-only instance refuses the new key.
+        assert_eq!(phases[0].open(&sealer(&phases[2]).0), Err("unknown key id"));
+        // After retirement, what the old key sealed is refused.
+        assert_eq!(phases[3].open(&sealer(&phases[1]).0), Err("unknown key id"));
+    }
+
+    #[test]
     fn parse_spec() {
         let spec = format!(
             "{},{}",
@@ -316,6 +362,15 @@ mod tests {
         let ring = KeyRing::parse(&spec).unwrap();
         assert_eq!(format!("{ring:?}"), "KeyRing { key_ids: [2, 1] }");
         assert!(KeyRing::parse("x").is_err());
+        let twice = format!(
+            "{},{}",
+            KeyRing::generate_spec(3),
+            KeyRing::generate_spec(3)
+        );
+        assert_eq!(
+            KeyRing::parse(&twice).unwrap_err().to_string(),
+            "key 1: id 3 is given twice; a new key needs a new id"
+        );
         assert!(KeyRing::parse("1:AAAA").is_err());
     }
 }
