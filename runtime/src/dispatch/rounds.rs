@@ -9,7 +9,7 @@ use crate::cx::{AskState, Cx, Ending};
 use crate::handler::Handler;
 use crate::protocol::{
     CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, ReadResourceResult,
-    Request,
+    Request, echo,
 };
 use crate::state::{Binding, Carried, StateCodec};
 use serde::Serialize;
@@ -163,7 +163,8 @@ fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, E
     };
     match responses.iter().find(|(_, v)| !v.is_object()) {
         Some((key, _)) => Err(Error::invalid_params(format!(
-            "`inputResponses.{key}` must be an object"
+            "`inputResponses.{}` must be an object",
+            echo(key)
         ))),
         None => Ok(Some(responses)),
     }

@@ -129,12 +129,16 @@ impl RequestMeta {
             .get(meta::CLIENT_CAPABILITIES)
             .ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
         let client_capabilities = serde_json::from_value(caps.clone()).map_err(|e| {
-            Error::invalid_params(format!("Invalid `{}`: {e}", meta::CLIENT_CAPABILITIES))
+            Error::invalid_params(format!(
+                "Invalid `{}`: {}",
+                meta::CLIENT_CAPABILITIES,
+                echo(e)
+            ))
         })?;
         let client_info = match meta.get(meta::CLIENT_INFO) {
             None | Some(Value::Null) => None,
             Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| {
-                Error::invalid_params(format!("Invalid `{}`: {e}", meta::CLIENT_INFO))
+                Error::invalid_params(format!("Invalid `{}`: {}", meta::CLIENT_INFO, echo(e)))
             })?),
         };
         let log_level = match meta.get(meta::LOG_LEVEL) {
