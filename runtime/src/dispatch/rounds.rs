@@ -155,7 +155,7 @@ impl<H: Handler> Engine<H> {
 }
 
 /// `inputResponses`: an object whose values are objects (`-32602` otherwise), if present.
-fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, Error> {
+pub(crate) fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, Error> {
     let responses = match params.and_then(|p| p.get("inputResponses")) {
         None => return Ok(None),
         Some(Value::Object(m)) => m,

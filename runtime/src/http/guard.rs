@@ -60,7 +60,7 @@ pub(crate) fn check_origin(
 /// host and port (entry with port), ASCII case-insensitively. Anything that is not exactly
 /// `host[:port]` (userinfo, text after an IPv6 literal, an empty or oversized port) matches
 /// nothing.
-fn host_allowed(allowed: &[String], authority: &str) -> bool {
+pub(crate) fn host_allowed(allowed: &[String], authority: &str) -> bool {
     let Some((name, port)) = split_authority(authority) else {
         return false;
     };
