@@ -157,3 +157,51 @@ async fn end_of_input_ends_an_open_listen_stream_at_once() {
         "nothing is sent for a cancelled listen"
     );
 }
+
+/// Twenty `subscriptions/listen` cancelled and sent again under one id, then end of input: the
+/// last stream ends at once (a cancelled stream, finishing, used to forget the next one under
+/// its id, which then waited out the 10 s drain).
+#[tokio::test(start_paused = true)]
+async fn reused_listen_ids_still_end_at_end_of_input() {
+    let (mut to_server, server_r) = tokio::io::duplex(1 << 20);
+    let (server_w, from_server) = tokio::io::duplex(1 << 20);
+    let served = tokio::spawn(Server::new(Announcer).serve_io(server_r, server_w));
+    let listen = json!({"jsonrpc": "2.0", "id": 1, "method": "subscriptions/listen", "params": {
+        "_meta": {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                  "io.modelcontextprotocol/clientCapabilities": {}},
+        "notifications": {"toolsListChanged": true}}});
+    let cancel = json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1}});
+    let mut lines = BufReader::new(from_server).lines();
+    // One write: every line is read before a cancelled stream's task gets to finish.
+    let mut input = format!("{listen}\n{cancel}\n").repeat(20);
+    input.push_str(&format!("{listen}\n"));
+    to_server.write_all(input.as_bytes()).await.unwrap();
+    // The last stream's acknowledgement; then the cancelled streams' tasks get to finish.
+    let ack = lines
+        .next_line()
+        .await
+        .unwrap()
+        .expect("an acknowledgement");
+    assert!(
+        ack.contains("notifications/subscriptions/acknowledged"),
+        "{ack}"
+    );
+    for _ in 0..100 {
+        tokio::task::yield_now().await;
+    }
+    let closed = tokio::time::Instant::now();
+    drop(to_server);
+    let reader = tokio::spawn(async move { while lines.next_line().await.unwrap().is_some() {} });
+    tokio::time::timeout(Duration::from_secs(5), served)
+        .await
+        .expect("serve_io returns without waiting out the 10 s drain")
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        closed.elapsed(),
+        Duration::ZERO,
+        "no time passed on the paused clock"
+    );
+    reader.await.unwrap();
+}

@@ -128,11 +128,12 @@ pub(crate) async fn post<H: Handler>(
 struct InFlight {
     entry: Arc<Entry>,
     id: RequestId,
+    serial: u64,
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.entry.finish(&self.id);
+        self.entry.finish(&self.id, self.serial);
     }
 }
 
@@ -144,13 +145,14 @@ async fn request<H: Handler>(
     accepts_json: bool,
 ) -> Response<McpBody> {
     let cancel = CancellationToken::new();
-    if !entry.register(&req.id, &cancel) {
+    let Some(serial) = entry.register(&req.id, &cancel) else {
         let e = Error::invalid_request("a request with this id is already in flight");
         return body::error(StatusCode::OK, Some(&req.id), &e);
-    }
+    };
     let hold = InFlight {
         entry: entry.clone(),
         id: req.id.clone(),
+        serial,
     };
     let job = Job {
         engine: ep.engine.clone(),

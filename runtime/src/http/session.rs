@@ -8,7 +8,7 @@ use crate::protocol::RequestId;
 use crate::session::LegacySession;
 use crate::sync::lock;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -22,28 +22,36 @@ pub(crate) struct Entry {
     owner: Option<String>,
     /// Cancelled when the session ends (DELETE, expiry, shutdown); ends its GET stream.
     pub ended: CancellationToken,
-    in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
+    /// Requests in flight: each one's cancellation and serial number. A cancelled request leaves
+    /// at once and its id may be reused while it is still ending; it then forgets only the
+    /// entry with its own serial.
+    in_flight: Mutex<HashMap<RequestId, (u64, CancellationToken)>>,
+    serials: AtomicU64,
     get_open: AtomicBool,
     last_seen: Mutex<Instant>,
 }
 
 impl Entry {
-    /// Records a request in flight; `false` when its id is already in use.
-    pub fn register(&self, id: &RequestId, token: &CancellationToken) -> bool {
+    /// Records a request in flight and returns its serial; `None` when its id is in use.
+    pub fn register(&self, id: &RequestId, token: &CancellationToken) -> Option<u64> {
         let mut map = lock(&self.in_flight);
         if map.contains_key(id) {
-            return false;
+            return None;
         }
-        map.insert(id.clone(), token.clone());
-        true
+        let serial = self.serials.fetch_add(1, Ordering::Relaxed);
+        map.insert(id.clone(), (serial, token.clone()));
+        Some(serial)
     }
-    /// Forgets a finished request.
-    pub fn finish(&self, id: &RequestId) {
-        lock(&self.in_flight).remove(id);
+    /// Forgets a finished request: the entry under `id` if it is still that request's.
+    pub fn finish(&self, id: &RequestId, serial: u64) {
+        let mut map = lock(&self.in_flight);
+        if map.get(id).is_some_and(|(s, _)| *s == serial) {
+            map.remove(id);
+        }
     }
     /// `notifications/cancelled`: cancels a request in flight (unknown ids are ignored).
     pub fn cancel(&self, id: &RequestId) {
-        if let Some(t) = lock(&self.in_flight).remove(id) {
+        if let Some((_, t)) = lock(&self.in_flight).remove(id) {
             t.cancel();
         }
     }
@@ -71,7 +79,7 @@ impl Entry {
         self.ended.cancel();
         self.session.back.close();
         if cancel_requests {
-            for (_, t) in lock(&self.in_flight).drain() {
+            for (_, (_, t)) in lock(&self.in_flight).drain() {
                 t.cancel();
             }
         }
@@ -131,6 +139,7 @@ impl Sessions {
             owner,
             ended: CancellationToken::new(),
             in_flight: Mutex::default(),
+            serials: AtomicU64::new(0),
             get_open: AtomicBool::new(false),
             last_seen: Mutex::new(now),
         };
@@ -175,6 +184,42 @@ fn mint() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entry() -> Entry {
+        Entry {
+            session: Arc::new(LegacySession::new(
+                "2025-11-25".into(),
+                crate::protocol::ClientCapabilities::default(),
+                None,
+            )),
+            owner: None,
+            ended: CancellationToken::new(),
+            in_flight: Mutex::default(),
+            serials: AtomicU64::new(0),
+            get_open: AtomicBool::new(false),
+            last_seen: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Cancel, reuse the id, and the cancelled request finishing afterwards: the new request
+    /// stays in flight and a second cancel reaches it.
+    #[test]
+    fn a_cancelled_request_finishing_late_keeps_the_reused_id() {
+        let e = entry();
+        let id = RequestId::Number(5);
+        let (old, new) = (CancellationToken::new(), CancellationToken::new());
+        let old_serial = e.register(&id, &old).expect("registers");
+        e.cancel(&id);
+        assert!(old.is_cancelled());
+        let new_serial = e.register(&id, &new).expect("the id is free again");
+        e.finish(&id, old_serial);
+        let third = CancellationToken::new();
+        assert!(e.register(&id, &third).is_none(), "still in flight");
+        e.cancel(&id);
+        assert!(new.is_cancelled(), "the second cancel is honoured");
+        e.finish(&id, new_serial);
+        assert!(lock(&e.in_flight).is_empty());
+    }
 
     #[test]
     fn ids_are_random_visible_ascii() {
