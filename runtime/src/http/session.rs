@@ -20,6 +20,8 @@ pub(crate) struct Entry {
     /// The principal that opened the session: only it may use the id (2025-11-25 § Security,
     /// "bind session IDs to user-specific information"), so a leaked id alone is not enough.
     owner: Option<String>,
+    /// Who the session counts against for `max_sessions_per_client`.
+    client: String,
     /// Cancelled when the session ends (DELETE, expiry, shutdown); ends its GET stream.
     pub ended: CancellationToken,
     /// Requests in flight: each one's cancellation and serial number. A cancelled request leaves
@@ -67,10 +69,12 @@ impl Entry {
     fn touch(&self) {
         *lock(&self.last_seen) = Instant::now();
     }
+    /// No request in flight and no GET stream: the session may be evicted.
+    fn quiet(&self) -> bool {
+        lock(&self.in_flight).is_empty() && !self.get_open.load(Ordering::SeqCst)
+    }
     fn idle(&self, now: Instant, ttl: Duration) -> bool {
-        lock(&self.in_flight).is_empty()
-            && !self.get_open.load(Ordering::SeqCst)
-            && now.duration_since(*lock(&self.last_seen)) > ttl
+        self.quiet() && now.duration_since(*lock(&self.last_seen)) > ttl
     }
     /// Ends the session: its GET stream closes and pending server-to-client requests fail.
     /// With `cancel_requests`, requests in flight are cancelled too (DELETE); at shutdown they
@@ -89,8 +93,10 @@ impl Entry {
 /// Why a session could not be opened.
 #[derive(Debug)]
 pub(crate) enum OpenError {
-    /// `max_sessions` are live.
+    /// `max_sessions` are live and every one is busy (a request in flight or a GET stream).
     Full,
+    /// This client has `max_sessions_per_client` live and every one is busy.
+    ClientFull,
     /// The operating system's random generator failed.
     NoRandom,
 }
@@ -112,31 +118,42 @@ impl Sessions {
         Some(entry)
     }
 
-    /// Stores a new session and mints its id, after dropping sessions idle for longer than
-    /// `idle` (no request in flight, no GET stream).
+    /// Stores a new session and mints its id. First drops the sessions idle for longer than
+    /// `limits.idle` (no request in flight, no GET stream, unused). Then, when `client`
+    /// already has `limits.per_client` sessions, ends its least recently used quiet one (no
+    /// request in flight, no GET stream), and when the table holds `limits.max`, the least
+    /// recently used quiet one of anybody's; a newcomer is refused only when those are all
+    /// busy.
     pub fn open(
         &self,
         session: LegacySession,
         owner: Option<String>,
-        idle: Duration,
-        max: usize,
+        client: String,
+        limits: Limits,
     ) -> Result<String, OpenError> {
         let mut map = lock(&self.map);
         let now = Instant::now();
         map.retain(|_, e| {
-            let keep = !e.idle(now, idle);
+            let keep = !e.idle(now, limits.idle);
             if !keep {
                 e.end(true);
             }
             keep
         });
-        if map.len() >= max {
-            return Err(OpenError::Full);
+        let mine = map.values().filter(|e| e.client == client).count();
+        if mine >= limits.per_client {
+            evict_one(&mut map, |e| e.client == client).ok_or(OpenError::ClientFull)?;
+            tracing::debug!("a client's least recently used quiet session ended for its new one");
+        }
+        if map.len() >= limits.max {
+            evict_one(&mut map, |_| true).ok_or(OpenError::Full)?;
+            tracing::debug!("the least recently used quiet session ended for a new one");
         }
         let id = mint().ok_or(OpenError::NoRandom)?;
         let entry = Entry {
             session: Arc::new(session),
             owner,
+            client,
             ended: CancellationToken::new(),
             in_flight: Mutex::default(),
             serials: AtomicU64::new(0),
@@ -174,6 +191,31 @@ impl Sessions {
     }
 }
 
+/// The bounds of the session table (`HttpConfig`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Unused sessions older than this end.
+    pub idle: Duration,
+    /// The most live sessions.
+    pub max: usize,
+    /// The most live sessions of one client.
+    pub per_client: usize,
+}
+
+/// Ends and removes the least recently used quiet session among those `which` selects;
+/// `None` when there is none.
+fn evict_one(map: &mut HashMap<String, Arc<Entry>>, which: impl Fn(&Entry) -> bool) -> Option<()> {
+    let id = map
+        .iter()
+        .filter(|(_, e)| which(e) && e.quiet())
+        .min_by_key(|(_, e)| *lock(&e.last_seen))
+        .map(|(id, _)| id.clone())?;
+    if let Some(e) = map.remove(&id) {
+        e.end(true);
+    }
+    Some(())
+}
+
 /// 128 random bits as 32 lowercase hex digits (visible ASCII, 0x21–0x7E).
 fn mint() -> Option<String> {
     let mut raw = [0u8; 16];
@@ -193,6 +235,7 @@ mod tests {
                 None,
             )),
             owner: None,
+            client: String::new(),
             ended: CancellationToken::new(),
             in_flight: Mutex::default(),
             serials: AtomicU64::new(0),
