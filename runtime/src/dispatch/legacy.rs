@@ -76,7 +76,8 @@ impl<H: Handler> Engine<H> {
             }
             m @ (Method::ResourcesSubscribe | Method::ResourcesUnsubscribe) if subscribe => {
                 let uri = string_param(params, "uri")?;
-                session.subscribe(uri, *m == Method::ResourcesSubscribe);
+                let max = self.config.max_listen_uris;
+                session.subscribe(uri, *m == Method::ResourcesSubscribe, max)?;
                 Ok(Some(empty()))
             }
             _ => {

@@ -61,6 +61,9 @@ pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 /// client asks for a version the server does not know.
 pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25"];
 
+/// The longest resource URI a listener may follow, in bytes.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+
 /// Reserved `_meta` keys.
 pub mod meta {
     /// Request: the protocol version (required on 2026-07-28).
