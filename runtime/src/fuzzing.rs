@@ -36,8 +36,9 @@ fn codec(keys: &KeyRing) -> StateCodec<'_> {
     }
 }
 
-/// Opens `token` as the server would for [`binding`]. Asserts that a refusal is the one frozen
-/// `-32602`, and that a state that opens seals again and opens to the same.
+/// Opens `token` as the server would for the fixed binding (`tools/call` of tool `t`,
+/// arguments `{}`, audience `fuzz`). Asserts that a refusal is the one frozen `-32602`, and
+/// that a state that opens seals again and opens to the same.
 pub fn open_state(keys: &KeyRing, token: &Value) -> Result<(), Error> {
     let codec = codec(keys);
     match codec.open(token, &binding()) {
