@@ -169,8 +169,12 @@ pub fn tool_args<T>(
     arguments: &JsonObject,
     parse: impl FnOnce(&JsonObject) -> Result<T, String>,
 ) -> Result<T, CallToolResult> {
-    parse(arguments)
-        .map_err(|e| CallToolResult::error(format!("Invalid arguments for tool `{tool}`: {e}")))
+    parse(arguments).map_err(|e| {
+        CallToolResult::error(format!(
+            "Invalid arguments for tool `{tool}`: {}",
+            crate::protocol::echo(e)
+        ))
+    })
 }
 
 /// A type a `#[prompt]` argument may have: prompt arguments are strings on the wire.
@@ -233,8 +237,12 @@ pub fn prompt_args<T>(
     arguments: &JsonObject,
     parse: impl FnOnce(&JsonObject) -> Result<T, String>,
 ) -> Result<T, Error> {
-    parse(arguments)
-        .map_err(|e| Error::invalid_params(format!("Invalid arguments for prompt `{prompt}`: {e}")))
+    parse(arguments).map_err(|e| {
+        Error::invalid_params(format!(
+            "Invalid arguments for prompt `{prompt}`: {}",
+            crate::protocol::echo(e)
+        ))
+    })
 }
 
 /// `#[resource]`: the listing of a resource or template.
@@ -277,8 +285,12 @@ pub fn template_args<T>(
         .map(|(k, v)| (k, Value::String(v)))
         .collect();
     parse(&obj).map_err(|e| {
-        Error::invalid_params(format!("Invalid resource URI `{uri}`: {e}"))
-            .with_data(serde_json::json!({ "uri": uri }))
+        Error::invalid_params(format!(
+            "Invalid resource URI `{}`: {}",
+            crate::protocol::echo(uri),
+            crate::protocol::echo(e)
+        ))
+        .with_data(serde_json::json!({ "uri": uri }))
     })
 }
 

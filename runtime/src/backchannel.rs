@@ -30,7 +30,8 @@ pub(crate) enum BackChannelError {
     Malformed(String),
     /// No answer within the timeout.
     Timeout,
-    /// The connection or session ended, or the request was cancelled.
+    /// The connection or session ended, the stream the question went out on closed, or the
+    /// request was cancelled.
     Closed,
 }
 
@@ -85,7 +86,10 @@ impl BackChannel {
         if !out.send(protocol::request(&id, method, params)).await {
             return Err(BackChannelError::Closed);
         }
+        // The answer can only come from the client the question went to: when the stream it
+        // went out on closes (the client left its POST's SSE stream), it fails at once.
         tokio::select! {
+            _ = out.0.closed() => Err(BackChannelError::Closed),
             r = tokio::time::timeout(timeout, rx) => match r {
                 Ok(Ok(Reply::Answer(Ok(v)))) => Ok(v),
                 Ok(Ok(Reply::Answer(Err(e)))) => Err(BackChannelError::Client(e)),

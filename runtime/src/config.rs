@@ -22,6 +22,11 @@ pub(crate) struct Config {
     pub max_message_bytes: usize,
     /// Most requests one stdio connection runs at once.
     pub max_in_flight: usize,
+    /// Most `subscriptions/listen` streams open at once, over every transport.
+    pub max_listens: usize,
+    /// Most resource URIs one listener follows (a listen's `resourceSubscriptions`, a
+    /// 2025-11-25 session's `resources/subscribe`s).
+    pub max_listen_uris: usize,
     /// Wall clock for expiry.
     pub clock: Arc<dyn Clock>,
     /// Bound into state so another server's state is refused even under a shared key.
@@ -60,8 +65,8 @@ impl FlowSettings {
 impl Config {
     /// The defaults for a server described by `info`: a random state key (right for one
     /// process only), 10-minute state expiry, 16 rounds, 64 KiB of state, 5-minute answers on
-    /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, the server's name as the
-    /// audience, and an in-memory replay guard.
+    /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, 256 listen streams following
+    /// up to 256 URIs each, the server's name as the audience, and an in-memory replay guard.
     pub(crate) fn new(info: ServerInfo) -> Config {
         Config {
             keys: KeyRing::random(),
@@ -71,6 +76,8 @@ impl Config {
             ask_timeout: Duration::from_secs(300),
             max_message_bytes: 4 * 1024 * 1024,
             max_in_flight: 1024,
+            max_listens: 256,
+            max_listen_uris: 256,
             clock: Arc::new(SystemClock),
             audience: info.implementation.name.clone(),
             flow: FlowSettings::new(),

@@ -109,7 +109,12 @@ pub trait Handler: Send + Sync + 'static {
         arguments: JsonObject,
     ) -> impl Future<Output = Result<GetPromptResult, Error>> + Send {
         let _ = (cx, arguments);
-        async move { Err(Error::invalid_params(format!("Unknown prompt: {name}"))) }
+        async move {
+            Err(Error::invalid_params(format!(
+                "Unknown prompt: {}",
+                crate::protocol::echo(name)
+            )))
+        }
     }
 
     /// `resources/list`.

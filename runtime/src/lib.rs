@@ -33,6 +33,9 @@ mod tools;
 
 #[doc(hidden)]
 pub mod __private;
+#[cfg(feature = "fuzzing")]
+#[doc(hidden)]
+pub mod fuzzing;
 
 pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
 pub use handler::Handler;

@@ -6,7 +6,7 @@ use crate::handler::Handler;
 use crate::prompts::PromptSet;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
-    ReadResourceResult, Resource, ResourceTemplate, Tool,
+    ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
 };
 use crate::resources::{ResourceDef, ResourceSet};
 use crate::server_info::ServerInfo;
@@ -156,7 +156,10 @@ impl Handler for Router {
     ) -> Result<GetPromptResult, Error> {
         match self.prompts.get(cx, name, arguments) {
             Some(fut) => fut.await,
-            None => Err(Error::invalid_params(format!("Unknown prompt: {name}"))),
+            None => Err(Error::invalid_params(format!(
+                "Unknown prompt: {}",
+                echo(name)
+            ))),
         }
     }
 

@@ -126,6 +126,20 @@ impl<H: Handler> Server<H> {
         self.config().max_in_flight = requests;
         self
     }
+    /// The most `subscriptions/listen` streams open at once, over every transport together
+    /// (default 256). One more is answered at once with `-32603` saying so; the others go on.
+    pub fn max_listens(mut self, streams: usize) -> Self {
+        self.config().max_listens = streams;
+        self
+    }
+    /// The most resource URIs one listener follows (default 256): a `subscriptions/listen`
+    /// whose `resourceSubscriptions` lists more is refused with `-32602`, and so is a
+    /// 2025-11-25 `resources/subscribe` beyond it. Each URI may be up to
+    /// [`MAX_URI_BYTES`](crate::protocol::MAX_URI_BYTES) long.
+    pub fn max_listen_uris(mut self, uris: usize) -> Self {
+        self.config().max_listen_uris = uris;
+        self
+    }
     /// The clock for state expiry (tests inject a [`ManualClock`](crate::state::ManualClock)).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.config().clock = clock;

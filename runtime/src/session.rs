@@ -4,8 +4,8 @@
 
 use crate::backchannel::BackChannel;
 use crate::notify::Change;
-use crate::notify::filter::Advertised;
-use crate::protocol::{ClientCapabilities, Implementation, LoggingLevel};
+use crate::notify::filter::{Advertised, too_many_uris, uri_too_long};
+use crate::protocol::{ClientCapabilities, Error, Implementation, LoggingLevel, MAX_URI_BYTES};
 use crate::sync::lock;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -54,14 +54,21 @@ impl LegacySession {
         *lock(&self.log_level) = Some(level);
     }
 
-    /// `resources/subscribe` (`on`) or `resources/unsubscribe` (`!on`) of `uri`.
-    pub(crate) fn subscribe(&self, uri: &str, on: bool) {
+    /// `resources/subscribe` (`on`) or `resources/unsubscribe` (`!on`) of `uri`; a
+    /// subscription beyond `max` URIs, or to a URI longer than [`MAX_URI_BYTES`], is refused.
+    pub(crate) fn subscribe(&self, uri: &str, on: bool, max: usize) -> Result<(), Error> {
         let mut subscriptions = lock(&self.subscriptions);
-        if on {
-            subscriptions.insert(uri.to_owned());
-        } else {
+        if !on {
             subscriptions.remove(uri);
+        } else if uri.len() > MAX_URI_BYTES {
+            return Err(uri_too_long());
+        } else if !subscriptions.contains(uri) {
+            if subscriptions.len() >= max {
+                return Err(too_many_uris(max));
+            }
+            subscriptions.insert(uri.to_owned());
         }
+        Ok(())
     }
 
     /// What the session receives outside any request (HTTP GET stream, stdio): the list

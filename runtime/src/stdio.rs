@@ -34,11 +34,15 @@ use tokio_util::sync::CancellationToken;
 /// How long in-flight requests may run after the input closed before they are cancelled.
 const DRAIN: Duration = Duration::from_secs(10);
 
-/// A request in flight: its cancellation, and whether it is a listen stream (which never ends
-/// by itself, so end of input cancels it at once).
+/// A request in flight: its cancellation, whether it is a listen stream (which never ends
+/// by itself, so end of input cancels it at once), and its serial number on the connection.
+/// A cancelled request leaves the table at once and its id may be reused while its task is
+/// still ending; the task then removes only the entry with its own serial, never the new
+/// request's.
 struct Flight {
     cancel: CancellationToken,
     listen: bool,
+    serial: u64,
 }
 
 type InFlight = Arc<Mutex<HashMap<RequestId, Flight>>>;
@@ -60,6 +64,7 @@ where
         session: None,
         session_ended: CancellationToken::new(),
         in_flight: Arc::default(),
+        serials: 0,
         tasks: JoinSet::new(),
     };
     while let Some(line) = lines.next().await {
@@ -88,6 +93,8 @@ struct StdioConn<H> {
     /// Ends the task forwarding list changes to the current session.
     session_ended: CancellationToken,
     in_flight: InFlight,
+    /// The serial number of the last request registered.
+    serials: u64,
     tasks: JoinSet<()>,
 }
 
@@ -216,9 +223,12 @@ impl<H: Handler> StdioConn<H> {
 
     async fn spawn(&mut self, req: Request, route: Route) {
         let cancel = CancellationToken::new();
+        self.serials += 1;
+        let serial = self.serials;
         let flight = Flight {
             cancel: cancel.clone(),
             listen: req.method == Method::Listen,
+            serial,
         };
         let limit = self.engine.config.max_in_flight;
         if let Err(e) = register(&self.in_flight, &req.id, flight, limit) {
@@ -233,7 +243,7 @@ impl<H: Handler> StdioConn<H> {
         self.tasks.spawn(async move {
             let id = req.id.clone();
             let reply = engine.handle(req, route, &conn).await;
-            lock(&in_flight).remove(&id);
+            forget(&in_flight, &id, serial);
             if let Some(msg) = reply
                 && !conn.cancel.is_cancelled()
             {
@@ -286,6 +296,14 @@ async fn write_lines<W: AsyncWrite + Unpin>(
         w.flush().await?;
     }
     w.shutdown().await.or(Ok(()))
+}
+
+/// Forgets a finished request: the entry under `id` if it is still this request's (`serial`).
+fn forget(in_flight: &InFlight, id: &RequestId, serial: u64) {
+    let mut map = lock(in_flight);
+    if map.get(id).is_some_and(|f| f.serial == serial) {
+        map.remove(id);
+    }
 }
 
 /// Records a request in flight, unless its id is already in use or `limit` requests are. The

@@ -213,3 +213,71 @@ async fn an_answer_over_the_body_limit_fails_its_question_at_once() {
     );
     s.stop().await;
 }
+
+/// A client that leaves while its tool waits for an answer to a question sent on that POST's
+/// stream can never answer it: the question fails at once (the tool takes its fallback and
+/// ends), and the request's id is free again, instead of both waiting out the 5-minute ask
+/// timeout.
+#[tokio::test]
+async fn a_question_fails_at_once_when_its_client_disconnects() {
+    let probe = Probe::default();
+    let dropped = probe.dropped.arm();
+    let s = start(Server::new(probe), HttpConfig::default()).await;
+    let session = Session::open(s.addr).await;
+    let call = req(
+        1,
+        "tools/call",
+        json!({"name": "ask_watched", "arguments": {}}),
+    );
+    let mut r = session.post(&call).await;
+    let ask = r.event().await.expect("elicitation request");
+    assert_eq!(ask["method"], "elicitation/create");
+    drop(r);
+    bounded("the tool to end after its client left", dropped)
+        .await
+        .expect("ended");
+    // The id is no longer in flight: the same request may be sent again.
+    let again = bounded("the id to be free", async {
+        loop {
+            let mut r = session.post(&call).await;
+            let first = r.event().await.expect("an event");
+            if first["method"] == "elicitation/create" {
+                return first;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert_eq!(again["method"], "elicitation/create");
+    s.stop().await;
+}
+
+/// DELETE while a tool waits for an answer: the question fails and the tool's future is
+/// dropped at once, and its stream ends with nothing more.
+#[tokio::test]
+async fn a_question_fails_at_once_when_its_session_is_deleted() {
+    let probe = Probe::default();
+    let dropped = probe.dropped.arm();
+    let s = start(Server::new(probe), HttpConfig::default()).await;
+    let session = Session::open(s.addr).await;
+    let call = req(
+        1,
+        "tools/call",
+        json!({"name": "ask_watched", "arguments": {}}),
+    );
+    let mut r = session.post(&call).await;
+    let ask = r.event().await.expect("elicitation request");
+    assert_eq!(ask["method"], "elicitation/create");
+    assert_eq!(
+        session.send(Method::DELETE, None).await.status,
+        StatusCode::OK
+    );
+    bounded("the tool's future to be dropped", dropped)
+        .await
+        .expect("dropped");
+    assert!(
+        r.event().await.is_none(),
+        "nothing more for an ended session"
+    );
+    s.stop().await;
+}

@@ -207,6 +207,37 @@ async fn version_and_meta_errors_are_400() {
     s.stop().await;
 }
 
+/// A request the server routes by a param (`tools/call` and `prompts/get` by `name`,
+/// `resources/read` by `uri`) without it, or with it not a string, is malformed: `-32602`
+/// and 400, as for any missing required field.
+#[tokio::test]
+async fn a_request_without_its_routing_param_is_400() {
+    let s = probe().await;
+    let sloppy = Checks::new(Revision::V2026_07_28)
+        .skip("CallToolRequest", "sends ill-typed names on purpose")
+        .skip("GetPromptRequest", "sends ill-typed names on purpose")
+        .skip("ReadResourceRequest", "sends ill-typed uris on purpose");
+    let bodies = [
+        modern(401, "tools/call", json!({"name": 5, "arguments": {}})),
+        modern(402, "tools/call", json!({"arguments": {}})),
+        modern(403, "tools/call", json!({"name": null})),
+        modern(404, "tools/call", json!({"name": ["add"]})),
+        modern(405, "prompts/get", json!({"name": {"n": 1}})),
+        modern(406, "resources/read", json!({"uri": 7})),
+    ];
+    for body in bodies {
+        let r = sloppy.post_modern(s.addr, &body, |_| {}).await;
+        assert_eq!(r.status, StatusCode::BAD_REQUEST, "{body}");
+        let e = r.json().await;
+        assert_eq!(
+            (e["error"]["code"].as_i64(), &e["id"]),
+            (Some(-32602), &body["id"]),
+            "{e}"
+        );
+    }
+    s.stop().await;
+}
+
 #[tokio::test]
 async fn removed_and_unknown_methods_are_404() {
     let s = probe().await;

@@ -66,6 +66,15 @@ async fn dns_rebinding_is_refused_and_localhost_served() {
         StatusCode::FORBIDDEN,
     )
     .await;
+    // Text after an IPv6 literal is part of the host, not ignored.
+    for (host, origin) in [
+        ("[::1]evil.example", None),
+        ("[::1]evil.example:80", None),
+        (own.as_str(), Some("http://[::1]evil.example")),
+        (own.as_str(), Some("http://[::1]evil.example:80")),
+    ] {
+        refused(with_host(s.addr, host, origin).await, StatusCode::FORBIDDEN).await;
+    }
     for (host, origin) in [
         (own.as_str(), Some(own_origin.as_str())),
         ("localhost:1", None),

@@ -352,3 +352,34 @@ async fn one_key_for_two_different_questions_gets_distinct_wire_keys() {
     .unwrap();
     assert_eq!(done["content"][0]["text"], "a=yes b=yes");
 }
+
+/// What a client sends is quoted in an error message only in part: a 1 MB `inputResponses`
+/// key, tool name or method name gives a short message that still starts with it.
+#[tokio::test]
+async fn client_strings_are_echoed_truncated() {
+    let c = sloppy_client(Server::new(Hand)).await;
+    let first = call(&c, "greet").await.unwrap();
+    let state = first["requestState"].clone();
+    let huge = "k".repeat(1 << 20);
+    let short = |e: &Error, what: &str| {
+        assert!(e.message.len() < 200, "{what}: {} bytes", e.message.len());
+        assert!(e.message.contains("kkkk"), "{what}: {}", e.message);
+        assert!(e.message.contains('…'), "{what}: {}", e.message);
+    };
+    let e = retry(&c, "greet", json!({ huge.clone(): 5 }), state)
+        .await
+        .expect_err("ill-shaped inputResponses");
+    short(&e, "inputResponses key");
+    let e = call(&c, &huge).await.expect_err("unknown tool");
+    short(&e, "tool name");
+    let c = builder(Server::new(Hand), Script::new())
+        .skip_validation_of("ClientRequest", "sends an unknown method on purpose")
+        .connect()
+        .await
+        .expect("connects");
+    let e = c
+        .request(&huge, json!({}))
+        .await
+        .expect_err("unknown method");
+    short(&e, "method name");
+}

@@ -453,3 +453,45 @@ async fn a_request_still_running_when_the_drain_ends_is_cancelled() {
     w.close_and_join(Duration::from_secs(60)).await.unwrap();
     assert_eq!(w.recv().await, None, "no answer for the cancelled request");
 }
+
+/// A cancelled request that finishes after a new request reused its id must not forget the
+/// new one: cancel, reuse the id (both lines in one write, so the new request registers before
+/// the cancelled task ends), then cancel again: the second request is dropped too.
+#[tokio::test]
+async fn a_cancel_of_a_reused_id_is_honoured() {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let mut w = Wire::start(Server::new(lab), Revision::V2026_07_28);
+    for round in 1..=5 {
+        w.send(call(json!(1), "slow")).await;
+        bounded("the slow tool to start", probe.slow_started.notified()).await;
+        let mut both = format!("{}\n{}\n", cancelled(json!(1)), call(json!(1), "slow"));
+        if round == 1 {
+            w.send_raw(both.as_bytes()).await;
+        } else {
+            // Later rounds: the cancel and the reuse arrive apart.
+            let second = both.split_off(both.find('\n').unwrap() + 1);
+            w.send_raw(both.as_bytes()).await;
+            tokio::task::yield_now().await;
+            w.send_raw(second.as_bytes()).await;
+        }
+        bounded(
+            "the reused id's tool to start",
+            probe.slow_started.notified(),
+        )
+        .await;
+        w.send(cancelled(json!(1))).await;
+        bounded("the reused id's tool to be dropped", async {
+            while probe.slow_dropped.load(Ordering::SeqCst) < 2 * round {
+                probe.slow_dropped_notify.notified().await;
+            }
+        })
+        .await;
+    }
+    w.close_and_join(BOUND).await.unwrap();
+    assert_eq!(
+        w.recv().await,
+        None,
+        "nothing was sent for a cancelled request"
+    );
+}

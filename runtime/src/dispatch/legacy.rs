@@ -5,7 +5,7 @@ use super::{Answered, ClientFacts, Conn, Engine, string_param};
 use crate::handler::Handler;
 use crate::protocol::{
     ClientCapabilities, Error, InitializeResult, JsonObject, LEGACY_VERSIONS, LoggingLevel, Method,
-    Request, to_object,
+    Request, echo, to_object,
 };
 use crate::session::LegacySession;
 use serde_json::Value;
@@ -33,8 +33,9 @@ impl<H: Handler> Engine<H> {
         };
         let caps: ClientCapabilities = match params.get("capabilities") {
             None => ClientCapabilities::default(),
-            Some(v) => serde_json::from_value(v.clone())
-                .map_err(|e| Error::invalid_params(format!("Invalid `capabilities`: {e}")))?,
+            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+                Error::invalid_params(format!("Invalid `capabilities`: {}", echo(e)))
+            })?,
         };
         let client_info = params
             .get("clientInfo")
@@ -75,7 +76,8 @@ impl<H: Handler> Engine<H> {
             }
             m @ (Method::ResourcesSubscribe | Method::ResourcesUnsubscribe) if subscribe => {
                 let uri = string_param(params, "uri")?;
-                session.subscribe(uri, *m == Method::ResourcesSubscribe);
+                let max = self.config.max_listen_uris;
+                session.subscribe(uri, *m == Method::ResourcesSubscribe, max)?;
                 Ok(Some(empty()))
             }
             _ => {

@@ -27,7 +27,15 @@ impl<H: Handler> Engine<H> {
             .as_ref()
             .and_then(|p| p.get("notifications"))
             .ok_or_else(|| Error::invalid_params("`notifications` filter is required"))?;
-        let filter = Filter::honoured(raw, &self.config.info.capabilities)?;
+        let cfg = &self.config;
+        let filter = Filter::honoured(raw, &cfg.info.capabilities, cfg.max_listen_uris)?;
+        let Some(_place) = self.hub.listener(cfg.max_listens) else {
+            return Err(Error::internal(format!(
+                "Too many listen streams: this server holds at most {} open at once; close one \
+                 first",
+                cfg.max_listens
+            )));
+        };
         // Subscribe before acknowledging so nothing announced after the ack is missed.
         let mut events = self.hub.subscribe();
         let sub = json!(req.id);

@@ -6,7 +6,7 @@ use super::{Answered, ClientFacts, Conn, Engine, object_param, owned_object, str
 use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Error, JsonObject, Method, Request, Revision, Tool,
+    CallToolResult, CompleteRequest, Error, JsonObject, Method, Request, Revision, Tool, echo,
 };
 use serde_json::{Value, json};
 use std::future::Future;
@@ -153,7 +153,9 @@ impl<H: Handler> Engine<H> {
         params: &JsonObject,
     ) -> Answered {
         let request: CompleteRequest = serde_json::from_value(Value::Object(params.clone()))
-            .map_err(|e| Error::invalid_params(format!("Invalid completion request: {e}")))?;
+            .map_err(|e| {
+                Error::invalid_params(format!("Invalid completion request: {}", echo(e)))
+            })?;
         let rev: Revision = facts.revision;
         let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
         match drive(&cx, self.handler.complete(&cx, request)).await {

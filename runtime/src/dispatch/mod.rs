@@ -13,6 +13,9 @@ mod methods;
 mod modern;
 mod rounds;
 
+#[cfg(feature = "fuzzing")]
+pub(crate) use rounds::input_responses;
+
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::Config;
 use crate::cx::{AskState, Cx, Principal};

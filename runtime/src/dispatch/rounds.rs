@@ -9,7 +9,7 @@ use crate::cx::{AskState, Cx, Ending};
 use crate::handler::Handler;
 use crate::protocol::{
     CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, ReadResourceResult,
-    Request,
+    Request, echo,
 };
 use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
 use serde::Serialize;
@@ -212,7 +212,7 @@ impl<H: Handler> Engine<H> {
 }
 
 /// `inputResponses`: an object whose values are objects (`-32602` otherwise), if present.
-fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, Error> {
+pub(crate) fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, Error> {
     let responses = match params.and_then(|p| p.get("inputResponses")) {
         None => return Ok(None),
         Some(Value::Object(m)) => m,
@@ -220,7 +220,8 @@ fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, E
     };
     match responses.iter().find(|(_, v)| !v.is_object()) {
         Some((key, _)) => Err(Error::invalid_params(format!(
-            "`inputResponses.{key}` must be an object"
+            "`inputResponses.{}` must be an object",
+            echo(key)
         ))),
         None => Ok(Some(responses)),
     }

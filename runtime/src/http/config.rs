@@ -19,6 +19,7 @@ pub struct HttpConfig {
     pub(crate) keep_alive: Duration,
     pub(crate) session_idle: Duration,
     pub(crate) max_sessions: usize,
+    pub(crate) max_sessions_per_client: usize,
     pub(crate) max_connections: usize,
     pub(crate) drain: Duration,
     pub(crate) path: String,
@@ -38,6 +39,7 @@ impl Default for HttpConfig {
             keep_alive: Duration::from_secs(15),
             session_idle: Duration::from_secs(30 * 60),
             max_sessions: 10_000,
+            max_sessions_per_client: 100,
             max_connections: 1024,
             drain: Duration::from_secs(10),
             path: "/mcp".into(),
@@ -95,9 +97,21 @@ impl HttpConfig {
         self.session_idle = idle;
         self
     }
-    /// The most live 2025-11-25 sessions (default 10 000); more `initialize`s get `503`.
+    /// The most live 2025-11-25 sessions (default 10 000). At the limit a new `initialize`
+    /// ends the least recently used session that is quiet (no request in flight, no GET
+    /// stream); only when every session is busy is it refused, with `503`.
     pub fn max_sessions(mut self, max: usize) -> Self {
-        self.max_sessions = max;
+        self.max_sessions = max.max(1);
+        self
+    }
+    /// The most live 2025-11-25 sessions of one client (default 100): its principal when the
+    /// request carries one, else its IP address (which [`serve`](super::serve) passes as a
+    /// [`SocketAddr`](std::net::SocketAddr) request extension; a service mounted elsewhere
+    /// gets it the same way, or counts every anonymous client together). At the limit the
+    /// client's least recently used quiet session ends for the new one; when all of them are
+    /// busy the `initialize` is refused with `429`.
+    pub fn max_sessions_per_client(mut self, max: usize) -> Self {
+        self.max_sessions_per_client = max.max(1);
         self
     }
     /// The most connections [`serve`](super::serve) holds open at once (default 1024). At the

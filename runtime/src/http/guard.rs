@@ -4,9 +4,11 @@
 use super::config::HttpConfig;
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::header::{self, HeaderMap};
+use http::uri::Authority;
 use http::{StatusCode, Uri};
 use http_body::Body;
 use http_body_util::BodyExt as _;
+use std::net::Ipv6Addr;
 use std::time::Duration;
 
 pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -44,7 +46,7 @@ pub(crate) fn check_origin(
         && origin.to_str().is_ok_and(|o| {
             let o = o.trim().to_ascii_lowercase();
             cfg.origins.contains(&o)
-                || origin_authority(&o).is_some_and(|a| host_allowed(&cfg.hosts, a))
+                || origin_authority(&o).is_some_and(|a| host_allowed(&cfg.hosts, &a))
         });
     if ok {
         Ok(())
@@ -55,35 +57,58 @@ pub(crate) fn check_origin(
 }
 
 /// `host[:port]` matches an entry with the same host (entry without port) or the same
-/// host and port (entry with port), ASCII case-insensitively.
-fn host_allowed(allowed: &[String], authority: &str) -> bool {
-    let authority = authority.trim().to_ascii_lowercase();
-    // `user@host` never appears in Host; refuse it rather than parse around it.
-    if authority.is_empty() || authority.contains('@') {
+/// host and port (entry with port), ASCII case-insensitively. Anything that is not exactly
+/// `host[:port]` (userinfo, text after an IPv6 literal, an empty or oversized port) matches
+/// nothing.
+pub(crate) fn host_allowed(allowed: &[String], authority: &str) -> bool {
+    let Some((name, port)) = split_authority(authority) else {
         return false;
-    }
-    let name = strip_port(&authority);
+    };
     allowed
         .iter()
-        .any(|a| *a == authority || (strip_port(a) == a.as_str() && *a == name))
+        .any(|a| split_authority(a).is_some_and(|(n, p)| n == name && (p.is_none() || p == port)))
 }
 
-/// `[::1]:80` → `[::1]`, `host:80` → `host`, `host` → `host`.
-fn strip_port(authority: &str) -> &str {
-    if let Some(end) = authority.find(']') {
-        return &authority[..=end];
+/// The lowercase host and the port of an authority that is exactly `host[:port]`, parsed by
+/// the `http` crate's [`Authority`]. Its `host()` stops at an IPv6 literal's `]` and its parser
+/// takes userinfo, so what it returns is only trusted when host and port rebuild the whole
+/// text; a bracketed host must hold an IPv6 address and a name only letters, digits, `-`, `.`
+/// and `_` (no trailing dot).
+fn split_authority(text: &str) -> Option<(String, Option<u16>)> {
+    let authority: Authority = text.parse().ok()?;
+    let (host, port) = (authority.host(), authority.port());
+    let rebuilt_len = host.len() + port.as_ref().map_or(0, |p| 1 + p.as_str().len());
+    if authority.as_str().len() != rebuilt_len || !authority.as_str().starts_with(host) {
+        return None;
     }
-    match authority.rsplit_once(':') {
-        Some((h, port)) if port.bytes().all(|b| b.is_ascii_digit()) => h,
-        _ => authority,
-    }
+    let port = match port {
+        Some(p) if p.as_str().bytes().all(|b| b.is_ascii_digit()) => Some(p.as_u16()),
+        Some(_) => return None,
+        None => None,
+    };
+    let valid_host = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => v6.parse::<Ipv6Addr>().is_ok(),
+        None => {
+            !host.is_empty()
+                && !host.ends_with('.')
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
+        }
+    };
+    valid_host.then(|| (host.to_ascii_lowercase(), port))
 }
 
-/// The authority of `scheme://authority[/...]`; `None` for `null` and anything else.
-fn origin_authority(origin: &str) -> Option<&str> {
-    let (_, rest) = origin.split_once("://")?;
-    let end = rest.find('/').unwrap_or(rest.len());
-    Some(&rest[..end]).filter(|a| !a.is_empty())
+/// The authority of an `Origin` that is exactly `scheme://authority` (RFC 6454: no path,
+/// query or fragment), parsed by the `http` crate's [`Uri`]; `None`
+/// for `null` and anything else.
+fn origin_authority(origin: &str) -> Option<String> {
+    let uri: Uri = origin.parse().ok()?;
+    uri.scheme()?;
+    let tail = &origin[origin.find("://")? + 3..];
+    let authority = uri.authority()?.as_str();
+    // The parser drops a fragment; the text after `://` must be the authority itself.
+    (tail == authority).then(|| authority.to_owned())
 }
 
 /// A header's value as trimmed text; `None` when absent or not visible ASCII.
@@ -187,5 +212,146 @@ where
                 head: Bytes::new(),
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn defaults() -> Vec<String> {
+        HttpConfig::default().hosts
+    }
+
+    #[test]
+    fn local_hosts_with_any_port() {
+        let d = defaults();
+        for ok in [
+            "localhost",
+            "LOCALHOST:8080",
+            "127.0.0.1:1",
+            "[::1]:3000",
+            "[::1]",
+        ] {
+            assert!(host_allowed(&d, ok), "{ok}");
+        }
+        for bad in [
+            "evil.example.com",
+            "localhost.evil.com",
+            "127.0.0.1.nip.io:80",
+            "",
+            "a@localhost",
+        ] {
+            assert!(!host_allowed(&d, bad), "{bad}");
+        }
+        let with_port = vec!["api.example.com:443".to_owned()];
+        assert!(host_allowed(&with_port, "api.example.com:443"));
+        assert!(!host_allowed(&with_port, "api.example.com:80"));
+    }
+
+    /// Hostile `Host` values: text after an IPv6 literal, userinfo, bad ports, paths, spaces,
+    /// lookalikes. Each is refused under the defaults.
+    #[test]
+    fn hostile_hosts_are_refused() {
+        let d = defaults();
+        for bad in [
+            "[::1]evil.example",
+            "[::1]evil.example:80",
+            "[::1].evil.example",
+            "[::1]:80evil",
+            "[::1]:80:80",
+            "[::1]:",
+            "[::1]:99999",
+            "[::1",
+            "::1]",
+            "[::1]]",
+            "[[::1]]",
+            "[evil.example]",
+            "[::1%25lo]",
+            "localhost:",
+            "localhost:80:80",
+            "localhost:+80",
+            "localhost:8o",
+            "localhost/evil",
+            "localhost?x",
+            "localhost#x",
+            "localhost evil",
+            "user:pw@localhost",
+            "@localhost",
+            "localhost.",
+            "127.0.0.1evil",
+            "127.0.0.1.evil.example",
+            "localhost\\evil",
+            "[::1] ",
+        ] {
+            assert!(!host_allowed(&d, bad), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn hostile_origins_are_refused() {
+        let cfg = HttpConfig::default();
+        let check = |origin: &str| {
+            let mut h = HeaderMap::new();
+            h.insert(header::HOST, "localhost".parse().unwrap());
+            h.insert(header::ORIGIN, origin.parse().unwrap());
+            check_origin(&cfg, &Uri::from_static("/mcp"), &h)
+        };
+        for ok in [
+            "http://localhost",
+            "http://localhost:3000",
+            "https://127.0.0.1",
+            "http://[::1]:8080",
+            "HTTP://LOCALHOST",
+        ] {
+            assert_eq!(check(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "http://[::1]evil.example",
+            "http://[::1]evil.example:80",
+            "http://[::1].evil.example",
+            "http://localhost.evil.example",
+            "http://localhost@evil.example",
+            "http://evil.example@localhost",
+            "http://evil.example#@localhost",
+            "http://localhost:80evil",
+            "http://localhost/",
+            "http://localhost/path",
+            "http://localhost?x",
+            "localhost",
+            "//localhost",
+            "http://",
+            "null",
+            "http://evil.example",
+        ] {
+            assert_eq!(check(bad), Err("Origin not allowed"), "{bad}");
+        }
+    }
+
+    #[test]
+    fn origin_authorities() {
+        assert_eq!(
+            origin_authority("http://127.0.0.1:9").as_deref(),
+            Some("127.0.0.1:9")
+        );
+        assert_eq!(origin_authority("http://127.0.0.1:9/x"), None);
+        assert_eq!(origin_authority("null"), None);
+        assert_eq!(
+            split_authority("[::1]:80"),
+            Some(("[::1]".to_owned(), Some(80)))
+        );
+    }
+
+    #[test]
+    fn accept_parsing() {
+        let mut h = HeaderMap::new();
+        assert!(accepts_json(&h));
+        h.insert(header::ACCEPT, "text/event-stream".parse().unwrap());
+        assert!(!accepts_json(&h));
+        h.insert(
+            header::ACCEPT,
+            "text/event-stream, application/json;q=0.9".parse().unwrap(),
+        );
+        assert!(accepts_json(&h));
     }
 }

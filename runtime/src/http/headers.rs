@@ -4,7 +4,7 @@
 //! Any failure is `-32020 HeaderMismatch` (HTTP 400). Header names are case-insensitive
 //! (`HeaderMap` lowercases them), values case-sensitive, surrounding whitespace ignored.
 
-use crate::protocol::{Error, JsonObject, Request, Tool};
+use crate::protocol::{Error, JsonObject, Request, Tool, echo};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http::HeaderMap;
@@ -56,8 +56,8 @@ fn required<'a>(headers: &'a HeaderMap, name: &str, display: &str) -> Result<&'a
 fn differs(display: &str, header: &str, body: &str) -> Error {
     mismatch(format!(
         "Header mismatch: {display} header value '{}' does not match body value '{}'",
-        quote(header),
-        quote(body)
+        echo(quote(header)),
+        echo(quote(body))
     ))
 }
 

@@ -7,7 +7,7 @@ use super::body::{self, McpBody};
 use super::endpoint::Endpoint;
 use super::exchange::{self, Job, Opts, single_event, ticker};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::session::{Entry, OpenError};
+use super::session::{Entry, Limits, OpenError};
 use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::handler::Handler;
@@ -17,6 +17,7 @@ use crate::protocol::{self, Error, Inbound, Method, Request, RequestId};
 use bytes::Bytes;
 use http::header::HeaderValue;
 use http::{HeaderMap, Response, StatusCode};
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -26,6 +27,7 @@ pub(crate) fn initialize<H: Handler>(
     ep: &Endpoint<H>,
     req: &Request,
     principal: Option<&Principal>,
+    peer: Option<IpAddr>,
     accepts_json: bool,
 ) -> Response<McpBody> {
     let (result, session) = match ep.engine.initialize(req) {
@@ -33,16 +35,44 @@ pub(crate) fn initialize<H: Handler>(
         Err(e) => return body::error(StatusCode::OK, Some(&req.id), &e),
     };
     let cfg = &ep.config;
+    // A session counts against its principal, else its peer's address, else one shared
+    // bucket (a mounted service that passes neither).
+    let client = match (principal, peer) {
+        (Some(p), _) => format!("principal {}", p.id()),
+        (None, Some(ip)) => format!("address {ip}"),
+        (None, None) => "anonymous".to_owned(),
+    };
+    let limits = Limits {
+        idle: cfg.session_idle,
+        max: cfg.max_sessions,
+        per_client: cfg.max_sessions_per_client,
+    };
     let id = match ep.sessions.open(
         session,
         principal.map(|p| p.id().to_owned()),
-        cfg.session_idle,
-        cfg.max_sessions,
+        client,
+        limits,
     ) {
         Ok(id) => id,
+        Err(OpenError::ClientFull) => {
+            tracing::warn!(
+                max = cfg.max_sessions_per_client,
+                "a client's session limit reached"
+            );
+            let e = Error::internal(format!(
+                "This client already has {} sessions, the most it may hold, and every one is in \
+                 use; end one (DELETE) before opening another",
+                cfg.max_sessions_per_client
+            ));
+            return body::error(StatusCode::TOO_MANY_REQUESTS, Some(&req.id), &e);
+        }
         Err(OpenError::Full) => {
             tracing::warn!(max = cfg.max_sessions, "session limit reached");
-            let e = Error::internal("Too many open sessions; try again later");
+            let e = Error::internal(format!(
+                "The server holds {} sessions, the most it may, and every one is in use; try \
+                 again later",
+                cfg.max_sessions
+            ));
             return body::error(StatusCode::SERVICE_UNAVAILABLE, Some(&req.id), &e);
         }
         Err(OpenError::NoRandom) => {
@@ -158,11 +188,12 @@ pub(crate) async fn post<H: Handler>(
 struct InFlight {
     entry: Arc<Entry>,
     id: RequestId,
+    serial: u64,
 }
 
 impl Drop for InFlight {
     fn drop(&mut self) {
-        self.entry.finish(&self.id);
+        self.entry.finish(&self.id, self.serial);
     }
 }
 
@@ -174,13 +205,14 @@ async fn request<H: Handler>(
     accepts_json: bool,
 ) -> Response<McpBody> {
     let cancel = CancellationToken::new();
-    if !entry.register(&req.id, &cancel) {
+    let Some(serial) = entry.register(&req.id, &cancel) else {
         let e = Error::invalid_request("a request with this id is already in flight");
         return body::error(StatusCode::OK, Some(&req.id), &e);
-    }
+    };
     let hold = InFlight {
         entry: entry.clone(),
         id: req.id.clone(),
+        serial,
     };
     let job = Job {
         engine: ep.engine.clone(),

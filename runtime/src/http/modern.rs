@@ -3,7 +3,8 @@
 //! Validation order (what the conformance suite's `server-stateless` expects, and the order
 //! in which the spec's rules depend on each other): `_meta` complete (`-32602`, 400), then
 //! `MCP-Protocol-Version` = `_meta` version (`-32020`, 400), then the version is served
-//! (`-32022`, 400), then `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` (`-32020`, 400); the
+//! (`-32022`, 400), then the routing param (`name` or `uri`) is a string (`-32602`, 400), then
+//! `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` (`-32020`, 400); the
 //! dispatcher then answers, `-32601` as 404. `Mcp-Session-Id` and `Last-Event-ID` are ignored
 //! (§ Earlier Streamable HTTP Revisions).
 
@@ -86,11 +87,26 @@ async fn validate<H: Handler>(
     let meta = RequestMeta::parse(req.params.as_ref())?;
     headers::check_version(headers, &meta.protocol_version)?;
     let meta = ModernMeta::served(meta)?;
+    check_target(req)?;
     headers::check_method_and_name(headers, req)?;
     if req.method == Method::ToolsCall && ep.engine.config.info.capabilities.tools.is_some() {
         check_params(ep, headers, req, &meta, principal).await?;
     }
     Ok(meta)
+}
+
+/// The param a request is routed by (`params.name` of `tools/call` and `prompts/get`,
+/// `params.uri` of `resources/read`) is a required string: without it the request is
+/// malformed, `-32602` with 400 (2026-07-28 § Basic: "A request missing any required field is
+/// malformed ... On HTTP, the response status MUST be 400 Bad Request").
+fn check_target(req: &Request) -> Result<(), Error> {
+    let Some(key) = req.method.target_param() else {
+        return Ok(());
+    };
+    match req.params.as_ref().and_then(|p| p.get(key)) {
+        Some(Value::String(_)) => Ok(()),
+        _ => Err(Error::invalid_params(format!("`{key}` must be a string"))),
+    }
 }
 
 /// `Mcp-Param-*` headers need the tool's schema: the tool list is asked for the same caller

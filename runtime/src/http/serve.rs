@@ -60,8 +60,8 @@ pub async fn serve_listener<H: Handler>(
         };
         while conns.try_join_next().is_some() {}
         match accepted {
-            Ok((stream, _peer)) => {
-                let conn = graceful.watch(connection(service.clone(), stream));
+            Ok((stream, peer)) => {
+                let conn = graceful.watch(connection(service.clone(), stream, peer));
                 conns.spawn(async move {
                     if let Err(e) = conn.await {
                         tracing::debug!(error = %e, "connection ended with an error");
@@ -129,16 +129,19 @@ async fn accept(
     (permit, listener.accept().await)
 }
 
-/// The endpoint at its path; other paths get 404.
-struct AtPath<H>(McpService<H>);
+/// The endpoint at its path (other paths get 404), for the connection from `peer`: each
+/// request carries the peer's address as a [`SocketAddr`] extension (sessions are counted
+/// per client by it).
+struct AtPath<H>(McpService<H>, SocketAddr);
 
 impl<H: Handler> hyper::service::Service<Request<Incoming>> for AtPath<H> {
     type Response = Response<McpBody>;
     type Error = Infallible;
     type Future = Pin<Box<dyn Future<Output = Result<Response<McpBody>, Infallible>> + Send>>;
 
-    fn call(&self, req: Request<Incoming>) -> Self::Future {
+    fn call(&self, mut req: Request<Incoming>) -> Self::Future {
         let service = self.0.clone();
+        req.extensions_mut().insert(self.1);
         Box::pin(async move {
             if req.uri().path() == service.config().path {
                 Ok(service.handle(req).await)
@@ -152,9 +155,10 @@ impl<H: Handler> hyper::service::Service<Request<Incoming>> for AtPath<H> {
 fn connection<H: Handler>(
     service: McpService<H>,
     stream: TcpStream,
+    peer: SocketAddr,
 ) -> http1::Connection<TokioIo<TcpStream>, AtPath<H>> {
     http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(HEADER_TIMEOUT)
-        .serve_connection(TokioIo::new(stream), AtPath(service))
+        .serve_connection(TokioIo::new(stream), AtPath(service, peer))
 }

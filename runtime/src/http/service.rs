@@ -17,6 +17,7 @@ use http_body::Body;
 use std::convert::Infallible;
 use std::fmt;
 use std::future::Future;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
@@ -131,7 +132,8 @@ impl<H: Handler> McpService<H> {
             (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json).await,
             (Era::Initialize, _) => match &msg {
                 Inbound::Request(req) => {
-                    legacy::initialize(ep, req, principal.as_ref(), accepts_json)
+                    let peer = parts.extensions.get::<SocketAddr>().map(SocketAddr::ip);
+                    legacy::initialize(ep, req, principal.as_ref(), peer, accepts_json)
                 }
                 _ => body::refuse(StatusCode::BAD_REQUEST, "initialize must be a request"),
             },

@@ -8,7 +8,7 @@ use crate::protocol::RequestId;
 use crate::session::LegacySession;
 use crate::sync::lock;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -20,30 +20,40 @@ pub(crate) struct Entry {
     /// The principal that opened the session: only it may use the id (2025-11-25 § Security,
     /// "bind session IDs to user-specific information"), so a leaked id alone is not enough.
     owner: Option<String>,
+    /// Who the session counts against for `max_sessions_per_client`.
+    client: String,
     /// Cancelled when the session ends (DELETE, expiry, shutdown); ends its GET stream.
     pub ended: CancellationToken,
-    in_flight: Mutex<HashMap<RequestId, CancellationToken>>,
+    /// Requests in flight: each one's cancellation and serial number. A cancelled request leaves
+    /// at once and its id may be reused while it is still ending; it then forgets only the
+    /// entry with its own serial.
+    in_flight: Mutex<HashMap<RequestId, (u64, CancellationToken)>>,
+    serials: AtomicU64,
     get_open: AtomicBool,
     last_seen: Mutex<Instant>,
 }
 
 impl Entry {
-    /// Records a request in flight; `false` when its id is already in use.
-    pub fn register(&self, id: &RequestId, token: &CancellationToken) -> bool {
+    /// Records a request in flight and returns its serial; `None` when its id is in use.
+    pub fn register(&self, id: &RequestId, token: &CancellationToken) -> Option<u64> {
         let mut map = lock(&self.in_flight);
         if map.contains_key(id) {
-            return false;
+            return None;
         }
-        map.insert(id.clone(), token.clone());
-        true
+        let serial = self.serials.fetch_add(1, Ordering::Relaxed);
+        map.insert(id.clone(), (serial, token.clone()));
+        Some(serial)
     }
-    /// Forgets a finished request.
-    pub fn finish(&self, id: &RequestId) {
-        lock(&self.in_flight).remove(id);
+    /// Forgets a finished request: the entry under `id` if it is still that request's.
+    pub fn finish(&self, id: &RequestId, serial: u64) {
+        let mut map = lock(&self.in_flight);
+        if map.get(id).is_some_and(|(s, _)| *s == serial) {
+            map.remove(id);
+        }
     }
     /// `notifications/cancelled`: cancels a request in flight (unknown ids are ignored).
     pub fn cancel(&self, id: &RequestId) {
-        if let Some(t) = lock(&self.in_flight).remove(id) {
+        if let Some((_, t)) = lock(&self.in_flight).remove(id) {
             t.cancel();
         }
     }
@@ -59,10 +69,12 @@ impl Entry {
     fn touch(&self) {
         *lock(&self.last_seen) = Instant::now();
     }
+    /// No request in flight and no GET stream: the session may be evicted.
+    fn quiet(&self) -> bool {
+        lock(&self.in_flight).is_empty() && !self.get_open.load(Ordering::SeqCst)
+    }
     fn idle(&self, now: Instant, ttl: Duration) -> bool {
-        lock(&self.in_flight).is_empty()
-            && !self.get_open.load(Ordering::SeqCst)
-            && now.duration_since(*lock(&self.last_seen)) > ttl
+        self.quiet() && now.duration_since(*lock(&self.last_seen)) > ttl
     }
     /// Ends the session: its GET stream closes and pending server-to-client requests fail.
     /// With `cancel_requests`, requests in flight are cancelled too (DELETE); at shutdown they
@@ -71,7 +83,7 @@ impl Entry {
         self.ended.cancel();
         self.session.back.close();
         if cancel_requests {
-            for (_, t) in lock(&self.in_flight).drain() {
+            for (_, (_, t)) in lock(&self.in_flight).drain() {
                 t.cancel();
             }
         }
@@ -81,8 +93,10 @@ impl Entry {
 /// Why a session could not be opened.
 #[derive(Debug)]
 pub(crate) enum OpenError {
-    /// `max_sessions` are live.
+    /// `max_sessions` are live and every one is busy (a request in flight or a GET stream).
     Full,
+    /// This client has `max_sessions_per_client` live and every one is busy.
+    ClientFull,
     /// The operating system's random generator failed.
     NoRandom,
 }
@@ -104,33 +118,45 @@ impl Sessions {
         Some(entry)
     }
 
-    /// Stores a new session and mints its id, after dropping sessions idle for longer than
-    /// `idle` (no request in flight, no GET stream).
+    /// Stores a new session and mints its id. First drops the sessions idle for longer than
+    /// `limits.idle` (no request in flight, no GET stream, unused). Then, when `client`
+    /// already has `limits.per_client` sessions, ends its least recently used quiet one (no
+    /// request in flight, no GET stream), and when the table holds `limits.max`, the least
+    /// recently used quiet one of anybody's; a newcomer is refused only when those are all
+    /// busy.
     pub fn open(
         &self,
         session: LegacySession,
         owner: Option<String>,
-        idle: Duration,
-        max: usize,
+        client: String,
+        limits: Limits,
     ) -> Result<String, OpenError> {
         let mut map = lock(&self.map);
         let now = Instant::now();
         map.retain(|_, e| {
-            let keep = !e.idle(now, idle);
+            let keep = !e.idle(now, limits.idle);
             if !keep {
                 e.end(true);
             }
             keep
         });
-        if map.len() >= max {
-            return Err(OpenError::Full);
+        let mine = map.values().filter(|e| e.client == client).count();
+        if mine >= limits.per_client {
+            evict_one(&mut map, |e| e.client == client).ok_or(OpenError::ClientFull)?;
+            tracing::debug!("a client's least recently used quiet session ended for its new one");
+        }
+        if map.len() >= limits.max {
+            evict_one(&mut map, |_| true).ok_or(OpenError::Full)?;
+            tracing::debug!("the least recently used quiet session ended for a new one");
         }
         let id = mint().ok_or(OpenError::NoRandom)?;
         let entry = Entry {
             session: Arc::new(session),
             owner,
+            client,
             ended: CancellationToken::new(),
             in_flight: Mutex::default(),
+            serials: AtomicU64::new(0),
             get_open: AtomicBool::new(false),
             last_seen: Mutex::new(now),
         };
@@ -165,6 +191,31 @@ impl Sessions {
     }
 }
 
+/// The bounds of the session table (`HttpConfig`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    /// Unused sessions older than this end.
+    pub idle: Duration,
+    /// The most live sessions.
+    pub max: usize,
+    /// The most live sessions of one client.
+    pub per_client: usize,
+}
+
+/// Ends and removes the least recently used quiet session among those `which` selects;
+/// `None` when there is none.
+fn evict_one(map: &mut HashMap<String, Arc<Entry>>, which: impl Fn(&Entry) -> bool) -> Option<()> {
+    let id = map
+        .iter()
+        .filter(|(_, e)| which(e) && e.quiet())
+        .min_by_key(|(_, e)| *lock(&e.last_seen))
+        .map(|(id, _)| id.clone())?;
+    if let Some(e) = map.remove(&id) {
+        e.end(true);
+    }
+    Some(())
+}
+
 /// 128 random bits as 32 lowercase hex digits (visible ASCII, 0x21–0x7E).
 fn mint() -> Option<String> {
     let mut raw = [0u8; 16];
@@ -175,6 +226,43 @@ fn mint() -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn entry() -> Entry {
+        Entry {
+            session: Arc::new(LegacySession::new(
+                "2025-11-25".into(),
+                crate::protocol::ClientCapabilities::default(),
+                None,
+            )),
+            owner: None,
+            client: String::new(),
+            ended: CancellationToken::new(),
+            in_flight: Mutex::default(),
+            serials: AtomicU64::new(0),
+            get_open: AtomicBool::new(false),
+            last_seen: Mutex::new(Instant::now()),
+        }
+    }
+
+    /// Cancel, reuse the id, and the cancelled request finishing afterwards: the new request
+    /// stays in flight and a second cancel reaches it.
+    #[test]
+    fn a_cancelled_request_finishing_late_keeps_the_reused_id() {
+        let e = entry();
+        let id = RequestId::Number(5);
+        let (old, new) = (CancellationToken::new(), CancellationToken::new());
+        let old_serial = e.register(&id, &old).expect("registers");
+        e.cancel(&id);
+        assert!(old.is_cancelled());
+        let new_serial = e.register(&id, &new).expect("the id is free again");
+        e.finish(&id, old_serial);
+        let third = CancellationToken::new();
+        assert!(e.register(&id, &third).is_none(), "still in flight");
+        e.cancel(&id);
+        assert!(new.is_cancelled(), "the second cancel is honoured");
+        e.finish(&id, new_serial);
+        assert!(lock(&e.in_flight).is_empty());
+    }
 
     #[test]
     fn ids_are_random_visible_ascii() {

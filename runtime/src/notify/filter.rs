@@ -2,7 +2,7 @@
 //! § Subscriptions) and the change kinds the server advertises, which bound every listener.
 
 use super::Change;
-use crate::protocol::{Error, JsonObject, ServerCapabilities};
+use crate::protocol::{Error, JsonObject, MAX_URI_BYTES, ServerCapabilities};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
 
@@ -16,8 +16,13 @@ pub(crate) struct Filter {
 }
 
 impl Filter {
-    /// Parses a `SubscriptionFilter` and keeps what `caps` advertise (the honoured subset).
-    pub(crate) fn honoured(raw: &Value, caps: &ServerCapabilities) -> Result<Filter, Error> {
+    /// Parses a `SubscriptionFilter` and keeps what `caps` advertise (the honoured subset). At
+    /// most `max_uris` resource URIs, each at most [`MAX_URI_BYTES`] long (`-32602` otherwise).
+    pub(crate) fn honoured(
+        raw: &Value,
+        caps: &ServerCapabilities,
+        max_uris: usize,
+    ) -> Result<Filter, Error> {
         let obj = raw
             .as_object()
             .ok_or_else(|| Error::invalid_params("`notifications` must be an object"))?;
@@ -30,6 +35,9 @@ impl Filter {
         };
         let uris = match obj.get("resourceSubscriptions") {
             None | Some(Value::Null) => BTreeSet::new(),
+            Some(Value::Array(a)) if a.len() > max_uris => {
+                return Err(too_many_uris(max_uris));
+            }
             Some(Value::Array(a)) => a
                 .iter()
                 .map(|u| u.as_str().map(str::to_owned))
@@ -43,6 +51,9 @@ impl Filter {
                 ));
             }
         };
+        if uris.iter().any(|u: &String| u.len() > MAX_URI_BYTES) {
+            return Err(uri_too_long());
+        }
         let adv = Advertised::of(caps);
         Ok(Filter {
             tools: flag("toolsListChanged")? && adv.tools,
@@ -80,6 +91,20 @@ impl Filter {
     }
 }
 
+/// `-32602`: a listener asked to follow more than `max` URIs.
+pub(crate) fn too_many_uris(max: usize) -> Error {
+    Error::invalid_params(format!(
+        "Too many resource subscriptions: a listener follows at most {max} URIs on this server"
+    ))
+}
+
+/// `-32602`: a URI to follow is longer than [`MAX_URI_BYTES`].
+pub(crate) fn uri_too_long() -> Error {
+    Error::invalid_params(format!(
+        "A resource URI to follow is longer than {MAX_URI_BYTES} bytes"
+    ))
+}
+
 /// Which change kinds the server advertises.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Advertised {
@@ -115,10 +140,10 @@ mod tests {
             .capabilities;
         let raw = json!({"toolsListChanged": true, "promptsListChanged": true,
                          "resourceSubscriptions": ["a://b"]});
-        let f = Filter::honoured(&raw, &caps).unwrap();
+        let f = Filter::honoured(&raw, &caps, 8).unwrap();
         assert_eq!(f.to_wire(), json!({"toolsListChanged": true}));
         assert!(f.wants(&Change::ToolsListChanged));
         assert!(!f.wants(&Change::PromptsListChanged));
-        assert!(Filter::honoured(&json!({"toolsListChanged": 1}), &caps).is_err());
+        assert!(Filter::honoured(&json!({"toolsListChanged": 1}), &caps, 8).is_err());
     }
 }

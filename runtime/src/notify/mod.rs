@@ -8,6 +8,7 @@ pub(crate) mod filter;
 use crate::protocol::{JsonObject, meta, notification};
 use serde_json::{Value, json};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use tokio::sync::broadcast;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
@@ -65,6 +66,8 @@ pub struct Notifier {
 struct Hub {
     tx: broadcast::Sender<Change>,
     closing: CancellationToken,
+    /// Open `subscriptions/listen` streams.
+    listeners: AtomicUsize,
 }
 
 impl Default for Notifier {
@@ -73,6 +76,7 @@ impl Default for Notifier {
             inner: Arc::new(Hub {
                 tx: broadcast::channel(BACKLOG).0,
                 closing: CancellationToken::new(),
+                listeners: AtomicUsize::new(0),
             }),
         }
     }
@@ -111,6 +115,26 @@ impl Notifier {
     }
     pub(crate) fn closing(&self) -> WaitForCancellationFuture<'_> {
         self.inner.closing.cancelled()
+    }
+    /// A place for one more listen stream, while fewer than `max` are open; the place is given
+    /// back when the returned guard drops.
+    pub(crate) fn listener(&self, max: usize) -> Option<Listener> {
+        self.inner
+            .listeners
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()?;
+        Some(Listener(self.inner.clone()))
+    }
+}
+
+/// One open listen stream's place ([`Notifier::listener`]).
+pub(crate) struct Listener(Arc<Hub>);
+
+impl Drop for Listener {
+    fn drop(&mut self) {
+        self.0.listeners.fetch_sub(1, Ordering::SeqCst);
     }
 }
 

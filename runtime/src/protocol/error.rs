@@ -25,6 +25,44 @@ pub mod code {
     pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = -32022;
 }
 
+/// The most characters of a client's text that an error message quotes.
+pub(crate) const ECHO_CHARS: usize = 100;
+
+/// A client's text (a key, a name, a method, or an error displayed from its input) as an error
+/// message may quote it: its first [`ECHO_CHARS`] characters, then `…` when there was more. The
+/// text is written into a bounded buffer, so quoting a 1 MB key costs 100 characters, not 1 MB.
+pub(crate) fn echo(text: impl fmt::Display) -> String {
+    struct Bounded {
+        out: String,
+        left: usize,
+        cut: bool,
+    }
+    impl fmt::Write for Bounded {
+        fn write_str(&mut self, s: &str) -> fmt::Result {
+            for c in s.chars() {
+                if self.left == 0 {
+                    self.cut = true;
+                    return Err(fmt::Error);
+                }
+                self.out.push(c);
+                self.left -= 1;
+            }
+            Ok(())
+        }
+    }
+    let mut b = Bounded {
+        out: String::new(),
+        left: ECHO_CHARS,
+        cut: false,
+    };
+    // The only error is the buffer being full.
+    let _ = fmt::write(&mut b, format_args!("{text}"));
+    if b.cut {
+        b.out.push('…');
+    }
+    b.out
+}
+
 /// A JSON-RPC error object, and the protocol-level error type of the whole crate.
 ///
 /// Tool *execution* errors are not `Error`s: they are `CallToolResult`s with `isError: true`, so
@@ -77,7 +115,7 @@ impl Error {
     pub fn method_not_found(method: &str) -> Self {
         Error::new(
             code::METHOD_NOT_FOUND,
-            format!("Method not found: {method}"),
+            format!("Method not found: {}", echo(method)),
         )
     }
     /// `-32602` with a message.
@@ -86,7 +124,7 @@ impl Error {
     }
     /// `-32602`, the spec's message for an unknown tool.
     pub fn unknown_tool(name: &str) -> Self {
-        Error::invalid_params(format!("Unknown tool: {name}"))
+        Error::invalid_params(format!("Unknown tool: {}", echo(name)))
     }
     /// `-32602`, the spec's shape for an unknown resource (`data.uri`).
     pub fn resource_not_found(uri: &str) -> Self {

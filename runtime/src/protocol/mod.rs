@@ -62,6 +62,9 @@ pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 /// client asks for a version the server does not know.
 pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25"];
 
+/// The longest resource URI a listener may follow, in bytes.
+pub const MAX_URI_BYTES: usize = 8 * 1024;
+
 /// Reserved `_meta` keys.
 pub mod meta {
     /// Request: the protocol version (required on 2026-07-28).
@@ -130,12 +133,16 @@ impl RequestMeta {
             .get(meta::CLIENT_CAPABILITIES)
             .ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
         let client_capabilities = serde_json::from_value(caps.clone()).map_err(|e| {
-            Error::invalid_params(format!("Invalid `{}`: {e}", meta::CLIENT_CAPABILITIES))
+            Error::invalid_params(format!(
+                "Invalid `{}`: {}",
+                meta::CLIENT_CAPABILITIES,
+                echo(e)
+            ))
         })?;
         let client_info = match meta.get(meta::CLIENT_INFO) {
             None | Some(Value::Null) => None,
             Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| {
-                Error::invalid_params(format!("Invalid `{}`: {e}", meta::CLIENT_INFO))
+                Error::invalid_params(format!("Invalid `{}`: {}", meta::CLIENT_INFO, echo(e)))
             })?),
         };
         let log_level = match meta.get(meta::LOG_LEVEL) {

@@ -281,6 +281,12 @@ impl Opened {
     }
 }
 
+/// The plaintext of a valid state for `binding` (the fuzzers' seed): what `seal` encrypts.
+#[cfg(feature = "fuzzing")]
+pub(crate) fn payload_bytes(binding: Binding, carried: Carried, expires_ms: u64) -> Vec<u8> {
+    serde_json::to_vec(&Payload::new(binding, carried, expires_ms)).unwrap_or_default()
+}
+
 /// The error every state failure answers with.
 fn rejected() -> Error {
     Error::invalid_params(STATE_REJECTED)

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
-/// Signals when a `hang` call's future is dropped (the request was cancelled).
+/// Signals when a `hang` or `ask_watched` call's future ends or is dropped.
 #[derive(Default, Clone)]
 pub struct Dropped(Arc<Mutex<Option<oneshot::Sender<()>>>>);
 
@@ -58,6 +58,11 @@ impl Handler for Probe {
             Tool::new("region", "Echoes its routed region", schema(region)),
             Tool::new("greet", "Asks for a name", none()),
             Tool::new("hang", "Reports once, then never finishes", none()),
+            Tool::new(
+                "ask_watched",
+                "Asks a form; signals when its future ends",
+                none(),
+            ),
             Tool::new("change_tools", "Announces a tool list change", none()),
             Tool::new("needs_sampling", "Requires sampling", none()),
             Tool::new("whoami", "The caller's principal", none()),
@@ -82,6 +87,17 @@ impl Handler for Probe {
                 "done".into()
             }
             "region" => format!("{}", args.get("region").unwrap_or(&Value::Null)),
+            "ask_watched" => {
+                let _armed = OnDrop(self.dropped.clone());
+                let form = rondo_mcp::protocol::ElicitRequest::Form {
+                    message: "Anything?".into(),
+                    requested_schema: schema(json!({"type": "object", "properties": {}})),
+                };
+                match cx.elicit("anything", form).await {
+                    Ok(_) => "answered".into(),
+                    Err(why) => format!("Cannot ask: {why}"),
+                }
+            }
             "greet" => {
                 let form = rondo_mcp::protocol::ElicitRequest::Form {
                     message: "What is your name?".into(),
