@@ -47,14 +47,15 @@ pub fn open_state(keys: &KeyRing, token: &Value) -> Result<(), Error> {
             assert!(e.data.is_none(), "a refusal says nothing more");
             Err(e)
         }
-        Ok(carried) => {
+        Ok(opened) => {
+            let carried = opened.carried;
             let again = codec
                 .seal(binding(), carried.clone())
                 .expect("an opened state seals again");
             let reopened = codec
                 .open(&Value::String(again), &binding())
                 .expect("a state sealed now opens");
-            assert_eq!(reopened, carried, "a state round-trips");
+            assert_eq!(reopened.carried, carried, "a state round-trips");
             Ok(())
         }
     }
