@@ -4,7 +4,7 @@
 extern crate self as rondo_mcp;
 
 mod backchannel;
-pub mod canonical;
+mod canonical;
 mod config;
 mod cx;
 mod dispatch;
@@ -32,7 +32,7 @@ mod tools;
 #[doc(hidden)]
 pub mod __private;
 
-pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
+pub use cx::{AskError, Cx, Principal};
 pub use handler::Handler;
 pub use notify::{Change, Notifier};
 pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};

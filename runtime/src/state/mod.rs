@@ -14,7 +14,7 @@
 mod clock;
 mod keys;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, SystemClock};
 pub use keys::{KeyRing, KeyRingError, SealError};
 
 pub(crate) use keys::fill_random;
@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The message of every `requestState` rejection. Frozen: it tells an attacker nothing.
-pub const STATE_REJECTED: &str = "Invalid or expired requestState";
+pub(crate) const STATE_REJECTED: &str = "Invalid or expired requestState";
 
 /// A question's identity: its key in the code and the digest of its canonical rendering. An
 /// answer counts for a question only when both match (design §4).

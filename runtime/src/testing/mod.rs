@@ -26,12 +26,14 @@
 //! ```
 
 mod call;
+mod clock;
 mod schema;
 mod script;
 mod validate;
 mod wire;
 
 pub use call::Call;
+pub use clock::ManualClock;
 pub use script::{Reply, Script};
 pub use validate::{Validator, Violation};
 
