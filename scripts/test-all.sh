@@ -35,6 +35,9 @@ cargo test --workspace --all-features --locked
 step "docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked
 
+step "the published crates package and build on their own (both together: rondo-mcp needs the macros crate of the same version)"
+cargo package -p rondo-mcp-macros -p rondo-mcp --locked
+
 step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
 cargo run -q -p rondo-example-travel --locked -- demo
 cargo run -q -p rondo-example-bookshop --locked -- demo

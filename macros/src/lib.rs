@@ -2,6 +2,8 @@
 //! re-exports them and documents each one; generated code reaches the runtime only through
 //! `rondo_mcp::__private`.
 
+#![warn(missing_docs)]
+
 mod common;
 mod derive_elicit;
 mod diag;
@@ -269,18 +271,70 @@ pub fn roots(args: TokenStream, item: TokenStream) -> TokenStream {
 /// Collects `#[tool]` functions into a `rondo_mcp::ToolSet`: `tools![add, math::mul]`.
 /// Two tools with the same name are a compile error at the later one, and an entry that is not
 /// a tool (a function without `#[tool]`) is a compile error at it.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::{tool, tools};
+///
+/// mod math {
+///     /// Multiplies two integers.
+///     #[rondo_mcp::tool]
+///     pub async fn mul(a: i64, b: i64) -> i64 {
+///         a * b
+///     }
+/// }
+///
+/// /// Adds two integers.
+/// #[tool]
+/// async fn add(a: i64, b: i64) -> i64 {
+///     a + b
+/// }
+///
+/// let router = Router::new(ServerInfo::new("calc", "1.0.0")).tools(tools![add, math::mul]);
+/// # let _ = router;
+/// ```
+///
+/// A wrapper crate that re-exports the runtime names it first: `tools![crate = ::path; add]`.
 #[proc_macro]
 pub fn tools(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Tools, input.into()).into()
 }
 
-/// Collects `#[prompt]` functions into a `rondo_mcp::PromptSet`: `prompts![review]`.
+/// Collects `#[prompt]` functions into a `rondo_mcp::PromptSet`: `prompts![review]`. Two
+/// prompts with the same name are a compile error at the later one.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+///
+/// /// Asks for a summary.
+/// #[rondo_mcp::prompt]
+/// async fn summarise(text: String) -> String {
+///     format!("Summarise:\n{text}")
+/// }
+///
+/// let router = Router::new(ServerInfo::new("writer", "1.0.0")).prompts(rondo_mcp::prompts![summarise]);
+/// # let _ = router;
+/// ```
 #[proc_macro]
 pub fn prompts(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Prompts, input.into()).into()
 }
 
-/// Collects `#[resource]` functions into a `rondo_mcp::ResourceSet`: `resources![note]`.
+/// Collects `#[resource]` functions into a `rondo_mcp::ResourceSet`: `resources![note]`. Two
+/// resources with the same URI are a compile error at the later one.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+///
+/// /// The project's readme.
+/// #[rondo_mcp::resource("docs://readme", mime_type = "text/markdown")]
+/// async fn readme() -> ResourceContents {
+///     ResourceContents::text("docs://readme", "text/markdown", "# Project")
+/// }
+///
+/// let router = Router::new(ServerInfo::new("docs", "1.0.0")).resources(rondo_mcp::resources![readme]);
+/// # let _ = router;
+/// ```
 #[proc_macro]
 pub fn resources(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Resources, input.into()).into()

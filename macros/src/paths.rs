@@ -1,8 +1,8 @@
-//! Every runtime and std path an expansion names, in one place (STYLE.md §4, after rwf2/Rocket
-//! `core/codegen/src/exports.rs`). Generated code reaches the runtime only through
-//! `#krate::__private` (STYLE.md §5), so the methods of [`Paths`] are the whole list of what the
-//! macros need from `runtime/src/__private.rs`; a change there shows up here. Std paths are fully
-//! qualified, so a user's `struct Result;` or `struct Some;` cannot capture them
+//! Every runtime and std path an expansion names, in one place (CONTRIBUTING.md, "Paths and
+//! hygiene"). Generated code reaches the runtime only through `#krate::__private` (CONTRIBUTING.md,
+//! "The contract between the macros and the runtime"), so the methods of [`Paths`] are the whole
+//! list of what the macros need from `runtime/src/__private.rs`; a change there shows up here. Std
+//! paths are fully qualified, so a user's `struct Result;` or `struct Some;` cannot capture them
 //! (`tests/tests/hygiene.rs`).
 
 use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream};

@@ -1,7 +1,7 @@
-//! Expansion snapshots (STYLE.md §6): each macro shape expanded from `proc_macro2` input,
-//! pretty-printed and compared with `tests/snapshots/`. Bless with `UPDATE_EXPECT=1`, then read
-//! the diff: generated code names the runtime only as `::rondo_mcp::__private::..` and std only
-//! by full paths.
+//! Expansion snapshots (CONTRIBUTING.md, "Tests"): each macro shape expanded from `proc_macro2`
+//! input, pretty-printed and compared with `tests/snapshots/`. Bless with `UPDATE_EXPECT=1`, then
+//! read the diff: generated code names the runtime only as `::rondo_mcp::__private::..` and std
+//! only by full paths.
 
 use expect_test::{ExpectFile, expect_file};
 use proc_macro2::TokenStream;

@@ -1,10 +1,10 @@
-#![doc = include_str!("../../README.md")]
+#![doc = include_str!("../README.md")]
 #![warn(missing_docs)]
 
 extern crate self as rondo_mcp;
 
 mod backchannel;
-pub mod canonical;
+mod canonical;
 mod config;
 mod cx;
 mod dispatch;
@@ -37,7 +37,7 @@ pub mod __private;
 #[doc(hidden)]
 pub mod fuzzing;
 
-pub use cx::{AskError, Cx, Principal, form_schema, parse_as};
+pub use cx::{AskError, Cx, Principal};
 pub use handler::Handler;
 pub use notify::{Change, Notifier};
 pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};

@@ -140,7 +140,7 @@ impl<H: Handler> Server<H> {
         self.config().max_listen_uris = uris;
         self
     }
-    /// The clock for state expiry (tests inject a [`ManualClock`](crate::state::ManualClock)).
+    /// The clock for state expiry (tests inject a `testing::ManualClock`).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.config().clock = clock;
         self

@@ -8,6 +8,12 @@ use rondo_mcp::testing::{Direction, Frame, Validator};
 pub mod published;
 pub mod servers;
 
+/// The repository's README, whose examples run here as doctests: it is not inside a published
+/// crate (the runtime's crate documentation is `runtime/README.md`).
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeDoctests;
+
 /// Checks every line of `transcript` with the runtime's [`Validator`] for `revision`, failing
 /// (panicking) on the first violations; returns how many lines were checked.
 #[track_caller]

@@ -1,10 +1,9 @@
-//! Hygiene (STYLE.md §4): every macro (the question macros `#[elicit]`, `#[sample]` and `#[roots]`
-//! too, asked from tools, a toolbox method and a prompt) is used in a module that shadows the
-//! prelude names and the runtime's name (`struct Result; struct Ok; ..; mod rondo_mcp {}`),
-//! under `#![deny(warnings)]`.
-//! It compiles only if the expansions name everything by absolute path, and the server it builds
-//! answers. Primitive types (`str`, `bool`) are not shadowed: the serde and schemars derives the
-//! user's own types need do not qualify them.
+//! Hygiene (CONTRIBUTING.md, "Paths and hygiene"): every macro (the question macros `#[elicit]`,
+//! `#[sample]` and `#[roots]` too, asked from tools, a toolbox method and a prompt) is used in a
+//! module that shadows the prelude names and the runtime's name (`struct Result; struct Ok; ..; mod
+//! rondo_mcp {}`), under `#![deny(warnings)]`. It compiles only if the expansions name everything
+//! by absolute path, and the server it builds answers. Primitive types (`str`, `bool`) are not
+//! shadowed: the serde and schemars derives the user's own types need do not qualify them.
 
 #![deny(warnings)]
 

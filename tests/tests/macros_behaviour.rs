@@ -334,3 +334,23 @@ async fn every_content_type_validates_at_both_revisions() {
         assert_eq!(call.result["content"][0]["uri"], "note://welcome");
     }
 }
+
+/// Names the method it was called through, from the typed `Cx::method()`.
+#[tool]
+async fn called_through(cx: &Cx) -> String {
+    match cx.method() {
+        rondo_mcp::protocol::Method::ToolsCall => format!("typed {}", cx.method().as_str()),
+        other => format!("unexpected {other:?}"),
+    }
+}
+
+#[tokio::test]
+async fn the_context_names_its_method_typed_at_both_revisions() {
+    let server =
+        || Server::new(Router::new(ServerInfo::new("m", "1")).tools(tools![called_through]));
+    for client in [TestClient::modern(server()), TestClient::legacy(server())] {
+        let client = client.connect().await.unwrap();
+        let call = client.call_tool("called_through", json!({})).await.unwrap();
+        assert_eq!(call.text(), "typed tools/call");
+    }
+}

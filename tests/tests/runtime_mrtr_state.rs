@@ -5,7 +5,8 @@
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::code;
-use rondo_mcp::state::{KeyRing, ManualClock};
+use rondo_mcp::state::KeyRing;
+use rondo_mcp::testing::ManualClock;
 use rondo_mcp::testing::TestClient;
 use rondo_tests::servers::{Hand, Lab, accepted, call_params, named, retry, retry_params};
 use serde_json::{Value, json};

@@ -27,9 +27,10 @@ pub fn from_metas<T: FromMeta>(
     acc.handle(T::from_list(&metas))
 }
 
-/// Resolves `crate = path`: `::rondo_mcp` by default. The path must be absolute, so that no item
-/// of the user's can capture it (STYLE.md §4): `::a`, `crate::a`, or `$crate::a`, which is how a
-/// wrapper crate's `macro_rules!` names itself. A relative path is an error with a fix-it.
+/// Resolves `crate = path`: `::rondo_mcp` by default. The path must be absolute, so that no item of
+/// the user's can capture it (CONTRIBUTING.md, "Paths and hygiene"): `::a`, `crate::a`, or
+/// `$crate::a`, which is how a wrapper crate's `macro_rules!` names itself. A relative path is an
+/// error with a fix-it.
 pub fn crate_path(given: Option<syn::Path>, acc: &mut Accumulator) -> syn::Path {
     let Some(path) = given else {
         return crate::paths::default_crate();

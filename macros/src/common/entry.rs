@@ -1,7 +1,8 @@
-//! The one driver every attribute macro runs through (STYLE.md §2, §3): parse the item or say
-//! where the attribute goes, parse and model the arguments into one accumulator, then either
-//! expand the model or emit the item, a stub and the errors; print the result when asked to.
-//! A macro supplies only its pieces, as an [`Attribute`].
+//! The one driver every attribute macro runs through (CONTRIBUTING.md, "A macro is parse, then
+//! model, then expand" and "Errors"): parse the item or say where the attribute goes, parse and
+//! model the arguments into one accumulator, then either expand the model or emit the item, a stub
+//! and the errors; print the result when asked to. A macro supplies only its pieces, as an
+//! [`Attribute`].
 
 use crate::diag::err_at;
 use darling::error::Accumulator;
@@ -30,10 +31,10 @@ pub trait Attribute {
     /// The expansion of a model without errors; cannot fail.
     fn expand(model: &Self::Model, item: &Self::Item) -> TokenStream;
 
-    /// What goes next to the errors when the model has errors: the item, as close to its
-    /// expansion as the errors allow (a function's context still rebound to its questions), and
-    /// the hidden type with a stub impl, so that nothing naming the item or asking in it adds
-    /// a second error (STYLE.md §3).
+    /// What goes next to the errors when the model has errors: the item, as close to its expansion
+    /// as the errors allow (a function's context still rebound to its questions), and the hidden
+    /// type with a stub impl, so that nothing naming the item or asking in it adds a second error
+    /// (CONTRIBUTING.md, "Errors").
     fn stub(model: &Self::Model, item: &Self::Item) -> TokenStream;
 }
 

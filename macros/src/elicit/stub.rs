@@ -1,9 +1,9 @@
-//! What a question macro emits next to its errors (STYLE.md §3: one error per mistake): the
-//! question as it would expand, so that `asks = [q]` and `cx.ask(q(..))` elsewhere add no
-//! second error (`q` is still a question, and still answers its type), with a rendering never
-//! run, a fallback that refuses and no checks. A signature the expansion cannot carry (type
-//! generics, a pattern or `impl Trait` input, `-> impl Trait`) gets the function as written and
-//! its hidden type, still a question for `asks = [..]`.
+//! What a question macro emits next to its errors (CONTRIBUTING.md, "Errors": one error per
+//! mistake): the question as it would expand, so that `asks = [q]` and `cx.ask(q(..))` elsewhere
+//! add no second error (`q` is still a question, and still answers its type), with a rendering
+//! never run, a fallback that refuses and no checks. A signature the expansion cannot carry (type
+//! generics, a pattern or `impl Trait` input, `-> impl Trait`) gets the function as written and its
+//! hidden type, still a question for `asks = [..]`.
 
 use super::expand::{self, Stage};
 use super::model::Question;

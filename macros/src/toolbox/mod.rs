@@ -1,6 +1,7 @@
-//! `#[toolbox]` on an `impl` block: serves its `#[tool]` methods, which share `&self` state.
-//! The container owns the `#[tool]` helper attributes of its methods and strips them, so it sees
-//! every tool at once (duplicate names are caught here, STYLE.md §2).
+//! `#[toolbox]` on an `impl` block: serves its `#[tool]` methods, which share `&self` state. The
+//! container owns the `#[tool]` helper attributes of its methods and strips them, so it sees every
+//! tool at once (duplicate names are caught here, CONTRIBUTING.md, "A macro is parse, then model,
+//! then expand").
 
 mod expand;
 mod model;

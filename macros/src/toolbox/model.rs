@@ -1,6 +1,6 @@
 //! The validated `#[toolbox]`: every user error is raised here. The container owns the `#[tool]`
-//! helper attributes of its methods and strips them, so it sees every tool at once (duplicate
-//! names are caught here, STYLE.md §2).
+//! helper attributes of its methods and strips them, so it sees every tool at once (duplicate names
+//! are caught here, CONTRIBUTING.md, "A macro is parse, then model, then expand").
 
 use super::parse::ToolboxArgs;
 use crate::common::args::crate_path;

@@ -260,6 +260,6 @@ fn read_part(request: &InputRequest, answer: &Value) -> Option<Value> {
 }
 
 /// Deserialises an answer as `T`, with the reason on failure.
-pub fn parse_as<T: DeserializeOwned>(v: Value) -> Result<T, String> {
+pub(crate) fn parse_as<T: DeserializeOwned>(v: Value) -> Result<T, String> {
     serde_json::from_value(v).map_err(|e| e.to_string())
 }

@@ -3,8 +3,8 @@
 mod ask;
 mod ask_state;
 
+pub use ask::AskError;
 pub(crate) use ask::Failure;
-pub use ask::{AskError, parse_as};
 pub(crate) use ask_state::{AskState, Ending, Reading};
 
 use crate::backchannel::{BackChannel, Outbound};
@@ -97,10 +97,10 @@ impl Cx {
     pub fn revision(&self) -> Revision {
         self.revision
     }
-    /// The JSON-RPC method (`tools/call`, `prompts/get`, ...), as its wire name. The runtime
-    /// dispatches on the parsed [`Method`]; handlers get the name, which is all they need.
-    pub fn method(&self) -> &str {
-        self.method.as_str()
+    /// The JSON-RPC method of this request (`Method::ToolsCall`, `Method::PromptsGet`, ...);
+    /// [`Method::as_str`] is its wire name.
+    pub fn method(&self) -> &Method {
+        &self.method
     }
     /// The client's JSON-RPC id of this request (a retry has a new one).
     pub fn request_id(&self) -> &RequestId {
@@ -268,15 +268,4 @@ impl Cx {
     pub(crate) fn asks(&self) -> MutexGuard<'_, AskState> {
         lock(&self.asks)
     }
-}
-
-/// A convenience for building form schemas by hand.
-pub fn form_schema(properties: JsonObject, required: &[&str]) -> JsonObject {
-    let mut m = JsonObject::new();
-    m.insert("type".into(), "object".into());
-    m.insert("properties".into(), Value::Object(properties));
-    if !required.is_empty() {
-        m.insert("required".into(), json!(required));
-    }
-    m
 }

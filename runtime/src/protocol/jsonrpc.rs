@@ -37,7 +37,7 @@ impl RequestId {
 
 /// An inbound JSON-RPC message, classified.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Inbound {
+pub(crate) enum Inbound {
     /// A request: has an id and a method.
     Request(Request),
     /// A notification: a method and no id.
@@ -67,7 +67,7 @@ pub enum Inbound {
 
 /// A JSON-RPC request.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Request {
+pub(crate) struct Request {
     /// The client's id.
     pub id: RequestId,
     /// The method, parsed.
@@ -78,7 +78,7 @@ pub struct Request {
 
 /// Why an inbound message was rejected, with the id to answer on when one could be read.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Rejected {
+pub(crate) struct Rejected {
     /// The request id, when it could be read.
     pub id: Option<RequestId>,
     /// The error to answer with.
@@ -269,12 +269,12 @@ pub(crate) fn cancelled_request(params: Option<&JsonObject>) -> Option<RequestId
 }
 
 /// Builds a success response message.
-pub fn response(id: &RequestId, result: Value) -> Value {
+pub(crate) fn response(id: &RequestId, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
 /// Builds an error response message; `id` is omitted when it could not be read.
-pub fn error_response(id: Option<&RequestId>, error: &Error) -> Value {
+pub(crate) fn error_response(id: Option<&RequestId>, error: &Error) -> Value {
     let mut m = JsonObject::new();
     m.insert("jsonrpc".into(), "2.0".into());
     if let Some(id) = id {
@@ -288,12 +288,12 @@ pub fn error_response(id: Option<&RequestId>, error: &Error) -> Value {
 }
 
 /// Builds a notification message.
-pub fn notification(method: &str, params: Value) -> Value {
+pub(crate) fn notification(method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "method": method, "params": params })
 }
 
 /// Builds a request message (2025-11-25 back-channel only).
-pub fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
+pub(crate) fn request(id: &RequestId, method: &str, params: Option<Value>) -> Value {
     let mut m = JsonObject::new();
     m.insert("jsonrpc".into(), "2.0".into());
     m.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));

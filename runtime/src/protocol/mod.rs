@@ -56,17 +56,17 @@ impl fmt::Display for Revision {
 
 /// The versions served statelessly through per-request `_meta` (listed by `server/discover`
 /// and in `-32022` errors).
-pub const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
+pub(crate) const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
 
 /// The legacy versions an `initialize` may negotiate; the first is the one offered when the
 /// client asks for a version the server does not know.
-pub const LEGACY_VERSIONS: &[&str] = &["2025-11-25"];
+pub(crate) const LEGACY_VERSIONS: &[&str] = &["2025-11-25"];
 
 /// The longest resource URI a listener may follow, in bytes.
 pub const MAX_URI_BYTES: usize = 8 * 1024;
 
 /// Reserved `_meta` keys.
-pub mod meta {
+pub(crate) mod meta {
     /// Request: the protocol version (required on 2026-07-28).
     pub const PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
     /// Request: the client's capabilities (required on 2026-07-28).
@@ -75,7 +75,9 @@ pub mod meta {
     pub const CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
     /// Request: opt-in to `notifications/message` at this level.
     pub const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-    /// Result: the server's name and version.
+    /// Result: the server's name and version (written by a serde rename in `results.rs`, which
+    /// needs the literal; its tests read it here).
+    #[cfg_attr(not(test), allow(dead_code))]
     pub const SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
     /// Notification on a listen stream: the subscription it belongs to.
     pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
@@ -84,11 +86,11 @@ pub mod meta {
 }
 
 /// A progress token: a string or an integer.
-pub type ProgressToken = Value;
+pub(crate) type ProgressToken = Value;
 
 /// The per-request metadata of a 2026-07-28 request, validated.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RequestMeta {
+pub(crate) struct RequestMeta {
     /// `io.modelcontextprotocol/protocolVersion`.
     pub protocol_version: String,
     /// `io.modelcontextprotocol/clientCapabilities`.
@@ -163,7 +165,7 @@ impl RequestMeta {
 }
 
 /// Reads `params._meta.progressToken` when it is a string or an integer.
-pub fn progress_token(params: Option<&JsonObject>) -> Option<ProgressToken> {
+pub(crate) fn progress_token(params: Option<&JsonObject>) -> Option<ProgressToken> {
     let t = params?.get("_meta")?.get(meta::PROGRESS_TOKEN)?;
     (t.is_string() || t.is_i64() || t.is_u64()).then(|| t.clone())
 }

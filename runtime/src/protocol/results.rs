@@ -9,7 +9,7 @@ use serde_json::Value;
 /// `resultType` of a 2026-07-28 result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum ResultType {
+pub(crate) enum ResultType {
     /// The request is answered.
     Complete,
     /// The client must answer `inputRequests` and call again with `requestState`.

@@ -1,6 +1,7 @@
 //! Typed questions, what the question macros build on (docs/design.md, "Typed questions").
 //!
-//! A question function renders a request from its inputs (a [`Rendered`]: [`Form`], [`Url`]).
+//! A question function renders a request from its inputs ([`Form`], [`Url`], [`Sample`],
+//! [`Roots`]).
 //! Calling it builds an [`Asked`] value holding the inputs; `cx.ask(q)` ([`Asking::ask`]) checks
 //! what the client declared, renders, asks through the revision's mechanism (the ask engine in
 //! `cx/`), reads the answer, or runs the question's fallback with the same inputs. `form`:
@@ -19,7 +20,9 @@ mod url;
 
 pub use answer::{Answer, Fallback, NotAccepted};
 pub use ask_form::Form;
-pub use asked::{AnswerOf, Ask, Asked, QuestionDecl};
+pub use asked::Asked;
+#[doc(hidden)] // the question macros' contract, reached through `__private`
+pub use asked::{AnswerOf, Ask, QuestionDecl};
 pub use form::{Elicit, ElicitEnum, FormError, FormField};
 pub use roots::Roots;
 pub use sample::{ModelReply, Sample, SampleAnswer, ToolUse};
@@ -31,6 +34,11 @@ use crate::protocol::{ClientCapabilities, InputRequest, JsonObject, Revision};
 use serde_json::Value;
 
 /// What a question function renders: the request it stands for and how its answer reads.
+///
+/// The question engine's trait, implemented by [`Form`], [`Url`], [`Sample`] and [`Roots`]. It
+/// is documented because compile errors name it (a question function must return one), but it
+/// is not an extension point: a kind of question of its own needs support in the macros, so
+/// implementing it outside this crate is not part of the stable API.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a question's rendering",
     label = "a question function returns what it asks",
@@ -60,7 +68,7 @@ pub trait Rendered: Send + Sized + 'static {
     fn failed(&self, key: &'static str, why: &AskError) -> Failed<Self::Answer>;
 }
 
-/// How an answer reads.
+/// How an answer reads ([`Rendered::read`]; the engine's, not an extension point).
 #[derive(Debug)]
 pub enum Read<A> {
     /// The answer.
@@ -71,7 +79,8 @@ pub enum Read<A> {
     Fallback(String),
 }
 
-/// What a question the client could not answer comes to.
+/// What a question the client could not answer comes to ([`Rendered::failed`]; the engine's,
+/// not an extension point).
 #[derive(Debug)]
 pub enum Failed<A> {
     /// Run the question's fallback.

@@ -15,7 +15,7 @@ mod clock;
 mod keys;
 mod replay;
 
-pub use clock::{Clock, ManualClock, SystemClock};
+pub use clock::{Clock, SystemClock};
 pub use keys::{KeyRing, KeyRingError, SealError};
 pub use replay::{GuardError, MemoryReplayGuard, ReplayGuard};
 
@@ -29,7 +29,7 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 /// The message of every `requestState` rejection. Frozen: it tells an attacker nothing.
-pub const STATE_REJECTED: &str = "Invalid or expired requestState";
+pub(crate) const STATE_REJECTED: &str = "Invalid or expired requestState";
 
 /// A question's identity: its key in the code and the digest of its canonical rendering. An
 /// answer counts for a question only when both match (design §4).

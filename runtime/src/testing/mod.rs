@@ -26,12 +26,14 @@
 //! ```
 
 mod call;
+mod clock;
 mod schema;
 mod script;
 mod validate;
 mod wire;
 
 pub use call::Call;
+pub use clock::ManualClock;
 pub use script::{Reply, Script};
 pub use validate::{Validator, Violation};
 
@@ -153,6 +155,53 @@ impl<H: Handler> TestClientBuilder<H> {
 }
 
 /// An in-memory client connected to a server. See the [module docs](self).
+///
+/// A tool that asks, tested at both revisions: the client declares form elicitation and answers
+/// from its script; at 2026-07-28 the answer comes in a second round, at 2025-11-25 as the
+/// answer to a real `elicitation/create` request.
+///
+/// ```
+/// use rondo_mcp::prelude::*;
+/// use rondo_mcp::testing::{Reply, Script, TestClient};
+/// use rondo_mcp::{Answer, Elicit, Form, elicit, tool, tools};
+///
+/// #[derive(Elicit)]
+/// struct Name {
+///     /// Your name
+///     name: String,
+/// }
+///
+/// /// Asks for a name.
+/// #[elicit(form, fallback = refuse)]
+/// fn ask_name() -> Form<Name> {
+///     Form::new("Who are you?")
+/// }
+///
+/// /// Greets the user by name.
+/// #[tool(asks = [ask_name])]
+/// async fn greet(cx: &Cx) -> String {
+///     match cx.ask(ask_name()).await {
+///         Answer::Accept(n) => format!("Hello, {}!", n.name),
+///         _ => "Hello!".into(),
+///     }
+/// }
+///
+/// # #[tokio::main(flavor = "current_thread")]
+/// # async fn main() {
+/// let server = || Server::new(Router::new(ServerInfo::new("t", "1")).tools(tools![greet]));
+/// let script = || Script::new().elicit(Reply::accept(serde_json::json!({"name": "Ada"})));
+/// for (builder, rounds) in [(TestClient::modern(server()), 2), (TestClient::legacy(server()), 1)] {
+///     let client = builder
+///         .capabilities(ClientCapabilities::with_elicitation_form())
+///         .script(script())
+///         .connect()
+///         .await
+///         .unwrap();
+///     let call = client.call_tool("greet", serde_json::json!({})).await.unwrap();
+///     assert_eq!((call.text().as_str(), call.rounds), ("Hello, Ada!", rounds));
+/// }
+/// # }
+/// ```
 pub struct TestClient {
     shared: Arc<Shared>,
     revision: Revision,

@@ -17,12 +17,36 @@ pub(crate) mod spec;
 #[cfg(test)]
 mod tests;
 
+#[doc(hidden)] // `#[derive(Elicit)]` on an enum, through `__private`
 pub use enums::{enum_from_value, enum_schema, enum_to_value};
 pub use error::{FieldError, FieldProblem, FormError, StringFormat};
+#[doc(hidden)] // bounds that exist only to explain their own errors
 pub use fields::{MapsAreNotFormFields, TuplesAreNotFormFields};
 
 use crate::protocol::{JsonObject, Revision};
 use serde_json::Value;
+
+/// The `requestedSchema` of a form written by hand (see [`Elicit`]): an object with these
+/// `properties`, of which `required` are required.
+///
+/// ```
+/// use rondo_mcp::protocol::{JsonObject, Revision};
+/// use rondo_mcp::FormField;
+///
+/// let mut properties = JsonObject::new();
+/// properties.insert("ok".into(), bool::schema(Revision::V2026_07_28).into());
+/// let schema = rondo_mcp::form::form_schema(properties, &["ok"]);
+/// assert_eq!(schema["required"], serde_json::json!(["ok"]));
+/// ```
+pub fn form_schema(properties: JsonObject, required: &[&str]) -> JsonObject {
+    let mut m = JsonObject::new();
+    m.insert("type".into(), "object".into());
+    m.insert("properties".into(), Value::Object(properties));
+    if !required.is_empty() {
+        m.insert("required".into(), serde_json::json!(required));
+    }
+    m
+}
 
 /// A form the user fills in (MCP elicitation, form mode). `#[derive(Elicit)]` on a struct
 /// implements it; the struct's fields are the form's fields, in order.
@@ -47,7 +71,7 @@ use serde_json::Value;
 ///         let mut properties = JsonObject::new();
 ///         properties.insert("ok".into(), bool::schema(revision).into());
 ///         properties.insert("note".into(), <Option<String>>::schema(revision).into());
-///         rondo_mcp::form_schema(properties, &["ok"])
+///         rondo_mcp::form::form_schema(properties, &["ok"])
 ///     }
 ///
 ///     fn from_content(content: &JsonObject) -> Result<Self, FormError> {
