@@ -5,7 +5,8 @@
 //! not read are not carried, and answers that are still too large are `-32602` naming the cap.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::state::{GuardError, ManualClock, MemoryReplayGuard, ReplayGuard};
+use rondo_mcp::state::{GuardError, MemoryReplayGuard, ReplayGuard};
+use rondo_mcp::testing::ManualClock;
 use rondo_mcp::testing::{Reply, Script, TestClient};
 use rondo_mcp::{Elicit, elicit, toolbox};
 use serde_json::{Value, json};

@@ -28,8 +28,9 @@ use serde_json::Value;
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-/// The message of every `requestState` rejection. Frozen: it tells an attacker nothing.
-pub(crate) const STATE_REJECTED: &str = "Invalid or expired requestState";
+/// The message of every `requestState` rejection (with code `-32602`). Frozen: it tells an
+/// attacker nothing, and a fleet operator or a test can match on it.
+pub const STATE_REJECTED: &str = "Invalid or expired requestState";
 
 /// A question's identity: its key in the code and the digest of its canonical rendering. An
 /// answer counts for a question only when both match (design §4).
