@@ -214,7 +214,10 @@ fn one_idempotency_key_books_once() {
 
 #[tokio::test]
 async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
+    // Without the replay guard a re-sent final round runs the tool again: the flow id keeps
+    // the booking to one.
     let (server, travel) = travel(Config::default()).await;
+    let server = server.without_replay_guard();
     let script = Script::new()
         .elicit(approve())
         .elicit(Reply::accept(details()))
@@ -249,4 +252,31 @@ async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
         second.text()
     );
     assert_eq!(travel.store.booked(), 2);
+}
+
+#[tokio::test]
+async fn a_replayed_final_round_is_refused_and_books_nothing() {
+    // With the default replay guard, the same sealed round is taken once.
+    let (server, travel) = travel(Config::default()).await;
+    let script = Script::new().elicit(approve()).elicit(Reply::accept(details()));
+    let c = client(server, Revision::V2026_07_28, everything(), script).await;
+    let first = c
+        .call_tool("book_trip", json!({"package_id": "barcelona"}))
+        .await
+        .unwrap();
+    assert_eq!(first.text(), BOOKED);
+    let last = c
+        .transcript()
+        .into_iter()
+        .rfind(|f| f.message["method"] == "tools/call")
+        .unwrap();
+    let e = c
+        .raw_request("tools/call", last.message["params"].clone())
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (-32602, rondo_mcp::state::STATE_REJECTED)
+    );
+    assert_eq!(travel.store.booked(), 1);
 }
