@@ -258,7 +258,9 @@ async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
 async fn a_replayed_final_round_is_refused_and_books_nothing() {
     // With the default replay guard, the same sealed round is taken once.
     let (server, travel) = travel(Config::default()).await;
-    let script = Script::new().elicit(approve()).elicit(Reply::accept(details()));
+    let script = Script::new()
+        .elicit(approve())
+        .elicit(Reply::accept(details()));
     let c = client(server, Revision::V2026_07_28, everything(), script).await;
     let first = c
         .call_tool("book_trip", json!({"package_id": "barcelona"}))
