@@ -26,7 +26,8 @@ use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs nginx"]
+// Needs nginx on PATH; scripts/test-all.sh installs it and runs these with --ignored.
+#[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
 async fn shared_keys_any_instance_completes_any_retry() {
     within(async {
         let keys = KeyRing::generate_spec(1);
@@ -53,7 +54,8 @@ async fn shared_keys_any_instance_completes_any_retry() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs nginx"]
+// Needs nginx on PATH; scripts/test-all.sh installs it and runs these with --ignored.
+#[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
 async fn own_keys_refuse_every_cross_instance_retry_and_nothing_else() {
     within(async {
         let keys = [1, 2, 3].map(KeyRing::generate_spec);
@@ -82,7 +84,8 @@ async fn own_keys_refuse_every_cross_instance_retry_and_nothing_else() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs nginx"]
+// Needs nginx on PATH; scripts/test-all.sh installs it and runs these with --ignored.
+#[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
 async fn key_rotation_in_three_phases_across_rolling_restarts_loses_no_flow() {
     within(async {
         let (old, new) = (KeyRing::generate_spec(1), KeyRing::generate_spec(2));
@@ -168,7 +171,8 @@ async fn key_rotation_in_three_phases_across_rolling_restarts_loses_no_flow() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs nginx"]
+// Needs nginx on PATH; scripts/test-all.sh installs it and runs these with --ignored.
+#[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
 async fn a_killed_instance_loses_no_flow() {
     within(async {
         let keys = KeyRing::generate_spec(1);
@@ -215,7 +219,8 @@ async fn a_killed_instance_loses_no_flow() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs nginx"]
+// Needs nginx on PATH; scripts/test-all.sh installs it and runs these with --ignored.
+#[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
 async fn legacy_sessions_need_the_affinity_port() {
     within(async {
         let keys = KeyRing::generate_spec(1);
