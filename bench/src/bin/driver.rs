@@ -22,18 +22,28 @@ use tokio::sync::Semaphore;
 struct Args {
     calls: u64,
     window: usize,
+    rev: Rev,
     command: Vec<String>,
 }
 
 fn args() -> Args {
     let mut calls = 10_000;
     let mut window = 1000;
+    let mut rev = Rev::Legacy;
     let mut it = std::env::args().skip(1);
-    let usage = "usage: driver [--calls N] [--window W] -- COMMAND [ARGS..]";
+    let usage =
+        "usage: driver [--calls N] [--window W] [--rev 2025-11-25|2026-07-28] -- COMMAND [ARGS..]";
     loop {
         match it.next().as_deref() {
             Some("--calls") => calls = it.next().and_then(|n| n.parse().ok()).expect(usage),
             Some("--window") => window = it.next().and_then(|n| n.parse().ok()).expect(usage),
+            Some("--rev") => {
+                rev = match it.next().as_deref() {
+                    Some("2025-11-25") => Rev::Legacy,
+                    Some("2026-07-28") => Rev::Modern,
+                    _ => panic!("{usage}"),
+                }
+            }
             Some("--") => break,
             _ => panic!("{usage}"),
         }
@@ -43,6 +53,7 @@ fn args() -> Args {
     Args {
         calls,
         window,
+        rev,
         command,
     }
 }
@@ -52,6 +63,7 @@ async fn main() {
     let Args {
         calls,
         window,
+        rev,
         command,
     } = args();
     let mut child = Command::new(&command[0])
@@ -66,7 +78,9 @@ async fn main() {
         child.stdin.take().expect("piped"),
         child.stdout.take().expect("piped"),
     );
-    wire.initialize(FORM_CAPS).await;
+    if rev == Rev::Legacy {
+        wire.initialize(FORM_CAPS).await;
+    }
     let (to_server, mut from_server) = wire.into_parts();
 
     let permits = Arc::new(Semaphore::new(window));
@@ -85,7 +99,7 @@ async fn main() {
                     }
                 };
                 permit.forget();
-                let line = call(Rev::Legacy, FORM_CAPS, id, "add", &add_args(id), "");
+                let line = call(rev, FORM_CAPS, id, "add", &add_args(id), "");
                 out.write_all(line.as_bytes())
                     .await
                     .expect("the server reads");
