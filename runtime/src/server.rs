@@ -165,8 +165,15 @@ impl<H: Handler> Server<H> {
 
     /// Serves this process's stdin and stdout until stdin closes. Logs go to stderr only.
     #[cfg(feature = "stdio")]
+    ///
+    /// When stdin or stdout is a pipe or a socket (as a client that spawns the server gives
+    /// it), it is read and written in non-blocking mode on the runtime's own workers, not on
+    /// tokio's blocking thread pool, and put back in blocking mode when serving ends.
     pub async fn serve_stdio(self) -> io::Result<()> {
-        self.serve_io(tokio::io::stdin(), tokio::io::stdout()).await
+        let (input, output, restore) = crate::stdio::pipes::open()?;
+        let served = self.serve_io(input, output).await;
+        restore.run();
+        served
     }
 
     /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` until
@@ -176,7 +183,14 @@ impl<H: Handler> Server<H> {
         R: AsyncRead + Unpin + Send + 'static,
         W: AsyncWrite + Unpin + Send + 'static,
     {
-        crate::stdio::serve_io(self.engine, reader, writer).await
+        // The connection's reader runs as a task of its own, not in the caller's future: under
+        // `#[tokio::main]` that future is polled by `block_on` on the main thread, outside the
+        // worker pool, and every request would cross from it to a worker and its answer back
+        // (two thread wake-ups per call). As a task it runs on a worker, and the requests it
+        // spawns start on the same worker.
+        tokio::spawn(crate::stdio::serve_io(self.engine, reader, writer))
+            .await
+            .map_err(io::Error::other)?
     }
 
     /// This server's Streamable HTTP endpoint (both revisions on one path).

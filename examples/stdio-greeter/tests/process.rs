@@ -1,6 +1,8 @@
 //! The real binary over real pipes: a 2026-07-28 discover and two-round call, a 2025-11-25
 //! session whose elicitation is answered on stdin, stdout carrying nothing but JSON-RPC lines
-//! (each validated against the official schema), and a prompt exit when stdin closes.
+//! (each validated against the official schema), and a prompt exit when stdin closes. The same
+//! flow also runs over a Unix socket pair (what Node.js gives a child it spawns) and with
+//! stdout and stderr on one pipe (`2>&1`), the three kinds of stdio the transport tells apart.
 
 use rondo_mcp::protocol::Revision;
 use rondo_mcp::testing::{Direction, Frame};
@@ -8,35 +10,93 @@ use rondo_tests::validate_transcript;
 use serde_json::{Value, json};
 use std::process::{ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::process::{Child, Command};
 
 /// Bound on every wait for the process.
 const BOUND: Duration = Duration::from_secs(5);
 
 struct Proc {
     child: Child,
-    stdin: Option<ChildStdin>,
-    stdout: BufReader<ChildStdout>,
+    stdin: Option<Box<dyn AsyncWrite + Unpin + Send>>,
+    stdout: BufReader<Box<dyn AsyncRead + Unpin + Send>>,
+    /// stdout and stderr are one pipe: lines that are not JSON are the server's logs.
+    shared: bool,
     frames: Vec<Frame>,
+}
+
+/// How the child's stdin and stdout are connected.
+#[derive(Clone, Copy)]
+enum Stdio3 {
+    /// A pipe each, stderr a third pipe.
+    Pipes,
+    /// One Unix socket pair for stdin and stdout, stderr a pipe.
+    Socket,
+    /// A pipe for stdin, one pipe for both stdout and stderr.
+    SharedErr,
 }
 
 impl Proc {
     fn spawn() -> Proc {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_stdio-greeter"))
-            .env("RUST_LOG", "debug")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .expect("the example binary starts");
-        let stdin = child.stdin.take();
-        let stdout = BufReader::new(child.stdout.take().expect("piped"));
+        Proc::spawn_with(Stdio3::Pipes)
+    }
+
+    fn spawn_with(how: Stdio3) -> Proc {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_stdio-greeter"));
+        cmd.env("RUST_LOG", "debug").kill_on_drop(true);
+        let mut ours = None;
+        let mut shared_out = None;
+        match how {
+            Stdio3::Pipes => {
+                cmd.stdin(Stdio::piped()).stdout(Stdio::piped());
+                cmd.stderr(Stdio::piped());
+            }
+            Stdio3::Socket => {
+                let (mine, theirs) = std::os::unix::net::UnixStream::pair().expect("socketpair");
+                let theirs_too = theirs.try_clone().expect("dup");
+                cmd.stdin(Stdio::from(std::os::fd::OwnedFd::from(theirs)));
+                cmd.stdout(Stdio::from(std::os::fd::OwnedFd::from(theirs_too)));
+                cmd.stderr(Stdio::piped());
+                mine.set_nonblocking(true).expect("nonblocking");
+                ours = Some(tokio::net::UnixStream::from_std(mine).expect("a tokio socket"));
+            }
+            Stdio3::SharedErr => {
+                let (reader, writer) = std::io::pipe().expect("pipe");
+                cmd.stdin(Stdio::piped());
+                cmd.stdout(writer.try_clone().expect("dup")).stderr(writer);
+                shared_out = Some(reader);
+            }
+        }
+        let mut child = cmd.spawn().expect("the example binary starts");
+        // The parent's copies of the child's ends are closed with `cmd`.
+        drop(cmd);
+        let (stdin, stdout): (
+            Box<dyn AsyncWrite + Unpin + Send>,
+            Box<dyn AsyncRead + Unpin + Send>,
+        ) = match (ours, shared_out) {
+            (Some(sock), _) => {
+                let (r, w) = sock.into_split();
+                (Box::new(w), Box::new(r))
+            }
+            (None, Some(reader)) => {
+                let fd = std::os::fd::OwnedFd::from(reader);
+                let reader =
+                    tokio::net::unix::pipe::Receiver::from_owned_fd(fd).expect("a tokio pipe");
+                (
+                    Box::new(child.stdin.take().expect("piped")),
+                    Box::new(reader),
+                )
+            }
+            (None, None) => (
+                Box::new(child.stdin.take().expect("piped")),
+                Box::new(child.stdout.take().expect("piped")),
+            ),
+        };
         Proc {
             child,
-            stdin,
-            stdout,
+            stdin: Some(stdin),
+            stdout: BufReader::new(stdout),
+            shared: matches!(how, Stdio3::SharedErr),
             frames: Vec::new(),
         }
     }
@@ -57,12 +117,18 @@ impl Proc {
     /// The next stdout line, which must be one JSON-RPC message; `None` at end of stdout.
     async fn recv(&mut self) -> Option<Value> {
         let mut line = String::new();
-        let n = tokio::time::timeout(BOUND, self.stdout.read_line(&mut line))
-            .await
-            .expect("the server answers in time")
-            .expect("stdout readable");
-        if n == 0 {
-            return None;
+        loop {
+            line.clear();
+            let n = tokio::time::timeout(BOUND, self.stdout.read_line(&mut line))
+                .await
+                .expect("the server answers in time")
+                .expect("stdout readable");
+            if n == 0 {
+                return None;
+            }
+            if !self.shared || line.starts_with('{') {
+                break;
+            }
         }
         let msg: Value = serde_json::from_str(&line)
             .unwrap_or_else(|e| panic!("stdout carries only JSON lines, got {line:?}: {e}"));
@@ -113,7 +179,49 @@ fn meta() -> Value {
 
 #[tokio::test]
 async fn modern_discover_and_two_round_call_over_real_pipes() {
-    let mut p = Proc::spawn();
+    modern_flow(Proc::spawn_with(Stdio3::Pipes)).await;
+}
+
+#[tokio::test]
+async fn modern_flow_over_a_socket_pair() {
+    modern_flow(Proc::spawn_with(Stdio3::Socket)).await;
+}
+
+#[tokio::test]
+async fn modern_flow_with_stdout_and_stderr_on_one_pipe() {
+    modern_flow(Proc::spawn_with(Stdio3::SharedErr)).await;
+}
+
+#[tokio::test]
+async fn many_calls_sent_at_once_are_each_answered_once_over_every_kind_of_stdio() {
+    for how in [Stdio3::Pipes, Stdio3::Socket, Stdio3::SharedErr] {
+        let mut p = Proc::spawn_with(how);
+        let mut batch = Vec::new();
+        for id in 0..500 {
+            let msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                "params": {"_meta": meta(), "name": "shout", "arguments": {"text": format!("n{id}")}}});
+            batch.extend_from_slice(msg.to_string().as_bytes());
+            batch.push(b'\n');
+        }
+        let stdin = p.stdin.as_mut().unwrap();
+        stdin.write_all(&batch).await.unwrap();
+        stdin.flush().await.unwrap();
+        let mut seen = vec![false; 500];
+        for _ in 0..500 {
+            let answer = p.recv().await.expect("an answer for every call");
+            let id = answer["id"].as_u64().expect("an id") as usize;
+            assert_eq!(answer["result"]["content"][0]["text"], format!("N{id}"));
+            assert!(
+                !std::mem::replace(&mut seen[id], true),
+                "answered twice: {id}"
+            );
+        }
+        let (status, _, stderr) = p.close().await;
+        assert!(status.success(), "{status:?}\n{stderr}");
+    }
+}
+
+async fn modern_flow(mut p: Proc) {
     let d = p
         .request(json!({"jsonrpc": "2.0", "id": "d", "method": "server/discover", "params": {"_meta": meta()}}))
         .await;
@@ -161,13 +269,16 @@ async fn modern_discover_and_two_round_call_over_real_pipes() {
     assert_eq!(done["result"]["resultType"], "complete");
     assert_eq!(done["result"]["content"][0]["text"], "Hello, Ada!");
 
+    let shared = p.shared;
     let (status, frames, stderr) = p.close().await;
     assert!(status.success(), "{status:?}\n{stderr}");
     assert!(validate_transcript(Revision::V2026_07_28, &frames) >= 5);
-    assert!(
-        stderr.contains("stdio-greeter serving stdin/stdout"),
-        "logs go to stderr: {stderr}"
-    );
+    if !shared {
+        assert!(
+            stderr.contains("stdio-greeter serving stdin/stdout"),
+            "logs go to stderr: {stderr}"
+        );
+    }
 }
 
 #[tokio::test]

@@ -10,6 +10,9 @@
 //! its pending requests, other in-flight requests finish (or are cancelled after a grace period)
 //! and the function returns.
 
+#[cfg(feature = "stdio")]
+pub(crate) mod pipes;
+
 use crate::backchannel::Outbound;
 use crate::dispatch::{Conn, Engine, Route};
 use crate::era::{self, Era, ModernMeta, Signals};
@@ -285,17 +288,41 @@ impl<H: Handler> StdioConn<H> {
     }
 }
 
+/// How many bytes of lines the writer gathers before it writes them.
+const WRITE_BATCH: usize = 64 * 1024;
+
+/// Writes each message as one line. Messages already waiting when a write begins go out with
+/// it, one `write` for many lines under load, one per line when they come one at a time.
+///
+/// After the first message the writer yields once: a request task that sends its answer wakes
+/// the writer into tokio's "run next" slot, which would write that one answer before the
+/// other requests read from the same chunk of input have run. Yielding lets them answer first,
+/// so their lines share the write.
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut w: W,
     mut rx: mpsc::Receiver<Value>,
 ) -> io::Result<()> {
+    let mut buf = Vec::with_capacity(8 * 1024);
     while let Some(msg) = rx.recv().await {
-        let mut line = serde_json::to_vec(&msg).map_err(io::Error::other)?;
-        line.push(b'\n');
-        w.write_all(&line).await?;
+        buf.clear();
+        push_line(&mut buf, &msg)?;
+        tokio::task::yield_now().await;
+        while buf.len() < WRITE_BATCH {
+            match rx.try_recv() {
+                Ok(msg) => push_line(&mut buf, &msg)?,
+                Err(_) => break,
+            }
+        }
+        w.write_all(&buf).await?;
         w.flush().await?;
     }
     w.shutdown().await.or(Ok(()))
+}
+
+fn push_line(buf: &mut Vec<u8>, msg: &Value) -> io::Result<()> {
+    serde_json::to_writer(&mut *buf, msg).map_err(io::Error::other)?;
+    buf.push(b'\n');
+    Ok(())
 }
 
 /// Forgets a finished request: the entry under `id` if it is still this request's (`serial`).
