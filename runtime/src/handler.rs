@@ -2,8 +2,8 @@
 
 use crate::cx::Cx;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
-    ReadResourceResult, Resource, ResourceTemplate, Tool,
+    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, HeaderParam, JsonObject,
+    Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
 use crate::server_info::ServerInfo;
 use std::future::Future;
@@ -82,6 +82,17 @@ pub trait Handler: Send + Sync + 'static {
     fn list_tools(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Tool>, Error>> + Send {
         let _ = cx;
         async { Ok(Vec::new()) }
+    }
+
+    /// The arguments of tool `name` that its input schema marks with `x-mcp-header`: over
+    /// 2026-07-28 HTTP their values must also come as equal `Mcp-Param-*` headers, and the
+    /// transport checks them before the call runs. Asked per call, so it must be a lookup:
+    /// compute the lists once ([`HeaderParam::of`]) when the tools are defined.
+    /// [`Router`](crate::Router) does that for every tool it holds; the default, for a handler
+    /// whose tools have no such arguments, is none.
+    fn header_params(&self, name: &str) -> &[HeaderParam] {
+        let _ = name;
+        &[]
     }
 
     /// `tools/call`.

@@ -5,8 +5,8 @@ use crate::cx::Cx;
 use crate::handler::Handler;
 use crate::prompts::PromptSet;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, JsonObject, Prompt,
-    ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
+    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, HeaderParam, JsonObject,
+    Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
 };
 use crate::resources::{ResourceDef, ResourceSet};
 use crate::server_info::ServerInfo;
@@ -46,6 +46,8 @@ pub struct Router {
     tools: Vec<Tool>,
     /// Tool name -> index into `boxes`.
     owners: HashMap<String, usize>,
+    /// Tool name -> its `x-mcp-header` arguments, for the tools that have any.
+    header_params: HashMap<String, Box<[HeaderParam]>>,
     prompts: PromptSet,
     resources: ResourceSet,
     complete: Option<CompleteFn>,
@@ -84,6 +86,10 @@ impl Router {
         for t in tools.tools() {
             ensure_unique("tool name", &t.name, self.owners.keys().map(String::as_str));
             self.owners.insert(t.name.clone(), index);
+            let params = HeaderParam::of(&t);
+            if !params.is_empty() {
+                self.header_params.insert(t.name.clone(), params.into());
+            }
             self.tools.push(t);
         }
         self.boxes.push(Box::new(tools));
@@ -126,6 +132,10 @@ impl Handler for Router {
 
     async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
         Ok(self.tools.clone())
+    }
+
+    fn header_params(&self, name: &str) -> &[HeaderParam] {
+        self.header_params.get(name).map_or(&[], |p| p)
     }
 
     async fn call_tool(

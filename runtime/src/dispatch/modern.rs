@@ -1,5 +1,5 @@
 //! The methods only 2026-07-28 serves (`server/discover`, `subscriptions/listen`) in front of
-//! the shared ones, and the tool list the HTTP transport needs for its header checks.
+//! the shared ones.
 
 use super::{Answered, ClientFacts, Conn, Engine};
 use crate::era::ModernMeta;
@@ -27,28 +27,5 @@ impl<H: Handler> Engine<H> {
             instructions: info.instructions.as_deref(),
         };
         self.complete(&Method::Discover, Revision::V2026_07_28, result, false)
-    }
-
-    /// The tools listed to the caller of a 2026-07-28 request; the HTTP transport reads their
-    /// `x-mcp-header` annotations to check `Mcp-Param-*` headers. Nothing the listing sends
-    /// reaches the client (the transport drops `conn`'s receiver), and it cannot ask for input.
-    #[cfg(feature = "http")]
-    pub(crate) async fn tools_for(
-        &self,
-        req: &Request,
-        meta: &ModernMeta,
-        conn: &Conn,
-    ) -> Result<Vec<crate::protocol::Tool>, crate::protocol::Error> {
-        use super::drive::{Driven, drive, settle};
-        let facts = ClientFacts {
-            log_level: None,
-            progress_token: None,
-            ..ClientFacts::modern(meta.clone())
-        };
-        let cx = self.cx(req, conn, facts, None, crate::cx::AskState::default(), 0);
-        match drive(&cx, self.handler.list_tools(&cx)).await {
-            Driven::Done(r) => r,
-            other => settle(other).map(|_| Vec::new()),
-        }
     }
 }

@@ -4,11 +4,10 @@
 //! Any failure is `-32020 HeaderMismatch` (HTTP 400). Header names are case-insensitive
 //! (`HeaderMap` lowercases them), values case-sensitive, surrounding whitespace ignored.
 
-use crate::protocol::{Error, JsonObject, Request, Tool, echo};
+use crate::protocol::{Error, HeaderParam, JsonObject, Request, echo};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http::HeaderMap;
-use http::header::HeaderName;
 use serde_json::Value;
 use std::borrow::Cow;
 
@@ -117,44 +116,17 @@ pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Resul
     }
 }
 
-/// The `x-mcp-header` annotations of a tool: (property path, header name suffix). Only
-/// properties reachable through `properties` chains count (§ Schema Extension); annotations
-/// that are not valid header-name tokens are ignored (clients must drop such tools anyway).
-pub(crate) fn annotations(tool: &Tool) -> Vec<(Vec<String>, String)> {
-    fn walk(schema: &JsonObject, path: &mut Vec<String>, out: &mut Vec<(Vec<String>, String)>) {
-        let Some(Value::Object(props)) = schema.get("properties") else {
-            return;
-        };
-        for (key, prop) in props {
-            let Value::Object(prop) = prop else { continue };
-            path.push(key.clone());
-            if let Some(Value::String(name)) = prop.get("x-mcp-header") {
-                let valid = !name.is_empty()
-                    && HeaderName::from_bytes(format!("mcp-param-{name}").as_bytes()).is_ok();
-                if valid {
-                    out.push((path.clone(), name.clone()));
-                }
-            }
-            walk(prop, path, out);
-            path.pop();
-        }
-    }
-    let mut out = Vec::new();
-    walk(&tool.input_schema, &mut Vec::new(), &mut out);
-    out
-}
-
 /// Every annotated argument present (and not `null`) in the body needs its `Mcp-Param-*`
 /// header with an equal value; a header without a body value is a mismatch too.
 pub(crate) fn check_params(
     headers: &HeaderMap,
-    tool: &Tool,
+    params: &[HeaderParam],
     arguments: Option<&JsonObject>,
 ) -> Result<(), Error> {
-    for (path, name) in annotations(tool) {
-        let display = format!("Mcp-Param-{name}");
-        let header = single(headers, &display.to_ascii_lowercase(), &display)?;
-        let body = arguments.and_then(|a| value_at(a, &path));
+    for param in params {
+        let display = param.display();
+        let header = single(headers, param.header(), &display)?;
+        let body = arguments.and_then(|a| param.value_in(a));
         match (header, body) {
             (None, None) => {}
             (None, Some(_)) => return Err(mismatch(format!("Missing required {display} header"))),
@@ -172,15 +144,6 @@ pub(crate) fn check_params(
         }
     }
     Ok(())
-}
-
-fn value_at<'a>(args: &'a JsonObject, path: &[String]) -> Option<&'a Value> {
-    let (first, rest) = path.split_first()?;
-    let mut v = args.get(first)?;
-    for key in rest {
-        v = v.as_object()?.get(key)?;
-    }
-    Some(v).filter(|v| !v.is_null())
 }
 
 /// Header vs body value (§ Value Encoding, Server Validation): strings exactly, booleans as
@@ -239,11 +202,17 @@ mod tests {
 
     #[test]
     fn annotated_paths_follow_properties_only() {
-        let mut a = annotations(&tool());
-        a.sort();
-        let deep = (vec!["deep".to_owned(), "on".to_owned()], "On".to_owned());
-        assert_eq!(a.len(), 3);
-        assert!(a.contains(&deep));
+        let a = HeaderParam::of(&tool());
+        let mut names: Vec<_> = a.iter().map(|p| (p.path.join("."), p.header())).collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                ("deep.on".to_owned(), "mcp-param-on"),
+                ("n".to_owned(), "mcp-param-n"),
+                ("region".to_owned(), "mcp-param-region")
+            ]
+        );
     }
 
     #[test]
@@ -256,6 +225,7 @@ mod tests {
             ("MCP-PARAM-N", "42.0"),
             ("mcp-param-on", "true"),
         ]);
+        let t = HeaderParam::of(&t);
         assert!(check_params(&ok, &t, args).is_ok());
         let missing = headers(&[("mcp-param-region", "us-west1"), ("mcp-param-n", "42")]);
         assert!(check_params(&missing, &t, args).is_err());

@@ -12,15 +12,13 @@ use super::body::{self, McpBody};
 use super::endpoint::Endpoint;
 use super::exchange::{self, Job, Opts};
 use super::headers;
-use crate::backchannel::Outbound;
 use crate::cx::Principal;
-use crate::dispatch::{Conn, Route};
+use crate::dispatch::Route;
 use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::protocol::{Error, Inbound, Method, Request, RequestMeta};
 use http::{HeaderMap, Response, StatusCode};
 use serde_json::Value;
-use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 /// Serves one modern POST.
@@ -54,7 +52,7 @@ async fn request<H: Handler>(
     principal: Option<Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
-    let meta = match validate(ep, headers, &req, principal.clone()).await {
+    let meta = match validate(ep, headers, &req) {
         Ok(meta) => meta,
         Err(e) => {
             tracing::debug!(method = %req.method, code = e.code, "request refused before dispatch");
@@ -78,11 +76,10 @@ async fn request<H: Handler>(
 
 /// Every check that answers 400 (see the module docs for the order). The checked `_meta` goes
 /// on to the dispatcher, which does not check it again.
-async fn validate<H: Handler>(
+fn validate<H: Handler>(
     ep: &Endpoint<H>,
     headers: &HeaderMap,
     req: &Request,
-    principal: Option<Principal>,
 ) -> Result<ModernMeta, Error> {
     let meta = RequestMeta::parse(req.params.as_ref())?;
     headers::check_version(headers, &meta.protocol_version)?;
@@ -90,7 +87,7 @@ async fn validate<H: Handler>(
     check_target(req)?;
     headers::check_method_and_name(headers, req)?;
     if req.method == Method::ToolsCall && ep.engine.config.info.capabilities.tools.is_some() {
-        check_params(ep, headers, req, &meta, principal).await?;
+        check_params(ep, headers, req)?;
     }
     Ok(meta)
 }
@@ -109,15 +106,12 @@ fn check_target(req: &Request) -> Result<(), Error> {
     }
 }
 
-/// `Mcp-Param-*` headers need the tool's schema: the tool list is asked for the same caller
-/// (lists may vary by authorization, never by connection), only when the call has arguments
-/// or carries such headers.
-async fn check_params<H: Handler>(
+/// `Mcp-Param-*` headers against the tool's `x-mcp-header` arguments, which the handler
+/// looked up by name (the [`Router`](crate::Router) computed them when it was built).
+fn check_params<H: Handler>(
     ep: &Endpoint<H>,
     headers: &HeaderMap,
     req: &Request,
-    meta: &ModernMeta,
-    principal: Option<Principal>,
 ) -> Result<(), Error> {
     let params = req.params.as_ref();
     let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
@@ -126,26 +120,5 @@ async fn check_params<H: Handler>(
     let args = params
         .and_then(|p| p.get("arguments"))
         .and_then(Value::as_object);
-    let has_param_headers = headers.keys().any(|k| k.as_str().starts_with("mcp-param-"));
-    if args.is_none_or(|a| a.is_empty()) && !has_param_headers {
-        return Ok(());
-    }
-    let conn = Conn {
-        // Nothing a list_tools sends is delivered: its receiver is dropped at once.
-        out: Outbound(mpsc::channel(1).0),
-        principal,
-        cancel: CancellationToken::new(),
-    };
-    let tools = match ep.engine.tools_for(req, meta, &conn).await {
-        Ok(tools) => tools,
-        Err(e) => {
-            // The call itself will meet the same failure and report it.
-            tracing::debug!(code = e.code, "tool list unavailable for header checks");
-            return Ok(());
-        }
-    };
-    match tools.iter().find(|t| t.name == name) {
-        Some(tool) => headers::check_params(headers, tool, args),
-        None => Ok(()),
-    }
+    headers::check_params(headers, ep.engine.handler.header_params(name), args)
 }

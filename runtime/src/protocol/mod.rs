@@ -3,6 +3,7 @@
 mod capabilities;
 mod content;
 mod error;
+mod header_params;
 mod input;
 mod jsonrpc;
 mod method;
@@ -13,6 +14,7 @@ mod unique;
 pub use capabilities::*;
 pub use content::*;
 pub use error::*;
+pub use header_params::HeaderParam;
 pub use input::*;
 pub use jsonrpc::*;
 pub use method::*;

@@ -2,9 +2,9 @@
 //! cancellation, list changes, a capability gate and the caller's principal.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::JsonObject;
+use rondo_mcp::protocol::{HeaderParam, JsonObject};
 use serde_json::{Value, json};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use tokio::sync::oneshot;
 
 /// Signals when a `hang` or `ask_watched` call's future ends or is dropped.
@@ -39,6 +39,13 @@ fn schema(v: Value) -> JsonObject {
     v.as_object().cloned().unwrap_or_default()
 }
 
+/// The `region` tool's arguments, two of them mirrored in `Mcp-Param-*` headers.
+fn region_schema() -> JsonObject {
+    schema(json!({"type": "object", "properties": {
+        "region": {"type": "string", "x-mcp-header": "Region"},
+        "count": {"type": "integer", "x-mcp-header": "Count"}}}))
+}
+
 impl Handler for Probe {
     fn info(&self) -> ServerInfo {
         ServerInfo::new("probe", "1.0.0")
@@ -46,16 +53,19 @@ impl Handler for Probe {
             .with_prompts()
     }
 
+    fn header_params(&self, name: &str) -> &[HeaderParam] {
+        static REGION: LazyLock<Vec<HeaderParam>> =
+            LazyLock::new(|| HeaderParam::of(&Tool::new("region", "", region_schema())));
+        if name == "region" { &REGION } else { &[] }
+    }
+
     async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
         let ints = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}});
-        let region = json!({"type": "object", "properties": {
-            "region": {"type": "string", "x-mcp-header": "Region"},
-            "count": {"type": "integer", "x-mcp-header": "Count"}}});
         let none = Tool::no_arguments;
         Ok(vec![
             Tool::new("add", "Adds two integers", schema(ints)),
             Tool::new("progress", "Reports progress three times", none()),
-            Tool::new("region", "Echoes its routed region", schema(region)),
+            Tool::new("region", "Echoes its routed region", region_schema()),
             Tool::new("greet", "Asks for a name", none()),
             Tool::new("hang", "Reports once, then never finishes", none()),
             Tool::new(
