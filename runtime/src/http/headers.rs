@@ -169,6 +169,8 @@ fn same(header: &str, body: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Tool;
+    use http::header::HeaderName;
     use serde_json::json;
 
     fn tool() -> Tool {
