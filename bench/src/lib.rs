@@ -6,6 +6,8 @@
 //! benchmarks are in `benches/mcp.rs`; the memory run is `src/bin/driver.rs` against the two
 //! stdio servers in `src/bin/`. Results and how to reproduce them: `BENCHMARKS.md`.
 
+pub mod floor;
 pub mod rmcp_server;
 pub mod rondo_server;
+pub mod stats;
 pub mod wire;
