@@ -323,7 +323,7 @@ async fn main() {
     println!();
     println!(
         "memory (KiB): VmRSS idle (after two calls), VmRSS at the end of the runs at {top} \
-         connections (median [min–max]), VmHWM (peak) at the end"
+         connections (median [min–max]), VmHWM (the highest VmRSS since the server started) at the end"
     );
     println!();
     println!(

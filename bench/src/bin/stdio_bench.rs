@@ -362,7 +362,7 @@ async fn main() {
     println!();
     println!(
         "memory per request in flight (2026-07-28, `wait` calls of 300 ms): (highest VmRSS with W in flight − idle VmRSS) / W, KiB, \
-         median [min–max] of {} runs; idle VmRSS in the last row",
+         median [min–max] of {} runs (VmRSS counts 4 KiB pages: at W = 1 a figure is a multiple of 4); idle VmRSS (KiB) in the last row",
         a.runs
     );
     println!();
