@@ -3,7 +3,7 @@
 # runtime (`#[tokio::main]`), driven side by side in one run. Three servers each: Rondo, rmcp
 # 3.11 and the floor (a hand-written tokio server, no MCP framework, `src/floor.rs`).
 #
-#   bench/real.sh                       # everything, 5 runs per figure (about 15 min)
+#   bench/real.sh                       # everything, 5 runs per figure (about 5 min after the build)
 #   RUNS=1 SEQ=200 PIPELINED=2000 SECONDS_PER_RUN=1 bench/real.sh   # a smoke run
 #   PARTS=http bench/real.sh            # only the HTTP part (PARTS: any of stdio http)
 #
