@@ -71,6 +71,26 @@ impl Bench {
             ),
         }
     }
+
+    /// The same server with the `wait` tool too (the stdio server: the memory run keeps many
+    /// `wait` calls in flight).
+    pub fn with_wait() -> Self {
+        let mut bench = Self::new();
+        bench.tool_router += Self::wait_router();
+        bench
+    }
+}
+
+#[tool_router(router = wait_router)]
+impl Bench {
+    #[tool(
+        description = "Waits 300 ms, then answers.",
+        annotations(read_only_hint = true)
+    )]
+    async fn wait(&self) -> String {
+        tokio::time::sleep(crate::floor::WAIT).await;
+        "waited".to_owned()
+    }
 }
 
 /// The wire key of the one question in `inputRequests`.

@@ -33,6 +33,13 @@ async fn delete_file(cx: &Cx, path: String) -> String {
     }
 }
 
+/// Waits 300 ms, then answers (the memory run keeps many of these in flight).
+#[tool(read_only_hint = true)]
+async fn wait() -> String {
+    tokio::time::sleep(crate::floor::WAIT).await;
+    "waited".to_owned()
+}
+
 /// The router with both tools.
 pub fn router() -> Router {
     Router::new(ServerInfo::new("rondo-bench", "0.0.0")).tools(tools![add, delete_file])
@@ -44,6 +51,11 @@ pub fn router() -> Router {
 /// not in the numbers.
 pub fn server() -> Server<Router> {
     Server::new(router()).without_replay_guard()
+}
+
+/// [`server`] with the `wait` tool too: the stdio server.
+pub fn stdio_server() -> Server<Router> {
+    Server::new(router().tools(tools![wait])).without_replay_guard()
 }
 
 /// The server with a known key ring, so a benchmark can open the `requestState` it issues, and

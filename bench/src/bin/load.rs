@@ -12,6 +12,7 @@ use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::client::conn::http1::SendRequest;
 use hyper_util::rt::TokioIo;
+use rondo_bench::stats::memory;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
@@ -186,7 +187,7 @@ async fn worker(addr: SocketAddr, w: u64, until: Instant) -> Tally {
     while Instant::now() < until {
         n += 1;
         // Half plain calls, half flows (three requests in four are part of a flow).
-        let out = if n % 2 == 0 {
+        let out = if n.is_multiple_of(2) {
             plain(&mut conn, n, &mut tally).await
         } else {
             flow(&mut conn, n, &mut tally).await
@@ -196,20 +197,6 @@ async fn worker(addr: SocketAddr, w: u64, until: Instant) -> Tally {
         }
     }
     tally
-}
-
-/// The server's resident and peak memory, in KiB, from `/proc/PID/status`.
-fn memory(pid: u32) -> (u64, u64) {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix(name))
-            .and_then(|v| v.split_whitespace().next())
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(0)
-    };
-    (field("VmRSS:"), field("VmHWM:"))
 }
 
 fn percentile(sorted: &[u32], p: f64) -> f64 {

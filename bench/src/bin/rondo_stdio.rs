@@ -1,6 +1,8 @@
-//! The Rondo benchmark server (`add` and `delete_file`) over stdin/stdout.
+//! The Rondo benchmark server (`add`, `delete_file` and `wait`) over stdin/stdout.
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
-    rondo_bench::rondo_server::server().serve_stdio().await
+    rondo_bench::rondo_server::stdio_server()
+        .serve_stdio()
+        .await
 }
