@@ -2,8 +2,8 @@
 
 use crate::cx::Cx;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, HeaderParam, JsonObject,
-    Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+    CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
+    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
 use crate::server_info::ServerInfo;
 use std::future::Future;
@@ -24,7 +24,7 @@ use std::future::Future;
 ///
 /// ```
 /// use rondo_mcp::prelude::*;
-/// use rondo_mcp::protocol::{ElicitAction, ElicitRequest, JsonObject};
+/// use rondo_mcp::protocol::{Cursor, ElicitAction, ElicitRequest, JsonObject, Page};
 /// use serde_json::json;
 ///
 /// struct Greeter;
@@ -34,8 +34,8 @@ use std::future::Future;
 ///         ServerInfo::new("greeter", "1.0.0").with_tools()
 ///     }
 ///
-///     async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
-///         Ok(vec![Tool::new("greet", "Greets the user by name", Tool::no_arguments())])
+///     async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+///         Ok(vec![Tool::new("greet", "Greets the user by name", Tool::no_arguments())].into())
 ///     }
 ///
 ///     async fn call_tool(&self, cx: &Cx, name: &str, _args: JsonObject) -> Result<CallToolResult, Error> {
@@ -78,10 +78,17 @@ pub trait Handler: Send + Sync + 'static {
     /// Who the server is and what it serves. Called once, when the [`Server`](crate::Server) is built.
     fn info(&self) -> ServerInfo;
 
-    /// `tools/list`: every tool, in a deterministic order.
-    fn list_tools(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Tool>, Error>> + Send {
-        let _ = cx;
-        async { Ok(Vec::new()) }
+    /// `tools/list`: the page of tools that starts at `cursor` (the first page without one),
+    /// in a deterministic order. `Ok(vec.into())` is the whole list on one page;
+    /// [`Page::slice`] pages a list with cursors a client cannot forge. The `tools/list`
+    /// answer carries the page's `nextCursor`.
+    fn list_tools(
+        &self,
+        cx: &Cx,
+        cursor: Option<&Cursor>,
+    ) -> impl Future<Output = Result<Page<Tool>, Error>> + Send {
+        let _ = (cx, cursor);
+        async { Ok(Page::from(Vec::new())) }
     }
 
     /// The arguments of tool `name` that its input schema marks with `x-mcp-header`: over
@@ -106,10 +113,14 @@ pub trait Handler: Send + Sync + 'static {
         async move { Err(Error::unknown_tool(name)) }
     }
 
-    /// `prompts/list`.
-    fn list_prompts(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Prompt>, Error>> + Send {
-        let _ = cx;
-        async { Ok(Vec::new()) }
+    /// `prompts/list`, paged as [`list_tools`](Handler::list_tools) is.
+    fn list_prompts(
+        &self,
+        cx: &Cx,
+        cursor: Option<&Cursor>,
+    ) -> impl Future<Output = Result<Page<Prompt>, Error>> + Send {
+        let _ = (cx, cursor);
+        async { Ok(Page::from(Vec::new())) }
     }
 
     /// `prompts/get`.
@@ -128,19 +139,24 @@ pub trait Handler: Send + Sync + 'static {
         }
     }
 
-    /// `resources/list`.
-    fn list_resources(&self, cx: &Cx) -> impl Future<Output = Result<Vec<Resource>, Error>> + Send {
-        let _ = cx;
-        async { Ok(Vec::new()) }
+    /// `resources/list`, paged as [`list_tools`](Handler::list_tools) is.
+    fn list_resources(
+        &self,
+        cx: &Cx,
+        cursor: Option<&Cursor>,
+    ) -> impl Future<Output = Result<Page<Resource>, Error>> + Send {
+        let _ = (cx, cursor);
+        async { Ok(Page::from(Vec::new())) }
     }
 
-    /// `resources/templates/list`.
+    /// `resources/templates/list`, paged as [`list_tools`](Handler::list_tools) is.
     fn list_resource_templates(
         &self,
         cx: &Cx,
-    ) -> impl Future<Output = Result<Vec<ResourceTemplate>, Error>> + Send {
-        let _ = cx;
-        async { Ok(Vec::new()) }
+        cursor: Option<&Cursor>,
+    ) -> impl Future<Output = Result<Page<ResourceTemplate>, Error>> + Send {
+        let _ = (cx, cursor);
+        async { Ok(Page::from(Vec::new())) }
     }
 
     /// `resources/read`. An unknown URI is [`Error::resource_not_found`], never empty contents.

@@ -63,9 +63,9 @@ pub mod prelude {
     pub use crate::cx::{AskError, Cx, Principal};
     pub use crate::handler::Handler;
     pub use crate::protocol::{
-        CacheHint, CacheScope, CallToolResult, ClientCapabilities, Content, Error, GetPromptResult,
-        Prompt, PromptMessage, ReadResourceResult, Resource, ResourceContents, ResourceTemplate,
-        Tool,
+        CacheHint, CacheScope, CallToolResult, ClientCapabilities, Content, Cursor, Error,
+        GetPromptResult, Page, Prompt, PromptMessage, ReadResourceResult, Resource,
+        ResourceContents, ResourceTemplate, Tool,
     };
     pub use crate::question::{Answer, Form, Roots, Sample, Url};
     pub use crate::router::Router;

@@ -5,8 +5,8 @@ use crate::cx::Cx;
 use crate::handler::Handler;
 use crate::prompts::PromptSet;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Completion, Error, GetPromptResult, HeaderParam, JsonObject,
-    Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
+    CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
+    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
 };
 use crate::resources::{ResourceDef, ResourceSet};
 use crate::server_info::ServerInfo;
@@ -51,6 +51,8 @@ pub struct Router {
     prompts: PromptSet,
     resources: ResourceSet,
     complete: Option<CompleteFn>,
+    /// The most items per page of each list; `None`: every list on one page.
+    page_size: Option<usize>,
 }
 
 impl std::fmt::Debug for Router {
@@ -111,6 +113,14 @@ impl Router {
         self
     }
 
+    /// Pages every list (`tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list`) with at most `n` items per page (at least 1), each page's
+    /// answer carrying the `nextCursor` of the next. Without it every list is one page.
+    pub fn page_size(mut self, n: usize) -> Self {
+        self.page_size = Some(n.max(1));
+        self
+    }
+
     /// Serves `completion/complete` with `f`.
     pub fn completion<F, Fut>(mut self, f: F) -> Self
     where
@@ -130,8 +140,8 @@ impl Handler for Router {
             .unwrap_or_else(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
     }
 
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
-        Ok(self.tools.clone())
+    async fn list_tools(&self, _cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        Page::slice(&self.tools, cursor, self.page_size, |t| &t.name)
     }
 
     fn header_params(&self, name: &str) -> &[HeaderParam] {
@@ -154,8 +164,8 @@ impl Handler for Router {
         }
     }
 
-    async fn list_prompts(&self, _cx: &Cx) -> Result<Vec<Prompt>, Error> {
-        Ok(self.prompts.list())
+    async fn list_prompts(&self, _cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Prompt>, Error> {
+        Page::slice(&self.prompts.list(), cursor, self.page_size, |p| &p.name)
     }
 
     async fn get_prompt(
@@ -173,26 +183,36 @@ impl Handler for Router {
         }
     }
 
-    async fn list_resources(&self, _cx: &Cx) -> Result<Vec<Resource>, Error> {
-        Ok(self
+    async fn list_resources(
+        &self,
+        _cx: &Cx,
+        cursor: Option<&Cursor>,
+    ) -> Result<Page<Resource>, Error> {
+        let all: Vec<Resource> = self
             .resources
             .definitions()
             .filter_map(|d| match d {
                 ResourceDef::Static(r) => Some(r),
                 ResourceDef::Template(_) => None,
             })
-            .collect())
+            .collect();
+        Page::slice(&all, cursor, self.page_size, |r| &r.uri)
     }
 
-    async fn list_resource_templates(&self, _cx: &Cx) -> Result<Vec<ResourceTemplate>, Error> {
-        Ok(self
+    async fn list_resource_templates(
+        &self,
+        _cx: &Cx,
+        cursor: Option<&Cursor>,
+    ) -> Result<Page<ResourceTemplate>, Error> {
+        let all: Vec<ResourceTemplate> = self
             .resources
             .definitions()
             .filter_map(|d| match d {
                 ResourceDef::Template(t) => Some(t),
                 ResourceDef::Static(_) => None,
             })
-            .collect())
+            .collect();
+        Page::slice(&all, cursor, self.page_size, |t| &t.uri_template)
     }
 
     async fn read_resource(&self, cx: &Cx, uri: &str) -> Result<ReadResourceResult, Error> {

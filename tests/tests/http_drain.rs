@@ -24,12 +24,8 @@ impl Handler for Slow {
         ServerInfo::new("slow", "1.0.0").with_tools()
     }
 
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
-        Ok(vec![Tool::new(
-            "work",
-            "Works for a while",
-            Tool::no_arguments(),
-        )])
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        Ok(vec![Tool::new("work", "Works for a while", Tool::no_arguments())].into())
     }
 
     async fn call_tool(

@@ -44,7 +44,7 @@ impl Handler for Greeter {
             .with_tools()
     }
 
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
         let text = json!({
             "type": "object",
             "properties": {"text": {"type": "string", "description": "What to shout"}},
@@ -61,7 +61,8 @@ impl Handler for Greeter {
                 "Asks the user for their name and greets them",
                 Tool::no_arguments(),
             ),
-        ])
+        ]
+        .into())
     }
 
     async fn call_tool(

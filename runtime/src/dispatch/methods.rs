@@ -6,8 +6,10 @@ use super::{Answered, ClientFacts, Conn, Engine, object_param, owned_object, str
 use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
-    CallToolResult, CompleteRequest, Error, JsonObject, Method, Request, Revision, Tool, echo,
+    CallToolResult, CompleteRequest, Cursor, Error, JsonObject, Method, Page, Request, Revision,
+    Tool, echo,
 };
+use serde::Serialize;
 use serde_json::{Value, json};
 use std::future::Future;
 
@@ -27,24 +29,23 @@ impl<H: Handler> Engine<H> {
             Method::ToolsList if tools => self.list_tools(req, conn, facts).await,
             Method::ToolsCall if tools => self.call_tool(req, conn, facts, params).await,
             Method::PromptsList if prompts => {
+                let cursor = Cursor::from_params(req.params.as_ref())?;
                 let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
-                self.list(&cx, h.list_prompts(&cx), |p| json!({ "prompts": p }))
-                    .await
+                let page = h.list_prompts(&cx, cursor.as_ref());
+                self.list(&cx, page, "prompts", |p| p).await
             }
             Method::PromptsGet if prompts => self.get_prompt(req, conn, facts, params).await,
             Method::ResourcesList if resources => {
+                let cursor = Cursor::from_params(req.params.as_ref())?;
                 let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
-                self.list(&cx, h.list_resources(&cx), |r| json!({ "resources": r }))
-                    .await
+                let page = h.list_resources(&cx, cursor.as_ref());
+                self.list(&cx, page, "resources", |r| r).await
             }
             Method::ResourceTemplatesList if resources => {
+                let cursor = Cursor::from_params(req.params.as_ref())?;
                 let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
-                self.list(
-                    &cx,
-                    h.list_resource_templates(&cx),
-                    |t| json!({ "resourceTemplates": t }),
-                )
-                .await
+                let page = h.list_resource_templates(&cx, cursor.as_ref());
+                self.list(&cx, page, "resourceTemplates", |t| t).await
             }
             Method::ResourcesRead if resources => {
                 self.read_resource(req, conn, facts, params).await
@@ -57,22 +58,21 @@ impl<H: Handler> Engine<H> {
     }
 
     async fn list_tools(&self, req: &Request, conn: &Conn, facts: ClientFacts) -> Answered {
+        let cursor = Cursor::from_params(req.params.as_ref())?;
         let legacy = !facts.revision.is_modern();
         let cx = self.cx(req, conn, facts, None, AskState::default(), 0);
-        self.list(&cx, self.handler.list_tools(&cx), |mut tools: Vec<Tool>| {
+        let page = self.handler.list_tools(&cx, cursor.as_ref());
+        self.list(&cx, page, "tools", |mut t: Tool| {
             // 2025-11-25 requires an object root for `outputSchema`; such tools are listed
             // without one, and their results go out as content only.
-            if legacy {
-                for t in &mut tools {
-                    if t.output_schema
-                        .as_ref()
-                        .is_some_and(|s| s.get("type") != Some(&json!("object")))
-                    {
-                        t.output_schema = None;
-                    }
-                }
+            if legacy
+                && t.output_schema
+                    .as_ref()
+                    .is_some_and(|s| s.get("type") != Some(&json!("object")))
+            {
+                t.output_schema = None;
             }
-            json!({ "tools": tools })
+            t
         })
         .await
     }
@@ -164,16 +164,31 @@ impl<H: Handler> Engine<H> {
         }
     }
 
-    /// Runs a list method (never multi-round) and answers it as a cacheable result.
-    async fn list<T, F>(&self, cx: &Cx, fut: F, wrap: impl FnOnce(T) -> Value) -> Answered
+    /// Runs a list method (never multi-round) and answers its page as a cacheable result:
+    /// `{key: [items], "nextCursor": ..}`, each item passed through `adjust` first.
+    async fn list<T, F>(&self, cx: &Cx, fut: F, key: &str, adjust: impl FnMut(T) -> T) -> Answered
     where
-        F: Future<Output = Result<T, Error>>,
+        T: Serialize,
+        F: Future<Output = Result<Page<T>, Error>>,
     {
         match drive(cx, fut).await {
-            Driven::Done(r) => self.complete(&cx.method, cx.revision, wrap(r?), false),
+            Driven::Done(page) => {
+                let page = page?;
+                let items: Vec<T> = page.items.into_iter().map(adjust).collect();
+                let mut result = JsonObject::new();
+                result.insert(key.to_owned(), to_value(items)?);
+                if let Some(next) = page.next_cursor {
+                    result.insert("nextCursor".into(), Value::String(next.as_str().to_owned()));
+                }
+                self.complete(&cx.method, cx.revision, result, false)
+            }
             other => settle(other),
         }
     }
+}
+
+fn to_value(v: impl Serialize) -> Result<Value, Error> {
+    serde_json::to_value(v).map_err(|e| Error::internal(format!("result does not serialise: {e}")))
 }
 
 /// What a resource read binds its state to in place of arguments.

@@ -7,6 +7,7 @@ mod header_params;
 mod input;
 mod jsonrpc;
 mod method;
+mod page;
 mod prompts;
 mod results;
 mod unique;
@@ -18,6 +19,7 @@ pub use header_params::HeaderParam;
 pub use input::*;
 pub use jsonrpc::*;
 pub use method::*;
+pub use page::{Cursor, Page};
 pub use prompts::*;
 pub use results::*;
 

@@ -51,6 +51,9 @@ use tokio::io::BufReader;
 use tokio::sync::oneshot;
 use wire::{Shared, lock, read_loop};
 
+/// The most pages [`TestClient::list_tools`] follows.
+pub const MAX_PAGES: usize = 10_000;
+
 /// Which way a message went.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Direction {
@@ -316,15 +319,29 @@ impl TestClient {
         async move { self.exchange(at, &method, self.with_meta(params)).await }
     }
 
-    /// `tools/list`.
+    /// `tools/list`: every tool, following `nextCursor` from page to page (at most
+    /// [`MAX_PAGES`] pages: a server whose cursors never end fails the call).
     #[track_caller]
     pub fn list_tools(&self) -> impl Future<Output = Result<Vec<Tool>, Error>> + Send + '_ {
         let at = Location::caller();
         async move {
-            let r = self
-                .exchange(at, "tools/list", self.with_meta(json!({})))
-                .await?;
-            serde_json::from_value(r["tools"].clone()).map_err(|e| Error::internal(e.to_string()))
+            let mut tools = Vec::new();
+            let mut params = json!({});
+            for _ in 0..MAX_PAGES {
+                let r = self
+                    .exchange(at, "tools/list", self.with_meta(params))
+                    .await?;
+                let page: Vec<Tool> = serde_json::from_value(r["tools"].clone())
+                    .map_err(|e| Error::internal(e.to_string()))?;
+                tools.extend(page);
+                match r.get("nextCursor") {
+                    Some(next) => params = json!({ "cursor": next }),
+                    None => return Ok(tools),
+                }
+            }
+            Err(Error::internal(format!(
+                "tools/list gave more than {MAX_PAGES} pages"
+            )))
         }
     }
 

@@ -129,7 +129,7 @@ impl Handler for Lab {
             .cache(self.cache)
     }
 
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
         let open = json!({"type": "object"});
         Ok(LAB_TOOLS
             .iter()
@@ -313,8 +313,12 @@ impl Handler for Lab {
         Ok(CallToolResult::text(text))
     }
 
-    async fn list_prompts(&self, _cx: &Cx) -> Result<Vec<Prompt>, Error> {
-        Ok(vec![Prompt::new("greeting", "Asks who to greet")])
+    async fn list_prompts(
+        &self,
+        _cx: &Cx,
+        _cursor: Option<&Cursor>,
+    ) -> Result<Page<Prompt>, Error> {
+        Ok(vec![Prompt::new("greeting", "Asks who to greet")].into())
     }
 
     async fn get_prompt(
@@ -334,11 +338,16 @@ impl Handler for Lab {
         })
     }
 
-    async fn list_resources(&self, _cx: &Cx) -> Result<Vec<Resource>, Error> {
+    async fn list_resources(
+        &self,
+        _cx: &Cx,
+        _cursor: Option<&Cursor>,
+    ) -> Result<Page<Resource>, Error> {
         Ok(vec![
             Resource::new("lab://secret", "secret"),
             Resource::new("lab://plain", "plain"),
-        ])
+        ]
+        .into())
     }
 
     async fn read_resource(&self, cx: &Cx, uri: &str) -> Result<ReadResourceResult, Error> {

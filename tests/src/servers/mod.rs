@@ -27,7 +27,7 @@ impl Handler for Hand {
         ServerInfo::new("hand", "1.0.0").with_tools().with_logging()
     }
 
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
         let add_schema = json!({
             "type": "object",
             "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}},
@@ -45,7 +45,8 @@ impl Handler for Hand {
                 Tool::no_arguments(),
             ),
             Tool::new("boom", "Panics", Tool::no_arguments()),
-        ])
+        ]
+        .into())
     }
 
     async fn call_tool(

@@ -59,7 +59,7 @@ impl Handler for Probe {
         if name == "region" { &REGION } else { &[] }
     }
 
-    async fn list_tools(&self, _cx: &Cx) -> Result<Vec<Tool>, Error> {
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
         let ints = json!({"type": "object", "properties": {"a": {"type": "integer"}, "b": {"type": "integer"}}});
         let none = Tool::no_arguments;
         Ok(vec![
@@ -76,7 +76,8 @@ impl Handler for Probe {
             Tool::new("change_tools", "Announces a tool list change", none()),
             Tool::new("needs_sampling", "Requires sampling", none()),
             Tool::new("whoami", "The caller's principal", none()),
-        ])
+        ]
+        .into())
     }
 
     async fn call_tool(
