@@ -4,8 +4,15 @@
 //! the same hand-written client ([`wire`]), which writes raw newline-delimited JSON-RPC lines
 //! and reads the answers, so the client's cost is identical on both sides. The criterion
 //! benchmarks are in `benches/mcp.rs`; the memory run is `src/bin/driver.rs` against the two
-//! stdio servers in `src/bin/`. Results and how to reproduce them: `BENCHMARKS.md`.
+//! stdio servers in `src/bin/`. The multi-round flow ([`rounds`], [`rondo_rounds`],
+//! [`rmcp_rounds`]) and the router with many tools ([`many_tools`]) are timed in
+//! `benches/rounds.rs`; `src/bin/state_size.rs` prints `requestState` sizes. Results and how to
+//! reproduce them: `BENCHMARKS.md`.
 
+pub mod many_tools;
+pub mod rmcp_rounds;
 pub mod rmcp_server;
+pub mod rondo_rounds;
 pub mod rondo_server;
+pub mod rounds;
 pub mod wire;
