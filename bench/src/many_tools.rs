@@ -83,8 +83,6 @@ pub fn list_line(caps: &str, id: u64, cursor: Option<&str>) -> String {
     )
 }
 
-/// Lists every tool, following `nextCursor` from page to page (today: one page), and checks
-/// that exactly `n` tools came, `add` first, each once. Returns the number of pages.
 /// `tools/list` without a cursor: the first page, checked (`min(size, n)` tools, in order, and
 /// a `nextCursor` exactly when more remain).
 pub async fn list_first_page<W, R>(c: &mut crate::wire::Client<W, R>, n: usize, size: usize)
@@ -102,6 +100,8 @@ where
     assert_eq!(result.get("nextCursor").is_some(), n > size, "{result}");
 }
 
+/// Lists every tool, following `nextCursor` from page to page, and checks that exactly `n`
+/// tools came, `add` first, each once. Returns the number of pages.
 pub async fn list_all<W, R>(c: &mut crate::wire::Client<W, R>, n: usize) -> usize
 where
     W: tokio::io::AsyncWrite + Unpin,
