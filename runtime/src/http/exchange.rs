@@ -66,43 +66,16 @@ pub(crate) async fn run<H: Handler>(
         cancel: job.cancel.clone(),
     };
     let (engine, req, route) = (job.engine, job.req, job.route);
-    let mut work = Box::pin(async move {
+    tokio::spawn(async move {
         let reply = engine.handle(req, route, &conn).await;
         // Every sender is gone once `conn` is: the pump then sees the queue end before the
         // final answer, so the answer is always the last message.
         drop(conn);
         drop(hold);
-        reply
+        let _ = done_tx.send(reply);
     });
     let guard = opts.modern.then(|| job.cancel.clone().drop_guard());
-    let mut done_tx = Some(done_tx);
-    let mut first = None;
-    if opts.modern {
-        // A 2026-07-28 request runs here, in the connection's task, until it answers or sends
-        // a first message: a plain call costs no task and no wake-up. One that streams moves
-        // to a task of its own for the rest. A disconnect drops it, which 2026-07-28 makes a
-        // cancellation. (A 2025-11-25 request always gets its task: there a disconnect is not
-        // a cancellation, so it must outlive this future.)
-        tokio::select! {
-            biased;
-            reply = &mut work => {
-                if let Some(tx) = done_tx.take() {
-                    let _ = tx.send(reply);
-                }
-            }
-            m = rx.recv() => first = m,
-        }
-    }
-    if let Some(tx) = done_tx {
-        tokio::spawn(async move {
-            let _ = tx.send(work.await);
-        });
-    }
-    let first = match first {
-        Some(m) => Some(m),
-        None => rx.recv().await,
-    };
-    match first {
+    match rx.recv().await {
         Some(first) => stream(first, rx, done_rx, guard, opts.keep_alive, id),
         None => {
             let reply = final_message(done_rx.await, &id);
