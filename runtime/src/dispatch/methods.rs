@@ -174,12 +174,11 @@ impl<H: Handler> Engine<H> {
         match drive(cx, fut).await {
             Driven::Done(page) => {
                 let page = page?;
-                let items: Vec<T> = page.items.into_iter().map(adjust).collect();
-                let mut result = JsonObject::new();
-                result.insert(key.to_owned(), to_value(items)?);
-                if let Some(next) = page.next_cursor {
-                    result.insert("nextCursor".into(), Value::String(next.as_str().to_owned()));
-                }
+                let result = ListResult {
+                    key,
+                    items: page.items.into_iter().map(adjust).collect(),
+                    next_cursor: page.next_cursor,
+                };
                 self.complete(&cx.method, cx.revision, result, false)
             }
             other => settle(other),
@@ -187,8 +186,24 @@ impl<H: Handler> Engine<H> {
     }
 }
 
-fn to_value(v: impl Serialize) -> Result<Value, Error> {
-    serde_json::to_value(v).map_err(|e| Error::internal(format!("result does not serialise: {e}")))
+/// A list method's result, `{key: [items], "nextCursor": ..}`, serialised once (by
+/// `complete`), never through an intermediate `Value`.
+struct ListResult<'a, T> {
+    key: &'a str,
+    items: Vec<T>,
+    next_cursor: Option<Cursor>,
+}
+
+impl<T: Serialize> Serialize for ListResult<'_, T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap as _;
+        let mut map = s.serialize_map(Some(1 + usize::from(self.next_cursor.is_some())))?;
+        map.serialize_entry(self.key, &self.items)?;
+        if let Some(next) = &self.next_cursor {
+            map.serialize_entry("nextCursor", next)?;
+        }
+        map.end()
+    }
 }
 
 /// What a resource read binds its state to in place of arguments.

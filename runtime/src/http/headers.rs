@@ -125,7 +125,7 @@ pub(crate) fn check_params(
 ) -> Result<(), Error> {
     for param in params {
         let display = param.display();
-        let header = single(headers, param.header(), &display)?;
+        let header = single(headers, param.header(), display)?;
         let body = arguments.and_then(|a| param.value_in(a));
         match (header, body) {
             (None, None) => {}
@@ -136,9 +136,9 @@ pub(crate) fn check_params(
                 )));
             }
             (Some(h), Some(b)) => {
-                let h = decode(h, &display)?;
+                let h = decode(h, display)?;
                 if !same(&h, b) {
-                    return Err(differs(&display, &h, &b.to_string()));
+                    return Err(differs(display, &h, &b.to_string()));
                 }
             }
         }

@@ -15,6 +15,8 @@ pub struct HeaderParam {
     pub name: String,
     /// The full header name in lower case (`mcp-param-region`).
     header: String,
+    /// The header name as the specification writes it (`Mcp-Param-Region`).
+    display: String,
 }
 
 impl HeaderParam {
@@ -33,8 +35,8 @@ impl HeaderParam {
     }
 
     /// The header name as the specification writes it (`Mcp-Param-Region`).
-    pub fn display(&self) -> String {
-        format!("Mcp-Param-{}", self.name)
+    pub fn display(&self) -> &str {
+        &self.display
     }
 
     /// The argument's value in `arguments`, if present and not `null`.
@@ -62,6 +64,7 @@ fn walk(schema: &JsonObject, path: &mut Vec<String>, out: &mut Vec<HeaderParam>)
                 path: path.clone(),
                 name: name.clone(),
                 header: format!("mcp-param-{}", name.to_ascii_lowercase()),
+                display: format!("Mcp-Param-{name}"),
             });
         }
         walk(prop, path, out);
