@@ -356,3 +356,54 @@ async fn malformed_input_is_answered_on_stdout_and_serving_continues() {
     assert!(status.success());
     validate_transcript(Revision::V2026_07_28, &frames);
 }
+
+/// Whether `fd`'s open file description has `O_NONBLOCK` (Linux: `/proc/self/fdinfo`).
+#[cfg(target_os = "linux")]
+fn nonblocking(fd: &impl std::os::fd::AsRawFd) -> bool {
+    let info = std::fs::read_to_string(format!("/proc/self/fdinfo/{}", fd.as_raw_fd()))
+        .expect("fdinfo readable");
+    let flags = info
+        .lines()
+        .find_map(|l| l.strip_prefix("flags:"))
+        .expect("a flags line")
+        .trim();
+    u32::from_str_radix(flags, 8).expect("octal flags") & 0o4000 != 0
+}
+
+/// The server puts its stdin pipe in non-blocking mode while it serves and back in blocking
+/// mode when it ends: the pipe's mode belongs to the open file description, which this test
+/// shares with the child (as a shell or a parent process may).
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn stdin_is_put_back_in_blocking_mode_when_serving_ends() {
+    use std::io::Write as _;
+    let (reader, mut writer) = std::io::pipe().expect("pipe");
+    let shared = reader.try_clone().expect("dup");
+    assert!(!nonblocking(&shared));
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_stdio-greeter"));
+    cmd.stdin(reader)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true);
+    let mut child = cmd.spawn().expect("the example binary starts");
+    drop(cmd);
+    let mut stdout = BufReader::new(child.stdout.take().expect("piped"));
+    let discover = json!({"jsonrpc": "2.0", "id": 1, "method": "server/discover", "params": {"_meta": meta()}});
+    writer
+        .write_all(format!("{discover}\n").as_bytes())
+        .expect("the server reads");
+    let mut line = String::new();
+    tokio::time::timeout(BOUND, stdout.read_line(&mut line))
+        .await
+        .expect("an answer in time")
+        .expect("stdout readable");
+    assert!(line.contains("supportedVersions"), "{line}");
+    assert!(nonblocking(&shared), "served in non-blocking mode");
+    drop(writer);
+    let status = tokio::time::timeout(BOUND, child.wait())
+        .await
+        .expect("exits when stdin closes")
+        .expect("wait");
+    assert!(status.success(), "{status:?}");
+    assert!(!nonblocking(&shared), "blocking mode restored at the end");
+}

@@ -91,7 +91,7 @@ mod imp {
             Kind::Pipe => {
                 let fd = stdin.as_fd().try_clone_to_owned()?;
                 restore.0.push(Undo::PipeIn(fd.try_clone()?));
-                Box::pin(pipe::Receiver::from_owned_fd_unchecked(fd)?)
+                Box::pin(pipe::Receiver::from_owned_fd(fd)?)
             }
             Kind::Socket => {
                 let fd = stdin.as_fd().try_clone_to_owned()?;
@@ -104,7 +104,7 @@ mod imp {
             Kind::Pipe => {
                 let fd = stdout.as_fd().try_clone_to_owned()?;
                 restore.0.push(Undo::PipeOut(fd.try_clone()?));
-                Box::pin(pipe::Sender::from_owned_fd_unchecked(fd)?)
+                Box::pin(pipe::Sender::from_owned_fd(fd)?)
             }
             Kind::Socket => {
                 let fd = stdout.as_fd().try_clone_to_owned()?;
@@ -126,7 +126,8 @@ mod imp {
 
     pub(super) fn undo(undo: Undo) -> io::Result<()> {
         match undo {
-            // Registering sets non-blocking mode (already set); leaving clears it.
+            // `into_blocking_fd` clears non-blocking mode (the unchecked constructor leaves the
+            // mode as it is).
             Undo::PipeIn(fd) => pipe::Receiver::from_owned_fd_unchecked(fd)?
                 .into_blocking_fd()
                 .map(drop),
