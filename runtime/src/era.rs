@@ -10,7 +10,8 @@
 //! `MCP-Protocol-Version` header naming anything but a 2025-era version makes the message
 //! modern, and a 2025-era header without a session is refused.
 
-use crate::protocol::{Error, Inbound, JsonObject, MODERN_VERSIONS, Method, RequestMeta};
+use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Method, RequestMeta};
+use serde_json::Value;
 
 /// The `MCP-Protocol-Version` header of an HTTP message; stdio has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -78,7 +79,7 @@ impl Signals {
     pub(crate) fn of(msg: &Inbound) -> Signals {
         let (modern_meta, initialize) = match msg {
             Inbound::Request(req) => (
-                RequestMeta::version_of(req.params.as_ref()).is_some(),
+                RequestMeta::version_of(req.params.meta.as_ref()).is_some(),
                 req.method == Method::Initialize,
             ),
             _ => (false, false),
@@ -127,9 +128,9 @@ pub(crate) fn select(s: Signals) -> Era {
 pub(crate) struct ModernMeta(Box<RequestMeta>);
 
 impl ModernMeta {
-    /// Parses and checks the `_meta` of `params` (`-32602` incomplete, `-32022` unsupported).
-    pub(crate) fn check(params: Option<&JsonObject>) -> Result<ModernMeta, Error> {
-        ModernMeta::served(RequestMeta::parse(params)?)
+    /// Parses and checks a request's `_meta` (`-32602` incomplete, `-32022` unsupported).
+    pub(crate) fn check(meta: Option<&Value>) -> Result<ModernMeta, Error> {
+        ModernMeta::served(RequestMeta::parse(meta)?)
     }
 
     /// Checks that an already parsed `_meta` names a served version (`-32022` otherwise).

@@ -85,8 +85,15 @@ pub fn valid_payload() -> Vec<u8> {
 /// Reads `params.inputResponses` as a retry's would be read. Asserts that a refusal is a
 /// `-32602` whose message is short (it quotes the client's keys only in part).
 pub fn input_responses(params: &JsonObject) -> Result<usize, Error> {
-    match crate::dispatch::input_responses(Some(params)) {
-        Ok(r) => Ok(r.map_or(0, JsonObject::len)),
+    use crate::protocol::{Body, Method, Params};
+    let mut params = params.clone();
+    params.insert("name".into(), "t".into());
+    let parsed = match Params::parse(&Method::ToolsCall, Some(params)).body {
+        Body::Target(t) => t.map(|t| t.input_responses),
+        other => unreachable!("tools/call params are typed: {other:?}"),
+    };
+    match parsed {
+        Ok(r) => Ok(r.as_ref().map_or(0, JsonObject::len)),
         Err(e) => {
             assert_eq!(e.code, -32602);
             assert!(e.message.len() <= 200, "{} bytes", e.message.len());

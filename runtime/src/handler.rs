@@ -38,7 +38,7 @@ use std::future::Future;
 ///         Ok(vec![Tool::new("greet", "Greets the user by name", Tool::no_arguments())].into())
 ///     }
 ///
-///     async fn call_tool(&self, cx: &Cx, name: &str, _args: JsonObject) -> Result<CallToolResult, Error> {
+///     async fn call_tool(&self, cx: &Cx, name: &str, _args: &JsonObject) -> Result<CallToolResult, Error> {
 ///         if name != "greet" {
 ///             return Err(Error::unknown_tool(name));
 ///         }
@@ -107,7 +107,7 @@ pub trait Handler: Send + Sync + 'static {
         &self,
         cx: &Cx,
         name: &str,
-        arguments: JsonObject,
+        arguments: &JsonObject,
     ) -> impl Future<Output = Result<CallToolResult, Error>> + Send {
         let _ = (cx, arguments);
         async move { Err(Error::unknown_tool(name)) }
@@ -128,7 +128,7 @@ pub trait Handler: Send + Sync + 'static {
         &self,
         cx: &Cx,
         name: &str,
-        arguments: JsonObject,
+        arguments: &JsonObject,
     ) -> impl Future<Output = Result<GetPromptResult, Error>> + Send {
         let _ = (cx, arguments);
         async move {

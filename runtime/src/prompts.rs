@@ -19,10 +19,13 @@ pub trait PromptHandler: 'static {
     /// The definition listed by `prompts/list`.
     fn definition() -> Prompt;
     /// Renders the prompt.
-    fn get<'a>(cx: &'a Cx, arguments: JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
+    fn get<'a>(
+        cx: &'a Cx,
+        arguments: &'a JsonObject,
+    ) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
 }
 
-type GetFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
+type GetFn = for<'a> fn(&'a Cx, &'a JsonObject) -> BoxFuture<'a, Result<GetPromptResult, Error>>;
 
 /// Prompts, built by `prompts![a, b]` or [`PromptSet::with`].
 #[derive(Clone, Default)]
@@ -81,7 +84,7 @@ impl PromptSet {
         &self,
         cx: &'a Cx,
         name: &str,
-        args: JsonObject,
+        args: &'a JsonObject,
     ) -> Option<BoxFuture<'a, Result<GetPromptResult, Error>>> {
         self.items.find(name).map(|e| (e.get)(cx, args))
     }

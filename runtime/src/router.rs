@@ -152,7 +152,7 @@ impl Handler for Router {
         &self,
         cx: &Cx,
         name: &str,
-        arguments: JsonObject,
+        arguments: &JsonObject,
     ) -> Result<CallToolResult, Error> {
         let call = self
             .owners
@@ -172,7 +172,7 @@ impl Handler for Router {
         &self,
         cx: &Cx,
         name: &str,
-        arguments: JsonObject,
+        arguments: &JsonObject,
     ) -> Result<GetPromptResult, Error> {
         match self.prompts.get(cx, name, arguments) {
             Some(fut) => fut.await,

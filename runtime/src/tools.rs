@@ -30,7 +30,7 @@ pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 ///     fn definition() -> Tool {
 ///         Tool::new("ping", "Answers pong", Tool::no_arguments())
 ///     }
-///     fn call<'a>(_cx: &'a Cx, _args: JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
+///     fn call<'a>(_cx: &'a Cx, _args: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
 ///         Box::pin(async { Ok(CallToolResult::text("pong")) })
 ///     }
 /// }
@@ -49,7 +49,10 @@ pub trait ToolHandler: 'static {
     /// The definition listed by `tools/list`.
     fn definition() -> Tool;
     /// Runs the tool.
-    fn call<'a>(cx: &'a Cx, arguments: JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>>;
+    fn call<'a>(
+        cx: &'a Cx,
+        arguments: &'a JsonObject,
+    ) -> BoxFuture<'a, Result<CallToolResult, Error>>;
 }
 
 /// A set of tools: a [`ToolSet`] of free functions, or a type whose `impl` block carries
@@ -62,11 +65,11 @@ pub trait ToolBox: Send + Sync + 'static {
         &'a self,
         cx: &'a Cx,
         name: &'a str,
-        arguments: JsonObject,
+        arguments: &'a JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>>;
 }
 
-type CallFn = for<'a> fn(&'a Cx, JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>>;
+type CallFn = for<'a> fn(&'a Cx, &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>>;
 
 /// Free-function tools, built by `tools![a, b]` (which also rejects duplicate names at
 /// compile time) or by hand with [`ToolSet::with`].
@@ -120,7 +123,7 @@ impl ToolBox for ToolSet {
         &'a self,
         cx: &'a Cx,
         name: &'a str,
-        arguments: JsonObject,
+        arguments: &'a JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
         self.items.find(name).map(|e| (e.call)(cx, arguments))
     }

@@ -32,7 +32,7 @@ impl Handler for Slow {
         &self,
         _cx: &Cx,
         _name: &str,
-        _args: JsonObject,
+        _args: &JsonObject,
     ) -> Result<CallToolResult, Error> {
         self.started.notify_one();
         match &self.gate {

@@ -194,7 +194,7 @@ impl Handler for Careless {
         ServerInfo::new("careless", "1.0.0").with_tools()
     }
 
-    async fn call_tool(&self, _cx: &Cx, _: &str, _: JsonObject) -> Result<CallToolResult, Error> {
+    async fn call_tool(&self, _cx: &Cx, _: &str, _: &JsonObject) -> Result<CallToolResult, Error> {
         Err(Error::new(
             code::MISSING_REQUIRED_CLIENT_CAPABILITY,
             "needs sampling",

@@ -69,7 +69,7 @@ impl Handler for Greeter {
         &self,
         cx: &Cx,
         name: &str,
-        args: JsonObject,
+        args: &JsonObject,
     ) -> Result<CallToolResult, Error> {
         match name {
             "shout" => match args.get("text").and_then(|t| t.as_str()) {

@@ -77,7 +77,7 @@ fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
     } else {
         let (prompt_args, name) = (paths.prompt_args(), &prompt.name);
         let parser = parse_args(paths, &prompt.sig);
-        quote!(let #parsed = #prompt_args(#name, &#arguments, #parser)?;)
+        quote!(let #parsed = #prompt_args(#name, #arguments, #parser)?;)
     };
     let ident = &prompt.sig.ident;
     let call = call_user(paths, &prompt.sig, quote!(#ident));
@@ -90,7 +90,7 @@ fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
     quote! {
         fn get<'__rondo>(
             #cx: &'__rondo #cx_ty,
-            #arguments: #json_object,
+            #arguments: &'__rondo #json_object,
         ) -> #future {
             #BOX_PIN(async move #body)
         }
@@ -109,7 +109,7 @@ pub fn stub(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let items = quote! {
         const NAME: &'static #STR = #name;
         fn definition() -> #prompt_ty { #PANIC!("a `#[prompt]` with errors") }
-        fn get<'__rondo>(_: &'__rondo #cx_ty, _: #json_object)
+        fn get<'__rondo>(_: &'__rondo #cx_ty, _: &'__rondo #json_object)
             -> #future {
             #PANIC!("a `#[prompt]` with errors")
         }

@@ -106,7 +106,7 @@ fn parse_stmt(tool: &Tool, paths: &Paths) -> TokenStream {
     let invalid = syn::Ident::new("__rondo_invalid", proc_macro2::Span::mixed_site());
     let parser = parse_args(paths, &tool.sig);
     quote! {
-        let #parsed = match #tool_args(#name, &#arguments, #parser) {
+        let #parsed = match #tool_args(#name, #arguments, #parser) {
             #OK(#parsed) => #parsed,
             #ERR(#invalid) => return #OK(#invalid),
         };
@@ -149,7 +149,7 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
             }
             fn call<'__rondo>(
                 #cx: &'__rondo #cx_ty,
-                #arguments: #json_object,
+                #arguments: &'__rondo #json_object,
             ) -> #future {
                 #BOX_PIN(async move #body)
             }
@@ -170,7 +170,7 @@ pub fn stub(tool: &Tool, func: &syn::ItemFn) -> TokenStream {
     let items = quote! {
         const NAME: &'static #STR = #name;
         fn definition() -> #tool_ty { #PANIC!("a `#[tool]` with errors") }
-        fn call<'__rondo>(_: &'__rondo #cx_ty, _: #json_object)
+        fn call<'__rondo>(_: &'__rondo #cx_ty, _: &'__rondo #json_object)
             -> #future {
             #PANIC!("a `#[tool]` with errors")
         }

@@ -123,7 +123,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
                 &'__rondo self,
                 #cx: &'__rondo #cx_ty,
                 #name_ident: &'__rondo #STR,
-                #arguments: #json_object,
+                #arguments: &'__rondo #json_object,
             ) -> #OPTION<#future> {
                 match #name_ident {
                     #(#arms)*
@@ -154,7 +154,7 @@ pub fn stub(toolbox: &Toolbox, block: &syn::ItemImpl) -> TokenStream {
                 &'__rondo self,
                 _: &'__rondo #cx_ty,
                 _: &'__rondo #STR,
-                _: #json_object,
+                _: &'__rondo #json_object,
             ) -> #OPTION<#future> {
                 #PANIC!("a `#[toolbox]` with errors")
             }

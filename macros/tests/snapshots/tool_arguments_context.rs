@@ -55,7 +55,7 @@ const _: () = {
         }
         fn call<'__rondo>(
             __rondo_cx: &'__rondo ::rondo_mcp::__private::Cx,
-            __rondo_arguments: ::rondo_mcp::__private::JsonObject,
+            __rondo_arguments: &'__rondo ::rondo_mcp::__private::JsonObject,
         ) -> ::rondo_mcp::__private::BoxFuture<
             '__rondo,
             ::core::result::Result<
@@ -66,7 +66,7 @@ const _: () = {
             ::std::boxed::Box::pin(async move {
                 let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
                     "weather.forecast",
-                    &__rondo_arguments,
+                    __rondo_arguments,
                     |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
                         ::rondo_mcp::__private::arg::<
                             String,

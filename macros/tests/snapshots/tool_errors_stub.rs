@@ -13,7 +13,7 @@ const _: () = {
         }
         fn call<'__rondo>(
             _: &'__rondo ::rondo_mcp::__private::Cx,
-            _: ::rondo_mcp::__private::JsonObject,
+            _: &'__rondo ::rondo_mcp::__private::JsonObject,
         ) -> ::rondo_mcp::__private::BoxFuture<
             '__rondo,
             ::core::result::Result<

@@ -26,7 +26,7 @@ const _: () = {
         }
         fn call<'__rondo>(
             __rondo_cx: &'__rondo ::rondo_mcp::__private::Cx,
-            __rondo_arguments: ::rondo_mcp::__private::JsonObject,
+            __rondo_arguments: &'__rondo ::rondo_mcp::__private::JsonObject,
         ) -> ::rondo_mcp::__private::BoxFuture<
             '__rondo,
             ::core::result::Result<

@@ -62,7 +62,7 @@ const _: () = {
             &'__rondo self,
             __rondo_cx: &'__rondo ::rondo_mcp::__private::Cx,
             __rondo_name: &'__rondo ::core::primitive::str,
-            __rondo_arguments: ::rondo_mcp::__private::JsonObject,
+            __rondo_arguments: &'__rondo ::rondo_mcp::__private::JsonObject,
         ) -> ::core::option::Option<
             ::rondo_mcp::__private::BoxFuture<
                 '__rondo,
@@ -91,7 +91,7 @@ const _: () = {
                         ::std::boxed::Box::pin(async move {
                             let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
                                 "order",
-                                &__rondo_arguments,
+                                __rondo_arguments,
                                 |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
                                     ::rondo_mcp::__private::arg::<
                                         u32,

@@ -104,16 +104,17 @@ impl Cx {
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
         if let Some(missing) = self
+            .req
             .client_capabilities
             .missing(&request.required_capabilities())
         {
             return Err(Failure::Ask(Box::new(AskError::Unsupported(missing))));
         }
         if !self.asks().may_ask {
-            let why = format!("`{}` cannot ask the client for input", self.method);
+            let why = format!("`{}` cannot ask the client for input", self.req.method);
             self.end(Ending::Error(Error::internal(why))).await
         }
-        if self.revision.is_modern() {
+        if self.req.revision.is_modern() {
             self.ask_modern(key, request, consent, read).await
         } else {
             self.ask_legacy(request, read).await
@@ -155,16 +156,16 @@ impl Cx {
         request: InputRequest,
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
-        let Some(back) = &self.back else {
+        let Some(back) = &self.req.back else {
             return Err(Failure::Ask(Box::new(AskError::Disconnected)));
         };
         let request = with_elicitation_id(request);
         let sent = back.request(
-            &self.out,
+            &self.req.out,
             request.method(),
             request.params(),
-            self.ask_timeout,
-            &self.cancel,
+            self.req.config.ask_timeout,
+            &self.req.cancel,
         );
         let error = match sent.await {
             Ok(v) => {

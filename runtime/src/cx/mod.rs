@@ -8,13 +8,12 @@ pub(crate) use ask::Failure;
 pub(crate) use ask_state::{AskState, Ending, Reading};
 
 use crate::backchannel::{BackChannel, Outbound};
-use crate::config::FlowSettings;
+use crate::config::{Config, FlowSettings};
 use crate::notify::Notifier;
 use crate::protocol::{
     ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
     RequestId, Revision, notification,
 };
-use crate::state::Clock;
 use crate::sync::lock;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -22,7 +21,6 @@ use serde_json::{Value, json};
 use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
-use std::time::Duration;
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
 
 /// Who is calling, as established by the transport (an auth layer, a TLS peer, ...).
@@ -52,63 +50,75 @@ impl Principal {
 /// between rounds, answers already given are replayed, and [`Cx::memo`] keeps expensive
 /// intermediate results.
 pub struct Cx {
+    /// What the request is, shared with the engine that serves it.
+    pub(crate) req: Arc<RequestFacts>,
+    pub(crate) asks: Mutex<AskState>,
+    /// The flow's id: carried by `requestState`, else minted when first needed.
+    pub(crate) flow_id: OnceLock<String>,
+}
+
+/// The immutable facts of one request: built once, by moving what the transport parsed, and
+/// shared in one allocation by its context and the engine that serves it (design §23).
+pub(crate) struct RequestFacts {
     pub(crate) revision: Revision,
     pub(crate) method: Method,
+    /// The tool, prompt or resource a method that may ask is for.
     pub(crate) target: Option<String>,
     pub(crate) request_id: RequestId,
     pub(crate) round: u32,
     pub(crate) client_capabilities: ClientCapabilities,
     pub(crate) client_info: Option<Implementation>,
     pub(crate) log_level: Option<LoggingLevel>,
-    pub(crate) logging_enabled: bool,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) principal: Option<Principal>,
+    /// The arguments of a tool call or a prompt (`{}` for other methods).
+    pub(crate) arguments: JsonObject,
     pub(crate) cancel: CancellationToken,
     pub(crate) out: Outbound,
     pub(crate) back: Option<Arc<BackChannel>>,
-    /// How long a 2025-11-25 back-channel question waits for its answer.
-    pub(crate) ask_timeout: Duration,
-    /// How URL-mode flows are waited for.
-    pub(crate) flow: FlowSettings,
-    /// The server's clock (flow budgets).
-    pub(crate) clock: Arc<dyn Clock>,
-    /// A tool call's arguments (`fallback = args` builds a form's answer from them).
-    pub(crate) arguments: Option<JsonObject>,
+    /// The server's settings (ask timeout, flow waits, clock, capabilities).
+    pub(crate) config: Arc<Config>,
     pub(crate) notifier: Notifier,
-    pub(crate) asks: Mutex<AskState>,
-    /// The flow's id: carried by `requestState`, else minted when first needed.
-    pub(crate) flow_id: OnceLock<String>,
 }
 
 impl fmt::Debug for Cx {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Cx")
-            .field("revision", &self.revision)
-            .field("method", &self.method.as_str())
-            .field("target", &self.target)
-            .field("request_id", &self.request_id)
-            .field("round", &self.round)
+            .field("revision", &self.req.revision)
+            .field("method", &self.req.method.as_str())
+            .field("target", &self.req.target)
+            .field("request_id", &self.req.request_id)
+            .field("round", &self.req.round)
             .finish_non_exhaustive()
     }
 }
 
 impl Cx {
+    /// The context of the request `req`, with what its earlier rounds carried.
+    pub(crate) fn new(req: Arc<RequestFacts>, asks: AskState, flow: Option<String>) -> Cx {
+        Cx {
+            req,
+            asks: Mutex::new(asks),
+            flow_id: flow.map_or_else(OnceLock::new, OnceLock::from),
+        }
+    }
+
     /// The protocol revision of this request.
     pub fn revision(&self) -> Revision {
-        self.revision
+        self.req.revision
     }
     /// The JSON-RPC method of this request (`Method::ToolsCall`, `Method::PromptsGet`, ...);
     /// [`Method::as_str`] is its wire name.
     pub fn method(&self) -> &Method {
-        &self.method
+        &self.req.method
     }
     /// The client's JSON-RPC id of this request (a retry has a new one).
     pub fn request_id(&self) -> &RequestId {
-        &self.request_id
+        &self.req.request_id
     }
     /// The round of a 2026-07-28 multi-round request: 0 for the first call, 1 for the first retry.
     pub fn round(&self) -> u32 {
-        self.round
+        self.req.round
     }
     /// The id of this call's flow: random, minted in its first round, and the same on every
     /// 2026-07-28 retry of it (it is sealed into `requestState`), whichever instance of a
@@ -127,27 +137,27 @@ impl Cx {
     }
     /// What the client declared: for this request (2026-07-28) or at `initialize` (2025-11-25).
     pub fn client_capabilities(&self) -> &ClientCapabilities {
-        &self.client_capabilities
+        &self.req.client_capabilities
     }
     /// The client's self-reported name and version. Never a basis for security decisions.
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.client_info.as_ref()
+        self.req.client_info.as_ref()
     }
     /// The principal the transport authenticated, if any.
     pub fn principal(&self) -> Option<&Principal> {
-        self.principal.as_ref()
+        self.req.principal.as_ref()
     }
     /// Resolves when the client cancels the request (or closes its stream, on HTTP).
     pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {
-        self.cancel.cancelled()
+        self.req.cancel.cancelled()
     }
     /// Whether the request was cancelled.
     pub fn is_cancelled(&self) -> bool {
-        self.cancel.is_cancelled()
+        self.req.cancel.is_cancelled()
     }
     /// Announces list changes and resource updates to the server's listeners.
     pub fn notifier(&self) -> &Notifier {
-        &self.notifier
+        &self.req.notifier
     }
 
     /// Ends the request with a JSON-RPC error. Never returns: the driver sees the error after
@@ -165,7 +175,7 @@ impl Cx {
     /// Ends the request with `-32021` unless the client declared `caps` (checked down to the
     /// elicitation mode and `sampling.tools`).
     pub async fn require(&self, caps: &ClientCapabilities) {
-        if let Some(missing) = self.client_capabilities.missing(caps) {
+        if let Some(missing) = self.req.client_capabilities.missing(caps) {
             self.fail(Error::missing_capability(&missing)).await
         }
     }
@@ -173,7 +183,7 @@ impl Cx {
     /// Sends `notifications/progress` if the client asked for progress on this request.
     /// `progress` must increase from one call to the next.
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        let Some(token) = &self.progress_token else {
+        let Some(token) = &self.req.progress_token else {
             return;
         };
         let mut params = json!({ "progressToken": token, "progress": progress });
@@ -183,7 +193,8 @@ impl Cx {
         if let Some(m) = message {
             params["message"] = json!(m);
         }
-        self.out
+        self.req
+            .out
             .send(notification(Method::Progress.as_str(), params))
             .await;
     }
@@ -192,7 +203,9 @@ impl Cx {
     /// below `level` (2026-07-28: the request's `logLevel`; 2025-11-25: `logging/setLevel`) and
     /// the server declares the `logging` capability. Otherwise a no-op.
     pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: impl Serialize) {
-        if !self.logging_enabled || self.log_level.is_none_or(|min| level < min) {
+        if self.req.config.info.capabilities.logging.is_none()
+            || self.req.log_level.is_none_or(|min| level < min)
+        {
             return;
         }
         let mut params =
@@ -200,7 +213,8 @@ impl Cx {
         if let Some(l) = logger {
             params["logger"] = json!(l);
         }
-        self.out
+        self.req
+            .out
             .send(notification("notifications/message", params))
             .await;
     }
@@ -220,7 +234,7 @@ impl Cx {
             return Ok(t);
         }
         let t = fut.await?;
-        if self.revision.is_modern() {
+        if self.req.revision.is_modern() {
             match serde_json::to_value(&t) {
                 Ok(v) => {
                     self.asks().memo.insert(key.to_owned(), v);
@@ -235,17 +249,22 @@ impl Cx {
 
     /// The tool call's arguments, when this request is a `tools/call`.
     pub(crate) fn arguments(&self) -> Option<&JsonObject> {
-        self.arguments.as_ref()
+        (self.req.method == Method::ToolsCall).then_some(&self.req.arguments)
+    }
+
+    /// The tool, prompt or resource this request is for (empty for other methods).
+    pub(crate) fn target(&self) -> &str {
+        self.req.target.as_deref().unwrap_or_default()
     }
 
     /// How URL-mode flows are waited for.
     pub(crate) fn flow_settings(&self) -> FlowSettings {
-        self.flow
+        self.req.config.flow
     }
 
     /// Now, in ms since the epoch, by the server's clock.
     pub(crate) fn now_ms(&self) -> u64 {
-        self.clock.now_ms()
+        self.req.config.clock.now_ms()
     }
 
     /// When the flow of question `key` started to be waited for: now, the first time; sealed
@@ -259,7 +278,8 @@ impl Cx {
     /// stream (so only the client that started it hears it).
     pub(crate) async fn elicitation_complete(&self, id: &str) {
         let params = json!({ "elicitationId": id });
-        self.out
+        self.req
+            .out
             .send(notification(Method::ElicitationComplete.as_str(), params))
             .await;
     }

@@ -46,7 +46,7 @@ pub(super) async fn drive<F: Future>(cx: &Cx, fut: F) -> Driven<F::Output> {
     });
     tokio::select! {
         biased;
-        _ = cx.cancel.cancelled() => Driven::Cancelled,
+        _ = cx.req.cancel.cancelled() => Driven::Cancelled,
         d = run => d,
     }
 }

@@ -4,10 +4,11 @@
 use super::{Answered, ClientFacts, Conn, Engine, string_param};
 use crate::handler::Handler;
 use crate::protocol::{
-    ClientCapabilities, Error, InitializeResult, JsonObject, LEGACY_VERSIONS, LoggingLevel, Method,
-    Request, echo, to_object,
+    ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LEGACY_VERSIONS,
+    LoggingLevel, Method, Request, echo, to_object,
 };
 use crate::session::LegacySession;
+use serde::Deserialize as _;
 use serde_json::Value;
 use tracing::Span;
 
@@ -16,7 +17,7 @@ impl<H: Handler> Engine<H> {
     pub(crate) fn initialize(&self, req: &Request) -> Result<(Value, LegacySession), Error> {
         let params = req
             .params
-            .as_ref()
+            .other()
             .ok_or_else(|| Error::invalid_params("`initialize` needs params"))?;
         let requested = params
             .get("protocolVersion")
@@ -33,13 +34,13 @@ impl<H: Handler> Engine<H> {
         };
         let caps: ClientCapabilities = match params.get("capabilities") {
             None => ClientCapabilities::default(),
-            Some(v) => serde_json::from_value(v.clone()).map_err(|e| {
+            Some(v) => ClientCapabilities::deserialize(v).map_err(|e| {
                 Error::invalid_params(format!("Invalid `capabilities`: {}", echo(e)))
             })?,
         };
         let client_info = params
             .get("clientInfo")
-            .and_then(|v| serde_json::from_value(v.clone()).ok());
+            .and_then(|v| Implementation::deserialize(v).ok());
         let info = &self.config.info;
         let result = InitializeResult {
             protocol_version: version,
@@ -60,12 +61,12 @@ impl<H: Handler> Engine<H> {
     /// Serves a request of a 2025-11-25 session.
     pub(super) async fn legacy(
         &self,
-        req: &Request,
+        req: Request,
         session: &LegacySession,
         conn: &Conn,
     ) -> Answered {
         Span::current().record("revision", session.protocol_version.as_str());
-        let params = req.params.as_ref();
+        let params = req.params.other();
         let caps = &self.config.info.capabilities;
         let subscribe = caps.resources.as_ref().and_then(|r| r.subscribe) == Some(true);
         match &req.method {
@@ -81,7 +82,7 @@ impl<H: Handler> Engine<H> {
                 Ok(Some(empty()))
             }
             _ => {
-                let facts = ClientFacts::legacy(session, params);
+                let facts = ClientFacts::legacy(session, req.params.meta.as_ref());
                 self.method(req, conn, facts).await
             }
         }
@@ -92,7 +93,7 @@ impl<H: Handler> Engine<H> {
 fn log_level(params: Option<&JsonObject>) -> Result<LoggingLevel, Error> {
     params
         .and_then(|p| p.get("level"))
-        .and_then(|l| serde_json::from_value::<LoggingLevel>(l.clone()).ok())
+        .and_then(|l| LoggingLevel::deserialize(l).ok())
         .ok_or_else(|| Error::invalid_params("`level` must be a logging level"))
 }
 

@@ -24,7 +24,7 @@ impl<H: Handler> Engine<H> {
     pub(super) async fn listen(&self, req: &Request, conn: &Conn) -> Answered {
         let raw = req
             .params
-            .as_ref()
+            .other()
             .and_then(|p| p.get("notifications"))
             .ok_or_else(|| Error::invalid_params("`notifications` filter is required"))?;
         let cfg = &self.config;

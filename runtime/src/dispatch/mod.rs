@@ -13,23 +13,20 @@ mod methods;
 mod modern;
 mod rounds;
 
-#[cfg(feature = "fuzzing")]
-pub(crate) use rounds::input_responses;
-
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::Config;
-use crate::cx::{AskState, Cx, Principal};
+use crate::cx::{AskState, Cx, Principal, RequestFacts};
 use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::notify::Notifier;
 use crate::protocol::{
     self, CacheHint, ClientCapabilities, CompleteEnvelope, Error, Implementation, JsonObject,
-    LoggingLevel, Method, ProgressToken, Request, Revision,
+    LoggingLevel, Method, ProgressToken, Request, RequestId, Revision,
 };
 use crate::session::LegacySession;
 use serde::Serialize;
 use serde_json::Value;
-use std::sync::{Arc, LazyLock, Mutex, OnceLock};
+use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
@@ -99,13 +96,13 @@ impl ClientFacts {
         }
     }
 
-    fn legacy(session: &LegacySession, params: Option<&JsonObject>) -> ClientFacts {
+    fn legacy(session: &LegacySession, meta: Option<&Value>) -> ClientFacts {
         ClientFacts {
             revision: Revision::V2025_11_25,
             capabilities: session.client_capabilities.clone(),
             client_info: session.client_info.clone(),
             log_level: session.log_level(),
-            progress_token: protocol::progress_token(params),
+            progress_token: protocol::progress_token(meta),
             back: Some(session.back.clone()),
         }
     }
@@ -136,18 +133,19 @@ impl<H: Handler> Engine<H> {
             name = tracing::field::Empty,
             round = tracing::field::Empty,
         );
-        async {
+        let id = req.id.clone();
+        async move {
             let answered = match route {
-                Route::Modern(Ok(meta)) => self.modern(&req, meta, conn).await,
+                Route::Modern(Ok(meta)) => self.modern(req, meta, conn).await,
                 Route::Modern(Err(e)) => Err(e),
-                Route::Legacy(session) => self.legacy(&req, &session, conn).await,
+                Route::Legacy(session) => self.legacy(req, &session, conn).await,
             };
             match answered {
-                Ok(Some(result)) => Some(protocol::response(&req.id, result)),
+                Ok(Some(result)) => Some(protocol::response(&id, result)),
                 Ok(None) => None,
                 Err(e) => {
                     tracing::debug!(code = e.code, message = %e.message, "request failed");
-                    Some(protocol::error_response(Some(&req.id), &e))
+                    Some(protocol::error_response(Some(&id), &e))
                 }
             }
         }
@@ -181,41 +179,53 @@ impl<H: Handler> Engine<H> {
             .map(Some)
     }
 
-    /// The context of one request.
-    fn cx(
-        &self,
-        req: &Request,
-        conn: &Conn,
-        facts: ClientFacts,
-        target: Option<&str>,
-        asks: AskState,
-        round: u32,
-    ) -> Cx {
-        if let Some(t) = target {
-            tracing::Span::current().record("name", t);
+    /// The context of one request: its facts moved into one shared allocation.
+    fn cx(&self, req: Parsed, conn: &Conn, facts: ClientFacts, asks: AskState) -> Cx {
+        if let Some(t) = &req.target {
+            tracing::Span::current().record("name", t.as_str());
         }
-        Cx {
+        let facts = RequestFacts {
             revision: facts.revision,
-            method: req.method.clone(),
-            target: target.map(str::to_owned),
-            request_id: req.id.clone(),
-            round,
+            method: req.method,
+            target: req.target,
+            request_id: req.id,
+            round: req.round,
             client_capabilities: facts.capabilities,
             client_info: facts.client_info,
             log_level: facts.log_level,
-            logging_enabled: self.config.info.capabilities.logging.is_some(),
             progress_token: facts.progress_token,
             principal: conn.principal.clone(),
+            arguments: req.arguments,
             cancel: conn.cancel.clone(),
             out: conn.out.clone(),
             back: facts.back,
-            ask_timeout: self.config.ask_timeout,
-            flow: self.config.flow,
-            clock: self.config.clock.clone(),
-            arguments: None,
+            config: self.config.clone(),
             notifier: self.hub.clone(),
-            asks: Mutex::new(asks),
-            flow_id: OnceLock::new(),
+        };
+        Cx::new(Arc::new(facts), asks, req.flow)
+    }
+}
+
+/// What the engine read of a request for its context, moved into it.
+pub(super) struct Parsed {
+    id: RequestId,
+    method: Method,
+    target: Option<String>,
+    arguments: JsonObject,
+    round: u32,
+    flow: Option<String>,
+}
+
+impl Parsed {
+    /// A request of a method that cannot ask (a list, `completion/complete`).
+    fn plain(id: RequestId, method: Method) -> Parsed {
+        Parsed {
+            id,
+            method,
+            target: None,
+            arguments: JsonObject::new(),
+            round: 0,
+            flow: None,
         }
     }
 }
@@ -226,20 +236,4 @@ fn string_param<'a>(params: Option<&'a JsonObject>, key: &str) -> Result<&'a str
         .and_then(|p| p.get(key))
         .and_then(Value::as_str)
         .ok_or_else(|| Error::invalid_params(format!("`{key}` must be a string")))
-}
-
-/// An optional object param, borrowed: always an object (absent or `null` reads as `{}`, so
-/// both spellings bind a `requestState` alike); `-32602` when it is something else.
-fn object_param<'a>(params: &'a JsonObject, key: &str) -> Result<&'a Value, Error> {
-    static EMPTY: LazyLock<Value> = LazyLock::new(|| Value::Object(JsonObject::new()));
-    match params.get(key) {
-        None | Some(Value::Null) => Ok(&EMPTY),
-        Some(v @ Value::Object(_)) => Ok(v),
-        Some(_) => Err(Error::invalid_params(format!("`{key}` must be an object"))),
-    }
-}
-
-/// An owned copy of an object [`object_param`] returned.
-fn owned_object(value: &Value) -> JsonObject {
-    value.as_object().cloned().unwrap_or_default()
 }

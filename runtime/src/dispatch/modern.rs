@@ -9,11 +9,11 @@ use tracing::Span;
 
 impl<H: Handler> Engine<H> {
     /// Serves a stateless 2026-07-28 request whose `_meta` the transport checked.
-    pub(super) async fn modern(&self, req: &Request, meta: ModernMeta, conn: &Conn) -> Answered {
+    pub(super) async fn modern(&self, req: Request, meta: ModernMeta, conn: &Conn) -> Answered {
         Span::current().record("revision", Revision::V2026_07_28.as_str());
         match req.method {
             Method::Discover => self.discover(),
-            Method::Listen => self.listen(req, conn).await,
+            Method::Listen => self.listen(&req, conn).await,
             _ => self.method(req, conn, ClientFacts::modern(meta)).await,
         }
     }

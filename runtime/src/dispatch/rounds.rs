@@ -2,28 +2,26 @@
 //! retry's `requestState`, matching its `inputResponses` to the questions asked, and sealing
 //! the next round's state into an `InputRequiredResult`. The token format is `state/`'s.
 
-use super::drive::{Driven, ended, settle};
-use super::{Answered, ClientFacts, Conn, Engine};
+use super::drive::{Driven, drive, ended, settle};
+use super::{Answered, ClientFacts, Conn, Engine, Parsed};
 use crate::canonical;
 use crate::cx::{AskState, Cx, Ending};
 use crate::handler::Handler;
 use crate::protocol::{
-    CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, ReadResourceResult,
-    Request, echo,
+    CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, Method,
+    ReadResourceResult, RequestId, Revision, TargetParams,
 };
 use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
 use serde::Serialize;
 use serde_json::Value;
-use std::sync::OnceLock;
+use std::future::Future;
 
-/// A method's binding and the ask state its earlier rounds carried.
-pub(super) struct Bound<'a> {
-    /// What the request is, for binding state to it.
-    pub(super) binding: Bind<'a>,
+/// The ask state a request's earlier rounds carried.
+pub(super) struct Bound {
     /// The answers and memo values so far.
-    pub(super) asks: AskState,
+    asks: AskState,
     /// The round being served (0 for the first call).
-    pub(super) round: u32,
+    round: u32,
     /// The flow's id, when a `requestState` carried it (a first round mints one when needed).
     flow: Option<String>,
 }
@@ -32,10 +30,10 @@ pub(super) struct Bound<'a> {
 /// with the digest of the canonical arguments, is built only when state is opened or sealed:
 /// a call that neither carries state nor asks does not pay for it.
 #[derive(Clone, Copy)]
-pub(super) struct Bind<'a> {
+struct Bind<'a> {
     method: &'a str,
     target: &'a str,
-    args: &'a Value,
+    args: &'a JsonObject,
     principal: Option<&'a str>,
     audience: &'a str,
 }
@@ -46,35 +44,140 @@ impl Bind<'_> {
         Binding {
             method: self.method.to_owned(),
             target: self.target.to_owned(),
-            args_digest: canonical::short_digest(self.args),
+            args_digest: canonical::short_digest_of(self.args),
             principal: self.principal.map(str::to_owned),
             audience: self.audience.to_owned(),
         }
     }
 }
 
+/// A method that may ask for input, by the result it answers: how its handler is called and
+/// how its result fits the request's revision. `tools/call`, `prompts/get` and
+/// `resources/read` are served by one path ([`Engine::rounds`]) through this trait.
+pub(super) trait Asking: Serialize + Sized + Send {
+    /// Calls the handler for the request `cx` is the context of.
+    fn run<'a, H: Handler>(
+        handler: &'a H,
+        cx: &'a Cx,
+    ) -> impl Future<Output = Result<Self, Error>> + Send + 'a;
+
+    /// What a panic of the handler comes to (the request's error, unless overridden).
+    fn panicked(target: &str, msg: String) -> Driven<Result<Self, Error>> {
+        let _ = target;
+        Driven::Panicked(msg)
+    }
+
+    /// The result as the request's revision has it.
+    fn for_revision(self, revision: Revision) -> Self {
+        let _ = revision;
+        self
+    }
+
+    /// The result `ending` comes to, or the ending back when it is not a result: a tool
+    /// turns a readable failure into an `isError` result and takes a result of its own;
+    /// other methods answer the ending as an error.
+    fn ends_with(ending: Ending) -> Result<Self, Ending> {
+        Err(ending)
+    }
+}
+
+impl Asking for CallToolResult {
+    fn run<'a, H: Handler>(
+        handler: &'a H,
+        cx: &'a Cx,
+    ) -> impl Future<Output = Result<Self, Error>> + Send + 'a {
+        handler.call_tool(cx, cx.target(), &cx.req.arguments)
+    }
+
+    /// A tool's panic is an execution error the model can read, not a protocol error.
+    fn panicked(target: &str, msg: String) -> Driven<Result<Self, Error>> {
+        tracing::error!(tool = target, panic = %msg, "tool panicked");
+        Driven::Done(Ok(CallToolResult::error(format!(
+            "Tool `{target}` failed with an internal error"
+        ))))
+    }
+
+    /// 2025-11-25 requires an object `structuredContent`; another goes out as content only.
+    fn for_revision(mut self, revision: Revision) -> Self {
+        if !revision.is_modern()
+            && self
+                .structured_content
+                .as_ref()
+                .is_some_and(|v| !v.is_object())
+        {
+            self.structured_content = None;
+        }
+        self
+    }
+
+    fn ends_with(ending: Ending) -> Result<Self, Ending> {
+        match ending {
+            Ending::Failed(why) => Ok(CallToolResult::error(why)),
+            Ending::Result(result) => Ok(result),
+            other => Err(other),
+        }
+    }
+}
+
+impl Asking for GetPromptResult {
+    fn run<'a, H: Handler>(
+        handler: &'a H,
+        cx: &'a Cx,
+    ) -> impl Future<Output = Result<Self, Error>> + Send + 'a {
+        handler.get_prompt(cx, cx.target(), &cx.req.arguments)
+    }
+}
+
+impl Asking for ReadResourceResult {
+    fn run<'a, H: Handler>(
+        handler: &'a H,
+        cx: &'a Cx,
+    ) -> impl Future<Output = Result<Self, Error>> + Send + 'a {
+        handler.read_resource(cx, cx.target())
+    }
+}
+
 impl<H: Handler> Engine<H> {
-    /// Opens the rounds of a method that may ask for input: checks its `inputResponses`, opens
-    /// and binds its `requestState` (2026-07-28), takes the sealed round once through the
-    /// replay guard, and matches the responses to the questions the last round asked. On
-    /// 2025-11-25 the handler asks for real, so there are no rounds.
-    pub(super) async fn open_rounds<'a>(
-        &'a self,
-        req: &'a Request,
-        conn: &'a Conn,
-        facts: &ClientFacts,
-        target: &'a str,
-        args: &'a Value,
-    ) -> Result<Bound<'a>, Error> {
-        let binding = Bind {
-            method: req.method.as_str(),
-            target,
-            args,
-            principal: conn.principal.as_ref().map(|p| p.id()),
-            audience: &self.config.audience,
+    /// Serves a method that may ask for input, over all its rounds: opens what earlier rounds
+    /// carried, runs the handler once with the request's facts, and answers its result or the
+    /// next round's `InputRequiredResult`.
+    pub(super) async fn rounds<T: Asking>(
+        &self,
+        id: RequestId,
+        method: Method,
+        conn: &Conn,
+        facts: ClientFacts,
+        mut params: TargetParams,
+    ) -> Answered {
+        let bound = self.open_rounds(&method, conn, &facts, &mut params).await?;
+        let parsed = Parsed {
+            id,
+            method,
+            target: Some(params.target),
+            arguments: params.arguments,
+            round: bound.round,
+            flow: bound.flow,
         };
+        let cx = self.cx(parsed, conn, facts, bound.asks);
+        let out = match drive(&cx, T::run(&*self.handler, &cx)).await {
+            Driven::Panicked(msg) => T::panicked(cx.target(), msg),
+            other => other,
+        };
+        self.finish_rounds(&cx, out)
+    }
+
+    /// Opens the rounds of a method that may ask for input: opens and binds its
+    /// `requestState` (2026-07-28), takes the sealed round once through the replay guard, and
+    /// matches the responses to the questions the last round asked. On 2025-11-25 the handler
+    /// asks for real, so there are no rounds.
+    async fn open_rounds(
+        &self,
+        method: &Method,
+        conn: &Conn,
+        facts: &ClientFacts,
+        params: &mut TargetParams,
+    ) -> Result<Bound, Error> {
         let fresh = |unbound| Bound {
-            binding,
             asks: AskState::asking(Carried::default(), unbound),
             round: 0,
             flow: None,
@@ -82,12 +185,18 @@ impl<H: Handler> Engine<H> {
         if !facts.revision.is_modern() {
             return Ok(fresh(JsonObject::new()));
         }
-        let params = req.params.as_ref();
-        let responses = input_responses(params)?;
-        let Some(token) = params.and_then(|p| p.get("requestState")) else {
+        let responses = params.input_responses.take();
+        let Some(token) = &params.request_state else {
             // No question was rendered for these answers yet: they are matched by key alone to
             // what this pass asks (unknown keys are ignored, MRTR § Error Handling).
-            return Ok(fresh(responses.cloned().unwrap_or_default()));
+            return Ok(fresh(responses.unwrap_or_default()));
+        };
+        let binding = Bind {
+            method: method.as_str(),
+            target: &params.target,
+            args: &params.arguments,
+            principal: conn.principal.as_ref().map(|p| p.id()),
+            audience: &self.config.audience,
         };
         let opened = self.state_codec().open(token, &binding.binding())?;
         self.first_use(&opened).await?;
@@ -96,17 +205,13 @@ impl<H: Handler> Engine<H> {
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
         let flow = Some(std::mem::take(&mut carried.flow));
         let mut asks = AskState::asking(carried, JsonObject::new());
+        let mut responses = responses.unwrap_or_default();
         for question in asked {
-            if let Some(v) = responses.and_then(|r| r.get(&question.wire_key)) {
-                asks.accept(question, v.clone());
+            if let Some(v) = responses.remove(&question.wire_key) {
+                asks.accept(question, v);
             }
         }
-        Ok(Bound {
-            binding,
-            asks,
-            round,
-            flow,
-        })
+        Ok(Bound { asks, round, flow })
     }
 
     /// Takes the opened round through the replay guard, if there is one: a round taken before
@@ -135,36 +240,13 @@ impl<H: Handler> Engine<H> {
         }
     }
 
-    /// The context of a method that may ask, with what its earlier rounds carried, and the
-    /// binding its next round's state is sealed for.
-    pub(super) fn round_cx<'a>(
-        &self,
-        req: &Request,
-        conn: &Conn,
-        facts: ClientFacts,
-        target: &str,
-        bound: Bound<'a>,
-    ) -> (Cx, Bind<'a>) {
-        let mut cx = self.cx(req, conn, facts, Some(target), bound.asks, bound.round);
-        if let Some(flow) = bound.flow {
-            cx.flow_id = OnceLock::from(flow);
-        }
-        (cx, bound.binding)
-    }
-
     /// Turns the end of a method that may ask for input into its answer.
-    pub(super) fn finish_rounds<T: Serialize + EndsWith>(
-        &self,
-        cx: &Cx,
-        binding: Bind<'_>,
-        out: Driven<Result<T, Error>>,
-        adjust: impl FnOnce(T) -> T,
-    ) -> Answered {
+    fn finish_rounds<T: Asking>(&self, cx: &Cx, out: Driven<Result<T, Error>>) -> Answered {
         let result = match out {
             Driven::Done(r) => r?,
-            Driven::InputRequired => return self.input_required(cx, binding, false).map(Some),
-            Driven::Ended(Ending::Retry) if cx.revision.is_modern() => {
-                return self.input_required(cx, binding, true).map(Some);
+            Driven::InputRequired => return self.input_required(cx, false).map(Some),
+            Driven::Ended(Ending::Retry) if cx.req.revision.is_modern() => {
+                return self.input_required(cx, true).map(Some);
             }
             Driven::Ended(ending) => match T::ends_with(ending) {
                 Ok(t) => t,
@@ -172,16 +254,17 @@ impl<H: Handler> Engine<H> {
             },
             other => return settle(other),
         };
-        let from_answers = cx.round > 0 || !cx.asks().answers.is_empty();
-        self.complete(&cx.method, cx.revision, adjust(result), from_answers)
+        let (req, from_answers) = (&cx.req, cx.req.round > 0 || !cx.asks().answers.is_empty());
+        let result = result.for_revision(req.revision);
+        self.complete(&req.method, req.revision, result, from_answers)
     }
 
     /// The `InputRequiredResult` of a pass that recorded questions, or (`waited`) of one that
     /// only waits for an out-of-band flow: then it carries no `inputRequests`, and it does not
     /// count towards the round cap (the flow's time budget bounds such rounds).
-    fn input_required(&self, cx: &Cx, binding: Bind<'_>, waited: bool) -> Result<Value, Error> {
-        let cfg = &self.config;
-        let asked_rounds = cx.round.saturating_sub(cx.asks().waits);
+    fn input_required(&self, cx: &Cx, waited: bool) -> Result<Value, Error> {
+        let (cfg, req) = (&self.config, &cx.req);
+        let asked_rounds = req.round.saturating_sub(cx.asks().waits);
         if !waited && asked_rounds + 1 > cfg.max_rounds {
             let mut message = format!(
                 "The request needed more than {} rounds of input; start it again",
@@ -192,8 +275,15 @@ impl<H: Handler> Engine<H> {
             }
             return Err(Error::invalid_params(message));
         }
-        let (requests, mut carried) = cx.asks().next_round(cx.round + 1, waited);
+        let (requests, mut carried) = cx.asks().next_round(req.round + 1, waited);
         carried.flow = cx.flow_id().to_owned();
+        let binding = Bind {
+            method: req.method.as_str(),
+            target: cx.target(),
+            args: &req.arguments,
+            principal: req.principal.as_ref().map(|p| p.id()),
+            audience: &cfg.audience,
+        };
         let state = self.state_codec().seal(binding.binding(), carried)?;
         let requests = (!waited).then_some(requests);
         InputRequiredResult::new(&cfg.info.implementation, requests, state).to_value()
@@ -210,42 +300,3 @@ impl<H: Handler> Engine<H> {
         }
     }
 }
-
-/// `inputResponses`: an object whose values are objects (`-32602` otherwise), if present.
-pub(crate) fn input_responses(params: Option<&JsonObject>) -> Result<Option<&JsonObject>, Error> {
-    let responses = match params.and_then(|p| p.get("inputResponses")) {
-        None => return Ok(None),
-        Some(Value::Object(m)) => m,
-        Some(_) => return Err(Error::invalid_params("`inputResponses` must be an object")),
-    };
-    match responses.iter().find(|(_, v)| !v.is_object()) {
-        Some((key, _)) => Err(Error::invalid_params(format!(
-            "`inputResponses.{}` must be an object",
-            echo(key)
-        ))),
-        None => Ok(Some(responses)),
-    }
-}
-
-/// What a method's result can be when the handler ended the request through its context: a
-/// tool turns a readable failure into an `isError` result and takes a result of its own; other
-/// methods answer the ending as an error.
-pub(super) trait EndsWith: Sized {
-    /// The result `ending` comes to, or the ending back when it is not a result.
-    fn ends_with(ending: Ending) -> Result<Self, Ending> {
-        Err(ending)
-    }
-}
-
-impl EndsWith for CallToolResult {
-    fn ends_with(ending: Ending) -> Result<Self, Ending> {
-        match ending {
-            Ending::Failed(why) => Ok(CallToolResult::error(why)),
-            Ending::Result(result) => Ok(result),
-            other => Err(other),
-        }
-    }
-}
-
-impl EndsWith for GetPromptResult {}
-impl EndsWith for ReadResourceResult {}

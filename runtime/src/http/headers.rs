@@ -96,16 +96,8 @@ pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Resul
     if m != method {
         return Err(differs("Mcp-Method", m, method));
     }
-    let Some(key) = req.method.target_param() else {
-        return Ok(());
-    };
-    // A body without the field is the dispatcher's `-32602`, not a header problem.
-    let Some(body) = req
-        .params
-        .as_ref()
-        .and_then(|p| p.get(key))
-        .and_then(Value::as_str)
-    else {
+    // A body without the field is a `-32602`, not a header problem.
+    let Some(body) = req.params.target().map(|t| t.target.as_str()) else {
         return Ok(());
     };
     let h = decode(required(headers, NAME, "Mcp-Name")?, "Mcp-Name")?;
@@ -121,12 +113,12 @@ pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Resul
 pub(crate) fn check_params(
     headers: &HeaderMap,
     params: &[HeaderParam],
-    arguments: Option<&JsonObject>,
+    arguments: &JsonObject,
 ) -> Result<(), Error> {
     for param in params {
         let display = param.display();
         let header = single(headers, param.header(), display)?;
-        let body = arguments.and_then(|a| param.value_in(a));
+        let body = param.value_in(arguments);
         match (header, body) {
             (None, None) => {}
             (None, Some(_)) => return Err(mismatch(format!("Missing required {display} header"))),
@@ -221,7 +213,7 @@ mod tests {
     fn params_compare_by_type() {
         let t = tool();
         let args = json!({"region": "us-west1", "n": 42, "deep": {"on": true}});
-        let args = args.as_object();
+        let args = args.as_object().expect("an object");
         let ok = headers(&[
             ("mcp-param-region", "us-west1"),
             ("MCP-PARAM-N", "42.0"),
@@ -237,15 +229,19 @@ mod tests {
             ("mcp-param-on", "true"),
         ]);
         assert_eq!(check_params(&wrong, &t, args).unwrap_err().code, -32020);
-        assert!(check_params(&HeaderMap::new(), &t, json!({"n": null}).as_object()).is_ok());
+        let null = json!({"n": null});
+        let null = null.as_object().expect("an object");
+        assert!(check_params(&HeaderMap::new(), &t, null).is_ok());
     }
 
     #[test]
     fn method_and_name() {
+        let method: crate::protocol::Method = "tools/call".into();
+        let params = json!({"name": "get weather"}).as_object().cloned();
         let req = Request {
             id: crate::protocol::RequestId::Number(1),
-            method: "tools/call".into(),
-            params: json!({"name": "get weather"}).as_object().cloned(),
+            params: crate::protocol::Params::parse(&method, params),
+            method,
         };
         let b64 = format!("=?base64?{}?=", STANDARD.encode("get weather"));
         assert!(

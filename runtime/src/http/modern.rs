@@ -16,9 +16,8 @@ use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::era::ModernMeta;
 use crate::handler::Handler;
-use crate::protocol::{Error, Inbound, Method, Request, RequestMeta};
+use crate::protocol::{Body, Error, Inbound, Method, Request, RequestMeta};
 use http::{HeaderMap, Response, StatusCode};
-use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 /// Serves one modern POST.
@@ -81,7 +80,7 @@ fn validate<H: Handler>(
     headers: &HeaderMap,
     req: &Request,
 ) -> Result<ModernMeta, Error> {
-    let meta = RequestMeta::parse(req.params.as_ref())?;
+    let meta = RequestMeta::parse(req.params.meta.as_ref())?;
     headers::check_version(headers, &meta.protocol_version)?;
     let meta = ModernMeta::served(meta)?;
     check_target(req)?;
@@ -92,17 +91,14 @@ fn validate<H: Handler>(
     Ok(meta)
 }
 
-/// The param a request is routed by (`params.name` of `tools/call` and `prompts/get`,
-/// `params.uri` of `resources/read`) is a required string: without it the request is
-/// malformed, `-32602` with 400 (2026-07-28 § Basic: "A request missing any required field is
+/// The params of `tools/call`, `prompts/get` and `resources/read` (the param they are routed
+/// by, `params.name` or `params.uri`, is a required string) are well-formed: a malformed request
+/// is `-32602` with 400 (2026-07-28 § Basic: "A request missing any required field is
 /// malformed ... On HTTP, the response status MUST be 400 Bad Request").
 fn check_target(req: &Request) -> Result<(), Error> {
-    let Some(key) = req.method.target_param() else {
-        return Ok(());
-    };
-    match req.params.as_ref().and_then(|p| p.get(key)) {
-        Some(Value::String(_)) => Ok(()),
-        _ => Err(Error::invalid_params(format!("`{key}` must be a string"))),
+    match &req.params.body {
+        Body::Target(Err(e)) => Err(e.clone()),
+        _ => Ok(()),
     }
 }
 
@@ -113,12 +109,9 @@ fn check_params<H: Handler>(
     headers: &HeaderMap,
     req: &Request,
 ) -> Result<(), Error> {
-    let params = req.params.as_ref();
-    let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
+    let Some(call) = req.params.target() else {
         return Ok(());
     };
-    let args = params
-        .and_then(|p| p.get("arguments"))
-        .and_then(Value::as_object);
-    headers::check_params(headers, ep.engine.handler.header_params(name), args)
+    let params = ep.engine.handler.header_params(&call.target);
+    headers::check_params(headers, params, &call.arguments)
 }

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
-use super::{Error, JsonObject, Method, unique};
+use super::{Error, JsonObject, Method, Params, unique};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
@@ -72,8 +72,8 @@ pub(crate) struct Request {
     pub id: RequestId,
     /// The method, parsed.
     pub method: Method,
-    /// The params object, if any.
-    pub params: Option<JsonObject>,
+    /// The params, parsed for the method (design §23).
+    pub params: Params,
 }
 
 /// Why an inbound message was rejected, with the id to answer on when one could be read.
@@ -98,12 +98,7 @@ impl Inbound {
             Inbound::Response { id, .. } if let Some(reason) = unique::in_message(bytes) => {
                 Ok(Inbound::BadResponse { id, reason })
             }
-            Inbound::Request(req)
-                if req
-                    .params
-                    .as_ref()
-                    .is_some_and(|p| p.contains_key("inputResponses")) =>
-            {
+            Inbound::Request(req) if req.params.carries_answers() => {
                 match unique::in_input_responses(bytes) {
                     Some(reason) => Err(Rejected {
                         id: Some(req.id),
@@ -163,7 +158,10 @@ impl Inbound {
             Some(_) => return Err(Rejected::invalid(id, "`params` must be an object")),
         };
         match (id, has_id) {
-            (Some(id), _) => Ok(Inbound::Request(Request { id, method, params })),
+            (Some(id), _) => {
+                let params = Params::parse(&method, params);
+                Ok(Inbound::Request(Request { id, method, params }))
+            }
             (None, true) => Err(Rejected::invalid(None, "a request `id` must not be null")),
             (None, false) => Ok(Inbound::Notification { method, params }),
         }

@@ -8,6 +8,7 @@ mod input;
 mod jsonrpc;
 mod method;
 mod page;
+mod params;
 mod prompts;
 mod results;
 mod unique;
@@ -20,6 +21,7 @@ pub use input::*;
 pub use jsonrpc::*;
 pub use method::*;
 pub use page::{Cursor, Page};
+pub(crate) use params::{Body, Params, TargetParams};
 pub use prompts::*;
 pub use results::*;
 
@@ -108,22 +110,19 @@ pub(crate) struct RequestMeta {
 }
 
 impl RequestMeta {
-    /// Reads the protocol version a request names in `params._meta`, if any.
-    pub fn version_of(params: Option<&JsonObject>) -> Option<&Value> {
-        params?
-            .get("_meta")?
-            .as_object()?
-            .get(meta::PROTOCOL_VERSION)
+    /// Reads the protocol version a request names in its `_meta`, if any.
+    pub fn version_of(meta: Option<&Value>) -> Option<&Value> {
+        meta?.as_object()?.get(meta::PROTOCOL_VERSION)
     }
 
     /// Validates the `_meta` of a 2026-07-28 request (a missing required field is `-32602`).
-    pub fn parse(params: Option<&JsonObject>) -> Result<RequestMeta, Error> {
+    /// The fields are read from it, borrowed: nothing is copied but what the result keeps.
+    pub fn parse(raw: Option<&Value>) -> Result<RequestMeta, Error> {
+        use serde::Deserialize as _;
         let missing =
             |what: &str| Error::invalid_params(format!("Missing required `_meta` field {what}"));
-        let meta = params
-            .and_then(|p| p.get("_meta"))
-            .ok_or_else(|| Error::invalid_params("Missing required `params._meta`"))?;
-        let meta = meta
+        let meta = raw
+            .ok_or_else(|| Error::invalid_params("Missing required `params._meta`"))?
             .as_object()
             .ok_or_else(|| Error::invalid_params("`params._meta` must be an object"))?;
         let version = meta
@@ -138,7 +137,7 @@ impl RequestMeta {
         let caps = meta
             .get(meta::CLIENT_CAPABILITIES)
             .ok_or_else(|| missing(meta::CLIENT_CAPABILITIES))?;
-        let client_capabilities = serde_json::from_value(caps.clone()).map_err(|e| {
+        let client_capabilities = ClientCapabilities::deserialize(caps).map_err(|e| {
             Error::invalid_params(format!(
                 "Invalid `{}`: {}",
                 meta::CLIENT_CAPABILITIES,
@@ -147,14 +146,14 @@ impl RequestMeta {
         })?;
         let client_info = match meta.get(meta::CLIENT_INFO) {
             None | Some(Value::Null) => None,
-            Some(v) => Some(serde_json::from_value(v.clone()).map_err(|e| {
+            Some(v) => Some(Implementation::deserialize(v).map_err(|e| {
                 Error::invalid_params(format!("Invalid `{}`: {}", meta::CLIENT_INFO, echo(e)))
             })?),
         };
         let log_level = match meta.get(meta::LOG_LEVEL) {
             None => None,
             Some(v) => Some(
-                serde_json::from_value(v.clone())
+                LoggingLevel::deserialize(v)
                     .map_err(|_| Error::invalid_params(format!("Invalid `{}`", meta::LOG_LEVEL)))?,
             ),
         };
@@ -163,13 +162,13 @@ impl RequestMeta {
             client_capabilities,
             client_info,
             log_level,
-            progress_token: progress_token(params),
+            progress_token: progress_token(raw),
         })
     }
 }
 
-/// Reads `params._meta.progressToken` when it is a string or an integer.
-pub(crate) fn progress_token(params: Option<&JsonObject>) -> Option<ProgressToken> {
-    let t = params?.get("_meta")?.get(meta::PROGRESS_TOKEN)?;
+/// Reads `progressToken` from a request's `_meta` when it is a string or an integer.
+pub(crate) fn progress_token(meta: Option<&Value>) -> Option<ProgressToken> {
+    let t = meta?.get(meta::PROGRESS_TOKEN)?;
     (t.is_string() || t.is_i64() || t.is_u64()).then(|| t.clone())
 }

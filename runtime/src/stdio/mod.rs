@@ -172,7 +172,7 @@ impl<H: Handler> StdioConn<H> {
         let route = match (era::select(signals), &self.session) {
             (Era::Initialize, _) => return self.initialize(&req).await,
             (Era::Session, Some(session)) => Route::Legacy(session.clone()),
-            _ => Route::Modern(ModernMeta::check(req.params.as_ref())),
+            _ => Route::Modern(ModernMeta::check(req.params.meta.as_ref())),
         };
         self.spawn(req, route).await
     }

@@ -141,7 +141,7 @@ impl Handler for Lab {
         &self,
         cx: &Cx,
         name: &str,
-        args: JsonObject,
+        args: &JsonObject,
     ) -> Result<CallToolResult, Error> {
         let probe = &self.probe;
         let text = match name {
@@ -198,7 +198,10 @@ impl Handler for Lab {
                     .elicit("confirm", text_form("Echo these arguments?"))
                     .await;
                 let ok = ok.map(|r| form_value(&r)).unwrap_or_else(|e| describe(&e));
-                format!("confirm={ok} args={}", serde_json::Value::Object(args))
+                format!(
+                    "confirm={ok} args={}",
+                    serde_json::Value::Object(args.clone())
+                )
             }
             "url" => {
                 let req = ElicitRequest::Url {
@@ -325,7 +328,7 @@ impl Handler for Lab {
         &self,
         cx: &Cx,
         name: &str,
-        _args: JsonObject,
+        _args: &JsonObject,
     ) -> Result<GetPromptResult, Error> {
         if name != "greeting" {
             return Err(Error::invalid_params(format!("Unknown prompt: {name}")));

@@ -53,7 +53,7 @@ impl Handler for Hand {
         &self,
         cx: &Cx,
         name: &str,
-        args: JsonObject,
+        args: &JsonObject,
     ) -> Result<CallToolResult, Error> {
         match name {
             "add" => {

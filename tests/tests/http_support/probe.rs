@@ -84,7 +84,7 @@ impl Handler for Probe {
         &self,
         cx: &Cx,
         name: &str,
-        args: JsonObject,
+        args: &JsonObject,
     ) -> Result<CallToolResult, Error> {
         let text = match name {
             "add" => {
