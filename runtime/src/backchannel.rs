@@ -1,6 +1,6 @@
 //! 2025-11-25 server-to-client requests: id allocation, correlation, timeout.
 
-use crate::protocol::{self, Error, RequestId};
+use crate::protocol::{self, Error, Message, RequestId};
 use crate::sync::lock;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -12,11 +12,11 @@ use tokio_util::sync::CancellationToken;
 
 /// Where the messages of one request go: stdout, or the request's SSE stream.
 #[derive(Clone, Debug)]
-pub(crate) struct Outbound(pub(crate) mpsc::Sender<Value>);
+pub(crate) struct Outbound(pub(crate) mpsc::Sender<Message>);
 
 impl Outbound {
     /// Sends a message; `false` when the other side is gone.
-    pub(crate) async fn send(&self, msg: Value) -> bool {
+    pub(crate) async fn send(&self, msg: Message) -> bool {
         self.0.send(msg).await.is_ok()
     }
 }

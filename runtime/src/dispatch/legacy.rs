@@ -3,9 +3,10 @@
 
 use super::{Answered, ClientFacts, Conn, Engine, string_param};
 use crate::handler::Handler;
+use crate::protocol::{self as protocol_mod, Written};
 use crate::protocol::{
     ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LEGACY_VERSIONS,
-    LoggingLevel, Method, Request, echo, to_object,
+    LoggingLevel, Method, Request, echo,
 };
 use crate::session::LegacySession;
 use serde::Deserialize as _;
@@ -14,7 +15,7 @@ use tracing::Span;
 
 impl<H: Handler> Engine<H> {
     /// Answers an `initialize` and returns the session it opens.
-    pub(crate) fn initialize(&self, req: &Request) -> Result<(Value, LegacySession), Error> {
+    pub(crate) fn initialize(&self, req: &Request) -> Result<(Written, LegacySession), Error> {
         let params = req
             .params
             .other()
@@ -52,7 +53,7 @@ impl<H: Handler> Engine<H> {
             server_info: &info.implementation,
             instructions: info.instructions.as_deref(),
         };
-        let result = Value::Object(to_object(&result)?);
+        let result = protocol_mod::write(&result)?;
         tracing::info!(version, client = ?client_info, "2025-11-25 session opened");
         let session = LegacySession::new(version.to_owned(), caps, client_info);
         Ok((result, session))
@@ -98,6 +99,7 @@ fn log_level(params: Option<&JsonObject>) -> Result<LoggingLevel, Error> {
 }
 
 /// The empty result of `ping` and the session-only methods.
-fn empty() -> Value {
-    Value::Object(JsonObject::new())
+fn empty() -> Written {
+    // An empty object always serialises.
+    protocol_mod::write(&JsonObject::new()).unwrap_or_else(|_| unreachable!())
 }

@@ -14,8 +14,10 @@
 use super::{Answered, Conn, Engine};
 use crate::handler::Handler;
 use crate::notify::filter::Filter;
-use crate::protocol::{CompleteEnvelope, Error, JsonObject, Request, meta, notification};
-use serde_json::{Value, json};
+use crate::protocol::{
+    self, CompleteEnvelope, Enveloped, Error, JsonObject, Request, meta, notification,
+};
+use serde_json::json;
 use tokio::sync::broadcast;
 
 impl<H: Handler> Engine<H> {
@@ -68,6 +70,10 @@ impl<H: Handler> Engine<H> {
         }
         let info = &self.config.info.implementation;
         let end = CompleteEnvelope::new(info, None).subscription(&sub);
-        end.wrap(Value::Object(JsonObject::new())).map(Some)
+        let result = Enveloped {
+            result: &JsonObject::new(),
+            envelope: &end,
+        };
+        protocol::write(&result).map(Some)
     }
 }

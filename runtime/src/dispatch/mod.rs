@@ -20,8 +20,9 @@ use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::notify::Notifier;
 use crate::protocol::{
-    self, CacheHint, ClientCapabilities, CompleteEnvelope, Error, Implementation, JsonObject,
-    LoggingLevel, Method, ProgressToken, Request, RequestId, Revision,
+    self, CacheHint, ClientCapabilities, CompleteEnvelope, Enveloped, Error, Implementation,
+    JsonObject, LoggingLevel, Message, Method, ProgressToken, Request, RequestId, Revision,
+    Written,
 };
 use crate::session::LegacySession;
 use serde::Serialize;
@@ -108,9 +109,9 @@ impl ClientFacts {
     }
 }
 
-/// The answer to one request before it becomes a JSON-RPC message; `Ok(None)` when nothing
-/// may be sent (the request was cancelled).
-pub(crate) type Answered = Result<Option<Value>, Error>;
+/// The answer to one request, its result written, before it becomes a JSON-RPC message;
+/// `Ok(None)` when nothing may be sent (the request was cancelled).
+pub(crate) type Answered = Result<Option<Written>, Error>;
 
 impl<H: Handler> Engine<H> {
     /// An engine for `handler` with the default settings.
@@ -124,7 +125,7 @@ impl<H: Handler> Engine<H> {
     }
 
     /// Serves one request; `None` when it was cancelled (nothing may be sent for it then).
-    pub(crate) async fn handle(&self, req: Request, route: Route, conn: &Conn) -> Option<Value> {
+    pub(crate) async fn handle(&self, req: Request, route: Route, conn: &Conn) -> Option<Message> {
         let span = tracing::info_span!(
             "mcp.request",
             method = %req.method,
@@ -141,11 +142,11 @@ impl<H: Handler> Engine<H> {
                 Route::Legacy(session) => self.legacy(req, &session, conn).await,
             };
             match answered {
-                Ok(Some(result)) => Some(protocol::response(&id, result)),
+                Ok(Some(result)) => Some(Message::response(&id, &result)),
                 Ok(None) => None,
                 Err(e) => {
                     tracing::debug!(code = e.code, message = %e.message, "request failed");
-                    Some(protocol::error_response(Some(&id), &e))
+                    Some(Message::error(Some(&id), &e))
                 }
             }
         }
@@ -153,9 +154,10 @@ impl<H: Handler> Engine<H> {
         .await
     }
 
-    /// The complete answer of `method`: on 2026-07-28 with the envelope (`resultType`,
-    /// `serverInfo`, and for cacheable methods `ttlMs`/`cacheScope`, which are `0`/`private`
-    /// when the result was built from the client's answers); on 2025-11-25 as it is.
+    /// The complete answer of `method`, written once: on 2026-07-28 with the envelope
+    /// (`resultType`, `serverInfo`, and for cacheable methods `ttlMs`/`cacheScope`, which are
+    /// `0`/`private` when the result was built from the client's answers); on 2025-11-25 as
+    /// it is.
     fn complete(
         &self,
         method: &Method,
@@ -163,10 +165,8 @@ impl<H: Handler> Engine<H> {
         result: impl Serialize,
         from_answers: bool,
     ) -> Answered {
-        let value = serde_json::to_value(result)
-            .map_err(|e| Error::internal(format!("result does not serialise: {e}")))?;
         if !revision.is_modern() {
-            return Ok(Some(value));
+            return protocol::write(&result).map(Some);
         }
         let info = &self.config.info;
         let cache = method.is_cacheable().then_some(if from_answers {
@@ -174,9 +174,12 @@ impl<H: Handler> Engine<H> {
         } else {
             info.cache
         });
-        CompleteEnvelope::new(&info.implementation, cache)
-            .wrap(value)
-            .map(Some)
+        let envelope = CompleteEnvelope::new(&info.implementation, cache);
+        let result = Enveloped {
+            result: &result,
+            envelope: &envelope,
+        };
+        protocol::write(&result).map(Some)
     }
 
     /// The context of one request: its facts moved into one shared allocation.

@@ -8,12 +8,11 @@ use crate::canonical;
 use crate::cx::{AskState, Cx, Ending};
 use crate::handler::Handler;
 use crate::protocol::{
-    CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, Method,
-    ReadResourceResult, RequestId, Revision, TargetParams,
+    self, CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, Method,
+    ReadResourceResult, RequestId, Revision, TargetParams, Written,
 };
 use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
 use serde::Serialize;
-use serde_json::Value;
 use std::future::Future;
 
 /// The ask state a request's earlier rounds carried.
@@ -262,7 +261,7 @@ impl<H: Handler> Engine<H> {
     /// The `InputRequiredResult` of a pass that recorded questions, or (`waited`) of one that
     /// only waits for an out-of-band flow: then it carries no `inputRequests`, and it does not
     /// count towards the round cap (the flow's time budget bounds such rounds).
-    fn input_required(&self, cx: &Cx, waited: bool) -> Result<Value, Error> {
+    fn input_required(&self, cx: &Cx, waited: bool) -> Result<Written, Error> {
         let (cfg, req) = (&self.config, &cx.req);
         let asked_rounds = req.round.saturating_sub(cx.asks().waits);
         if !waited && asked_rounds + 1 > cfg.max_rounds {
@@ -286,7 +285,11 @@ impl<H: Handler> Engine<H> {
         };
         let state = self.state_codec().seal(binding.binding(), carried)?;
         let requests = (!waited).then_some(requests);
-        InputRequiredResult::new(&cfg.info.implementation, requests, state).to_value()
+        protocol::write(&InputRequiredResult::new(
+            &cfg.info.implementation,
+            requests,
+            state,
+        ))
     }
 
     /// Seals and opens this server's `requestState`, as of now.

@@ -1,17 +1,17 @@
 //! Response bodies (one JSON object, or an SSE stream fed by a channel) and the response
 //! builders every path shares.
 
+use crate::protocol::Message;
 use bytes::Bytes;
 use http::header::{self, HeaderValue};
 use http::{Response, StatusCode};
 use http_body::{Body, Frame, SizeHint};
-use serde_json::Value;
 use std::convert::Infallible;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use tokio::sync::mpsc;
 
-use crate::protocol::{self, Error, RequestId, code};
+use crate::protocol::{Error, RequestId, code};
 
 /// The body of every response of the MCP endpoint.
 #[derive(Debug)]
@@ -74,9 +74,8 @@ impl Body for McpBody {
 
 /// One SSE event carrying one JSON-RPC message on a single `data:` line (the conformance
 /// client parses line by line; serde_json never emits a raw newline).
-pub(crate) fn sse_event(msg: &Value) -> Bytes {
-    let json = serde_json::to_string(msg).unwrap_or_else(|_| "null".into());
-    Bytes::from(format!("data: {json}\n\n"))
+pub(crate) fn sse_event(msg: &Message) -> Bytes {
+    Bytes::from(format!("data: {}\n\n", msg.as_str()))
 }
 
 /// An SSE comment: keeps intermediaries and idle timeouts from closing a quiet stream
@@ -88,8 +87,8 @@ pub(crate) fn sse_keep_alive() -> Bytes {
 /// The HTTP status of a modern JSON-RPC answer (2026-07-28 § Streamable HTTP, Request
 /// Metadata and Server Validation): header, version, capability and framing errors are 400,
 /// an unknown method is 404, everything else (results and ordinary errors) is 200.
-pub(crate) fn modern_status(msg: &Value) -> StatusCode {
-    match msg.pointer("/error/code").and_then(Value::as_i64) {
+pub(crate) fn modern_status(msg: &Message) -> StatusCode {
+    match msg.error_code() {
         Some(code::METHOD_NOT_FOUND) => StatusCode::NOT_FOUND,
         Some(
             code::HEADER_MISMATCH
@@ -103,8 +102,8 @@ pub(crate) fn modern_status(msg: &Value) -> StatusCode {
 }
 
 /// A `application/json` response carrying one JSON-RPC message.
-pub(crate) fn json(status: StatusCode, msg: &Value) -> Response<McpBody> {
-    let bytes = serde_json::to_vec(msg).unwrap_or_default();
+pub(crate) fn json(status: StatusCode, msg: Message) -> Response<McpBody> {
+    let bytes = msg.into_string().into_bytes();
     let mut r = Response::new(McpBody::full(bytes));
     *r.status_mut() = status;
     r.headers_mut().insert(
@@ -116,7 +115,7 @@ pub(crate) fn json(status: StatusCode, msg: &Value) -> Response<McpBody> {
 
 /// A JSON-RPC error response with `status`; `id` is omitted when it could not be read.
 pub(crate) fn error(status: StatusCode, id: Option<&RequestId>, e: &Error) -> Response<McpBody> {
-    json(status, &protocol::error_response(id, e))
+    json(status, Message::error(id, e))
 }
 
 /// A transport-level refusal (no JSON-RPC message was read): a `-32600` error without `id`
@@ -171,18 +170,24 @@ mod tests {
 
     #[test]
     fn statuses_follow_the_error_code() {
-        let err = |c: i64| json!({"jsonrpc": "2.0", "id": 1, "error": {"code": c, "message": "x"}});
+        let err = |code: i64| {
+            let mut e = Error::internal("x");
+            e.code = code;
+            Message::error(Some(&RequestId::Number(1)), &e)
+        };
         assert_eq!(modern_status(&err(-32601)), StatusCode::NOT_FOUND);
         for c in [-32020, -32021, -32022] {
             assert_eq!(modern_status(&err(c)), StatusCode::BAD_REQUEST);
         }
         assert_eq!(modern_status(&err(-32602)), StatusCode::OK);
-        assert_eq!(modern_status(&json!({"result": {}})), StatusCode::OK);
+        let ok = crate::protocol::write(&json!({})).expect("writes");
+        let ok = Message::response(&RequestId::Number(1), &ok);
+        assert_eq!(modern_status(&ok), StatusCode::OK);
     }
 
     #[test]
     fn events_are_single_lines() {
-        let e = sse_event(&json!({"a": "line\nbreak"}));
+        let e = sse_event(&Message::of(&json!({"a": "line\nbreak"})));
         assert_eq!(&e[..], b"data: {\"a\":\"line\\nbreak\"}\n\n");
     }
 }

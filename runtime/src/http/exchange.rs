@@ -13,10 +13,10 @@ use crate::backchannel::Outbound;
 use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route};
 use crate::handler::Handler;
-use crate::protocol::{self, Error, Request, RequestId};
+use crate::protocol::Message;
+use crate::protocol::{Error, Request, RequestId};
 use bytes::Bytes;
 use http::{Response, StatusCode};
-use serde_json::Value;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, Interval, interval_at};
@@ -58,7 +58,7 @@ pub(crate) async fn run<H: Handler>(
     hold: impl Send + 'static,
 ) -> Response<McpBody> {
     let id = job.req.id.clone();
-    let (tx, mut rx) = mpsc::channel::<Value>(QUEUE);
+    let (tx, mut rx) = mpsc::channel::<Message>(QUEUE);
     let (done_tx, done_rx) = oneshot::channel();
     let conn = Conn {
         out: Outbound(tx),
@@ -89,7 +89,7 @@ pub(crate) async fn run<H: Handler>(
                     } else {
                         StatusCode::OK
                     };
-                    body::json(status, &msg)
+                    body::json(status, msg)
                 }
                 Some(msg) => single_event(&msg),
                 // Cancelled (2025-11-25 `notifications/cancelled`, or a session that ended):
@@ -102,18 +102,18 @@ pub(crate) async fn run<H: Handler>(
 
 /// The handler's answer; a task that died without one becomes an internal error.
 fn final_message(
-    done: Result<Option<Value>, oneshot::error::RecvError>,
+    done: Result<Option<Message>, oneshot::error::RecvError>,
     id: &RequestId,
-) -> Option<Value> {
+) -> Option<Message> {
     done.unwrap_or_else(|_| {
         tracing::error!("request task ended without an answer");
         let e = Error::internal("The request failed with an internal error");
-        Some(protocol::error_response(Some(id), &e))
+        Some(Message::error(Some(id), &e))
     })
 }
 
 /// One message as a complete SSE response.
-pub(crate) fn single_event(msg: &Value) -> Response<McpBody> {
+pub(crate) fn single_event(msg: &Message) -> Response<McpBody> {
     let (tx, rx) = mpsc::channel(1);
     // Capacity 1 and a fresh channel: this cannot fail.
     let _ = tx.try_send(body::sse_event(msg));
@@ -122,9 +122,9 @@ pub(crate) fn single_event(msg: &Value) -> Response<McpBody> {
 
 /// Starts the SSE response: `first`, the rest of the queue, then the final answer.
 fn stream(
-    first: Value,
-    rx: mpsc::Receiver<Value>,
-    done: oneshot::Receiver<Option<Value>>,
+    first: Message,
+    rx: mpsc::Receiver<Message>,
+    done: oneshot::Receiver<Option<Message>>,
     guard: Option<DropGuard>,
     keep_alive: Duration,
     id: RequestId,
@@ -140,9 +140,9 @@ fn stream(
 }
 
 async fn pump(
-    first: Value,
-    mut rx: mpsc::Receiver<Value>,
-    done: oneshot::Receiver<Option<Value>>,
+    first: Message,
+    mut rx: mpsc::Receiver<Message>,
+    done: oneshot::Receiver<Option<Message>>,
     out: &mpsc::Sender<Bytes>,
     keep_alive: Duration,
     id: &RequestId,

@@ -13,6 +13,7 @@ use crate::dispatch::Route;
 use crate::handler::Handler;
 use crate::notify::Change;
 use crate::notify::filter::Advertised;
+use crate::protocol::Message;
 use crate::protocol::{self, Error, Inbound, Method, Request, RequestId};
 use bytes::Bytes;
 use http::header::HeaderValue;
@@ -81,9 +82,9 @@ pub(crate) fn initialize<H: Handler>(
             return body::error(StatusCode::INTERNAL_SERVER_ERROR, Some(&req.id), &e);
         }
     };
-    let msg = protocol::response(&req.id, result);
+    let msg = Message::response(&req.id, &result);
     let mut r = if accepts_json {
-        body::json(StatusCode::OK, &msg)
+        body::json(StatusCode::OK, msg)
     } else {
         single_event(&msg)
     };

@@ -5,7 +5,7 @@
 
 pub(crate) mod filter;
 
-use crate::protocol::{JsonObject, meta, notification};
+use crate::protocol::{JsonObject, Message, meta, notification};
 use serde_json::{Value, json};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -41,7 +41,7 @@ impl Change {
     }
 
     /// The notification message; on a listen stream `params._meta` carries the subscription id.
-    pub(crate) fn to_message(&self, subscription: Option<&Value>) -> Value {
+    pub(crate) fn to_message(&self, subscription: Option<&Value>) -> Message {
         let mut params = JsonObject::new();
         if let Change::ResourceUpdated(uri) = self {
             params.insert("uri".into(), json!(uri));
@@ -144,10 +144,12 @@ mod tests {
 
     #[test]
     fn messages_carry_the_subscription_id() {
-        let m = Change::ResourceUpdated("a://b".into()).to_message(Some(&json!(7)));
+        let m = Change::ResourceUpdated("a://b".into())
+            .to_message(Some(&json!(7)))
+            .to_value();
         assert_eq!(m["params"]["uri"], "a://b");
         assert_eq!(m["params"]["_meta"][meta::SUBSCRIPTION_ID], 7);
-        let plain = Change::ToolsListChanged.to_message(None);
+        let plain = Change::ToolsListChanged.to_message(None).to_value();
         assert_eq!(plain["params"], json!({}));
     }
 }

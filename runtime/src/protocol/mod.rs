@@ -2,10 +2,12 @@
 
 mod capabilities;
 mod content;
+mod enveloped;
 mod error;
 mod header_params;
 mod input;
 mod jsonrpc;
+mod message;
 mod method;
 mod page;
 mod params;
@@ -15,10 +17,12 @@ mod unique;
 
 pub use capabilities::*;
 pub use content::*;
+pub(crate) use enveloped::Enveloped;
 pub use error::*;
 pub use header_params::HeaderParam;
 pub use input::*;
 pub use jsonrpc::*;
+pub(crate) use message::{Message, Written, write};
 pub use method::*;
 pub use page::{Cursor, Page};
 pub(crate) use params::{Body, Params, TargetParams};

@@ -2,7 +2,9 @@
 //! (`resultType`, cache hints, `_meta` server info), `InputRequiredResult`, and the results of
 //! the handshake methods (`initialize`, `server/discover`).
 
-use super::{Error, Implementation, JsonObject, ServerCapabilities};
+#[cfg(test)]
+use super::Error;
+use super::{Implementation, JsonObject, ServerCapabilities};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -105,8 +107,35 @@ impl<'a> CompleteEnvelope<'a> {
         self
     }
 
+    /// The `_meta` keys it adds.
+    pub(crate) fn meta(&self) -> &ResultMeta<'a> {
+        &self.meta
+    }
+
+    /// Writes its members into a result object being serialised (`_meta` unless the result
+    /// had its own, into which [`meta`](Self::meta) was merged).
+    pub(crate) fn write_members<M: serde::ser::SerializeMap>(
+        &self,
+        map: &mut M,
+        with_meta: bool,
+    ) -> Result<(), M::Error> {
+        map.serialize_entry("resultType", &self.result_type)?;
+        if let Some(cache) = &self.cache {
+            map.serialize_entry("ttlMs", &cache.ttl_ms)?;
+            map.serialize_entry("cacheScope", &cache.scope)?;
+        }
+        if with_meta {
+            map.serialize_entry("_meta", &self.meta)?;
+        }
+        Ok(())
+    }
+
     /// Merges the envelope into `result`: its fields are set, and its `_meta` keys are added
-    /// where the result's own `_meta` does not already have them.
+    /// where the result's own `_meta` does not already have them. (What [`Enveloped`] writes
+    /// in one pass; the tests compare the two.)
+    ///
+    /// [`Enveloped`]: super::enveloped::Enveloped
+    #[cfg(test)]
     pub(crate) fn wrap(&self, result: Value) -> Result<Value, Error> {
         let Value::Object(mut obj) = result else {
             return Ok(result);
@@ -160,11 +189,6 @@ impl<'a> InputRequiredResult<'a> {
             },
         }
     }
-
-    /// The result object.
-    pub(crate) fn to_value(&self) -> Result<Value, Error> {
-        to_object(self).map(Value::Object)
-    }
 }
 
 /// `InitializeResult` (2025-11-25).
@@ -196,6 +220,7 @@ pub(crate) struct DiscoverResult<'a> {
 }
 
 /// Serialises a result as a JSON object; a failure is an internal error.
+#[cfg(test)]
 pub(crate) fn to_object(value: &impl Serialize) -> Result<JsonObject, Error> {
     match serde_json::to_value(value) {
         Ok(Value::Object(obj)) => Ok(obj),

@@ -19,11 +19,11 @@ use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
 use crate::lines::{BadLine, Lines};
 use crate::notify::filter::Advertised;
+use crate::protocol::Message;
 use crate::protocol::{self, Error, Inbound, JsonObject, Method, Request, RequestId};
 use crate::session::LegacySession;
 use crate::sync::lock;
 use futures_util::StreamExt as _;
-use serde_json::Value;
 use std::collections::HashMap;
 use std::io;
 use std::sync::{Arc, Mutex};
@@ -58,7 +58,7 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    let (tx, rx) = mpsc::channel::<Value>(256);
+    let (tx, rx) = mpsc::channel::<Message>(256);
     let writer_task = tokio::spawn(write_lines(writer, rx));
     let mut lines = FramedRead::new(reader, Lines::new(engine.config.max_message_bytes));
     let mut conn = StdioConn {
@@ -103,7 +103,7 @@ struct StdioConn<H> {
 
 impl<H: Handler> StdioConn<H> {
     async fn reject(&self, id: Option<&RequestId>, error: Error) {
-        self.out.send(protocol::error_response(id, &error)).await;
+        self.out.send(Message::error(id, &error)).await;
     }
 
     /// A line over the size limit, of which `head` was read. When it starts like the answer to
@@ -185,7 +185,7 @@ impl<H: Handler> StdioConn<H> {
                 let session = Arc::new(s);
                 self.session = Some(session.clone());
                 self.forward_changes(session);
-                self.out.send(protocol::response(&req.id, result)).await;
+                self.out.send(Message::response(&req.id, &result)).await;
             }
             Err(e) => self.reject(Some(&req.id), e).await,
         }
@@ -300,16 +300,16 @@ const WRITE_BATCH: usize = 64 * 1024;
 /// so their lines share the write.
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut w: W,
-    mut rx: mpsc::Receiver<Value>,
+    mut rx: mpsc::Receiver<Message>,
 ) -> io::Result<()> {
     let mut buf = Vec::with_capacity(8 * 1024);
     while let Some(msg) = rx.recv().await {
         buf.clear();
-        push_line(&mut buf, &msg)?;
+        push_line(&mut buf, &msg);
         tokio::task::yield_now().await;
         while buf.len() < WRITE_BATCH {
             match rx.try_recv() {
-                Ok(msg) => push_line(&mut buf, &msg)?,
+                Ok(msg) => push_line(&mut buf, &msg),
                 Err(_) => break,
             }
         }
@@ -319,10 +319,10 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     w.shutdown().await.or(Ok(()))
 }
 
-fn push_line(buf: &mut Vec<u8>, msg: &Value) -> io::Result<()> {
-    serde_json::to_writer(&mut *buf, msg).map_err(io::Error::other)?;
+/// Appends one message and its newline (a message's JSON text never holds a raw newline).
+fn push_line(buf: &mut Vec<u8>, msg: &Message) {
+    buf.extend_from_slice(msg.as_str().as_bytes());
     buf.push(b'\n');
-    Ok(())
 }
 
 /// Forgets a finished request: the entry under `id` if it is still this request's (`serial`).

@@ -300,7 +300,7 @@ impl TestClient {
     #[track_caller]
     pub fn notify(&self, method: &str, params: Value) -> impl Future<Output = ()> + Send + '_ {
         let at = Location::caller();
-        let msg = protocol::notification(method, params);
+        let msg = protocol::notification_value(method, params);
         async move {
             self.shared.send(msg).await;
             self.fail_on_violations(at);
@@ -456,7 +456,7 @@ impl TestClient {
         let (tx, rx) = oneshot::channel();
         lock(&self.shared.pending).insert(id.clone(), tx);
         self.shared
-            .send(protocol::request(&id, method, Some(params)))
+            .send(protocol::request_value(&id, method, Some(params)))
             .await;
         let Ok(answer) = tokio::time::timeout(self.timeout, rx).await else {
             lock(&self.shared.pending).remove(&id);

@@ -1,0 +1,111 @@
+//! An outbound JSON-RPC message, written to its JSON text once, when it is made (design §23):
+//! the transports send that text as it is, and a result goes into it as the text its method
+//! wrote, never through a `Value`.
+
+use super::{Error, RequestId, error_response};
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// A result written to JSON text by the method that made it.
+pub(crate) type Written = Box<RawValue>;
+
+/// Writes a result to JSON text (`-32603` if it does not serialise).
+pub(crate) fn write(result: &impl Serialize) -> Result<Written, Error> {
+    serde_json::value::to_raw_value(result)
+        .map_err(|e| Error::internal(format!("result does not serialise: {e}")))
+}
+
+/// One outbound JSON-RPC message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Message {
+    text: String,
+    /// The code of an error response (HTTP maps some to a status).
+    error_code: Option<i64>,
+}
+
+impl Message {
+    /// A message built as a value (a notification, a back-channel request).
+    pub(crate) fn of(value: &Value) -> Message {
+        Message {
+            text: value.to_string(),
+            error_code: None,
+        }
+    }
+
+    /// The success response to `id`, around the result its method wrote.
+    pub(crate) fn response(id: &RequestId, result: &RawValue) -> Message {
+        let result = result.get();
+        let mut text = String::with_capacity(result.len() + 40);
+        text.push_str(r#"{"jsonrpc":"2.0","id":"#);
+        match id {
+            RequestId::Number(n) => text.push_str(&n.to_string()),
+            RequestId::String(s) => text.push_str(&Value::String(s.clone()).to_string()),
+        }
+        text.push_str(r#","result":"#);
+        text.push_str(result);
+        text.push('}');
+        Message {
+            text,
+            error_code: None,
+        }
+    }
+
+    /// The error response to `id` (omitted when it could not be read).
+    pub(crate) fn error(id: Option<&RequestId>, error: &Error) -> Message {
+        Message {
+            text: error_response(id, error).to_string(),
+            error_code: Some(error.code),
+        }
+    }
+
+    /// The JSON text.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The JSON text, owned.
+    #[cfg(any(test, feature = "http"))]
+    pub(crate) fn into_string(self) -> String {
+        self.text
+    }
+
+    /// The code of an error response.
+    #[cfg(any(test, feature = "http"))]
+    pub(crate) fn error_code(&self) -> Option<i64> {
+        self.error_code
+    }
+
+    /// The message read back as a value (tests).
+    #[cfg(test)]
+    pub(crate) fn to_value(&self) -> Value {
+        serde_json::from_str(&self.text).expect("a message is valid JSON")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_response_is_the_result_text_inside_the_frame() {
+        let raw = write(&json!({"a": [1, "x"]})).expect("writes");
+        for (id, want) in [
+            (RequestId::Number(-7), json!(-7)),
+            (RequestId::String("a\"b\n".into()), json!("a\"b\n")),
+        ] {
+            let msg = Message::response(&id, &raw);
+            let v: Value = serde_json::from_str(msg.as_str()).expect("valid JSON");
+            assert_eq!(
+                v,
+                json!({"jsonrpc": "2.0", "id": want, "result": {"a": [1, "x"]}})
+            );
+            assert_eq!(msg.error_code(), None);
+        }
+        let e = Message::error(None, &Error::invalid_params("no"));
+        assert_eq!(e.error_code(), Some(-32602));
+        let v: Value = serde_json::from_str(e.as_str()).expect("valid JSON");
+        assert_eq!(v["error"]["message"], "no");
+    }
+}
