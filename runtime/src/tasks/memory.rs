@@ -238,7 +238,8 @@ mod tests {
         let mut r = task("a", crate::state::SystemClock.now_ms(), 60_000);
         r.status = TaskStatus::InputRequired;
         r.asked.insert("q".into());
-        r.pending.insert("q".into(), json!({"method": "elicitation/create"}));
+        r.pending
+            .insert("q".into(), json!({"method": "elicitation/create"}));
         s.create(&r, 10).await.unwrap();
         let id = r.id.clone();
         let waiter = {
@@ -252,7 +253,12 @@ mod tests {
         tokio::time::sleep(Duration::from_millis(50)).await;
         let answers = json!({"q": {"action": "accept"}});
         let got = s
-            .add_answers(&id, Some("a"), answers.as_object().unwrap().clone(), r.created_at_ms)
+            .add_answers(
+                &id,
+                Some("a"),
+                answers.as_object().unwrap().clone(),
+                r.created_at_ms,
+            )
             .await
             .unwrap();
         assert!(got.is_some());

@@ -20,11 +20,11 @@ mod record;
 mod redis;
 mod store;
 
+#[cfg(feature = "redis")]
+pub use self::redis::{RedisReplayGuard, RedisTaskStore};
 pub use erased::ErasedTaskStore;
 pub use memory::MemoryTaskStore;
 pub use record::{LAPSED_MESSAGE, Lease, Outcome, TaskId, TaskRecord, TaskStatus};
-#[cfg(feature = "redis")]
-pub use self::redis::{RedisReplayGuard, RedisTaskStore};
 pub use store::{AddOutcome, Renewal, StoreError, TaskStore};
 
 /// A suggested bound on the tasks one principal may hold at once (live or terminal, until

@@ -109,8 +109,7 @@ pub struct Lease {
 }
 
 /// The message of a task whose instance stopped before the tool finished (`failed`).
-pub const LAPSED_MESSAGE: &str =
-    "The server instance running this task stopped before it finished";
+pub const LAPSED_MESSAGE: &str = "The server instance running this task stopped before it finished";
 
 /// Everything a store keeps about one task. The fields are public plain data: the engine reads
 /// a record, changes it and writes it back with [`TaskStore::put_if`](super::TaskStore::put_if).

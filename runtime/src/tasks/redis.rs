@@ -73,7 +73,9 @@ impl RedisTaskStore {
     /// Connects to the Redis at `url` (`redis://host:port/db`, with `user:password@` when
     /// it needs them).
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
-        Ok(RedisTaskStore::new(manager(url).await.map_err(unavailable)?))
+        Ok(RedisTaskStore::new(
+            manager(url).await.map_err(unavailable)?,
+        ))
     }
 
     /// A store on an existing connection.

@@ -308,9 +308,7 @@ impl fmt::Display for StoreError {
             StoreError::Exists => f.write_str("a task with this id already exists"),
             StoreError::Invalid(why) => write!(f, "invalid task record: {why}"),
             StoreError::Unavailable(why) => write!(f, "the task store is unavailable: {why}"),
-            StoreError::Contended => {
-                f.write_str("the task changed too often at once; try again")
-            }
+            StoreError::Contended => f.write_str("the task changed too often at once; try again"),
         }
     }
 }
@@ -362,5 +360,8 @@ where
 
 /// Whether `owner` holds `r`'s lease at `now_ms` (and the task still runs).
 fn holds_lease(r: &TaskRecord, owner: &str, now_ms: u64) -> bool {
-    !r.lease_lapsed(now_ms) && r.lease.as_ref().is_some_and(|l| l.owner == owner)
+    !r.status.is_terminal()
+        && r.lease
+            .as_ref()
+            .is_some_and(|l| l.owner == owner && now_ms <= l.until_ms)
 }
