@@ -371,6 +371,13 @@ pub async fn lapsed_lease_settles_once<S: TaskStore + ?Sized>(a: &S, b: &S) {
     let held = b.get(&r.id, Some("alice"), t + 100).await.unwrap().unwrap();
     assert_eq!(held.status, TaskStatus::Working, "not lapsed at until_ms");
     assert!(!b.settle_lapsed(&r.id, t + 100).await.unwrap());
+    // Lapsed, not yet settled: the late runner cannot bring it back, nor take answers.
+    let late = a
+        .renew_lease(&r.id, "i1", t + 9_000, t + 101)
+        .await
+        .unwrap();
+    assert_eq!(late, Renewal::Lost, "a lapsed lease never comes back");
+    assert_eq!(a.take_answers(&r.id, "i1", t + 101).await.unwrap(), None);
     let (x, y) = tokio::join!(
         a.settle_lapsed(&r.id, t + 101),
         b.settle_lapsed(&r.id, t + 101)
@@ -416,6 +423,20 @@ pub async fn lapsed_lease_settles_once<S: TaskStore + ?Sized>(a: &S, b: &S) {
         !a.settle_lapsed(&c.id, t + 102).await.unwrap(),
         "already settled by the read"
     );
+    // Cancelling a task nobody runs any more settles it at once.
+    let mut d = task(Some("alice"), t, 60_000);
+    d.lease = Some(Lease {
+        owner: "i1".into(),
+        until_ms: t + 100,
+    });
+    a.create(&d, MAX).await.unwrap();
+    let gone = b
+        .request_cancel(&d.id, Some("alice"), t + 101)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(gone.status, TaskStatus::Cancelled);
+    assert!(gone.lease.is_none() && gone.pending.is_empty());
 }
 
 pub async fn renewal_and_cancel_across_instances<S: TaskStore + ?Sized>(a: &S, b: &S) {
