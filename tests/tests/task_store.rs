@@ -1,4 +1,5 @@
-//! The task store contract (`task_store_support/contract.rs`), run against every store:
+//! The task store contract (`task_store_support/contract.rs`, `flows.rs`), run against every
+//! store:
 //! `MemoryTaskStore` (both handles are the one store), the same through the erased
 //! `dyn ErasedTaskStore`, and `RedisTaskStore` (feature `redis`: two separately connected
 //! stores on a `redis-server` the test starts) , plus what is Redis's own: keys leaving at
@@ -8,7 +9,7 @@ mod task_store_support;
 
 use rondo_mcp::tasks::{ErasedTaskStore, MemoryTaskStore};
 use std::sync::Arc;
-use task_store_support::{Pair, contract};
+use task_store_support::Pair;
 
 /// One `#[tokio::test]` per property, each on a fresh pair from `$pair` (which may give
 /// `None`: the backend is not available here, and it said so).
@@ -35,7 +36,7 @@ macro_rules! contract_tests {
             #[tokio::test]
             async fn $name() {
                 let Some(p) = $pair().await else { return };
-                crate::contract::$name(&*p.a, &*p.b).await;
+                crate::task_store_support::props::$name(&*p.a, &*p.b).await;
             }
         )*
     };

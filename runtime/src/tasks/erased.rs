@@ -152,80 +152,63 @@ impl<S: TaskStore> ErasedTaskStore for S {
     }
 }
 
-/// The erased store is a store again: each operation is the plugged-in store's own. (The
-/// `async` blocks only tie the boxed future to every borrowed argument's lifetime.)
+/// The erased store is a store again: each operation is the plugged-in store's own.
 impl TaskStore for dyn ErasedTaskStore {
-    fn create(
-        &self,
-        record: &TaskRecord,
-        max: usize,
-    ) -> impl Future<Output = Result<(), StoreError>> + Send {
-        async move { self.dyn_create(record, max).await }
+    async fn create(&self, record: &TaskRecord, max: usize) -> Result<(), StoreError> {
+        self.dyn_create(record, max).await
     }
-    fn load(
-        &self,
-        id: &TaskId,
-        now_ms: u64,
-    ) -> impl Future<Output = Result<Option<TaskRecord>, StoreError>> + Send {
-        async move { self.dyn_load(id, now_ms).await }
+    async fn load(&self, id: &TaskId, now_ms: u64) -> Result<Option<TaskRecord>, StoreError> {
+        self.dyn_load(id, now_ms).await
     }
-    fn put_if(
-        &self,
-        record: &TaskRecord,
-        expected: u64,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
-        async move { self.dyn_put_if(record, expected).await }
+    async fn put_if(&self, record: &TaskRecord, expected: u64) -> Result<bool, StoreError> {
+        self.dyn_put_if(record, expected).await
     }
-    fn wait_change(&self, id: &TaskId, max_wait: Duration) -> impl Future<Output = ()> + Send {
-        async move { self.dyn_wait_change(id, max_wait).await }
+    async fn wait_change(&self, id: &TaskId, max_wait: Duration) {
+        self.dyn_wait_change(id, max_wait).await
     }
-    fn get(
+    async fn get(
         &self,
         id: &TaskId,
         principal: Option<&str>,
         now_ms: u64,
-    ) -> impl Future<Output = Result<Option<TaskRecord>, StoreError>> + Send {
-        async move { self.dyn_get(id, principal, now_ms).await }
+    ) -> Result<Option<TaskRecord>, StoreError> {
+        self.dyn_get(id, principal, now_ms).await
     }
-    fn add_answers(
+    async fn add_answers(
         &self,
         id: &TaskId,
         principal: Option<&str>,
         answers: JsonObject,
         now_ms: u64,
-    ) -> impl Future<Output = Result<Option<AddOutcome>, StoreError>> + Send {
-        async move { self.dyn_add_answers(id, principal, answers, now_ms).await }
+    ) -> Result<Option<AddOutcome>, StoreError> {
+        self.dyn_add_answers(id, principal, answers, now_ms).await
     }
-    fn take_answers(
+    async fn take_answers(
         &self,
         id: &TaskId,
         owner: &str,
         now_ms: u64,
-    ) -> impl Future<Output = Result<Option<JsonObject>, StoreError>> + Send {
-        async move { self.dyn_take_answers(id, owner, now_ms).await }
+    ) -> Result<Option<JsonObject>, StoreError> {
+        self.dyn_take_answers(id, owner, now_ms).await
     }
-    fn request_cancel(
+    async fn request_cancel(
         &self,
         id: &TaskId,
         principal: Option<&str>,
         now_ms: u64,
-    ) -> impl Future<Output = Result<Option<TaskRecord>, StoreError>> + Send {
-        async move { self.dyn_request_cancel(id, principal, now_ms).await }
+    ) -> Result<Option<TaskRecord>, StoreError> {
+        self.dyn_request_cancel(id, principal, now_ms).await
     }
-    fn renew_lease(
+    async fn renew_lease(
         &self,
         id: &TaskId,
         owner: &str,
         until_ms: u64,
         now_ms: u64,
-    ) -> impl Future<Output = Result<Renewal, StoreError>> + Send {
-        async move { self.dyn_renew_lease(id, owner, until_ms, now_ms).await }
+    ) -> Result<Renewal, StoreError> {
+        self.dyn_renew_lease(id, owner, until_ms, now_ms).await
     }
-    fn settle_lapsed(
-        &self,
-        id: &TaskId,
-        now_ms: u64,
-    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
-        async move { self.dyn_settle_lapsed(id, now_ms).await }
+    async fn settle_lapsed(&self, id: &TaskId, now_ms: u64) -> Result<bool, StoreError> {
+        self.dyn_settle_lapsed(id, now_ms).await
     }
 }

@@ -14,6 +14,7 @@
 //! sealed rounds ([`ReplayGuard`](crate::state::ReplayGuard)) too.
 
 mod erased;
+mod error;
 mod memory;
 mod record;
 #[cfg(feature = "redis")]
@@ -23,9 +24,10 @@ mod store;
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisReplayGuard, RedisTaskStore};
 pub use erased::ErasedTaskStore;
+pub use error::StoreError;
 pub use memory::MemoryTaskStore;
 pub use record::{LAPSED_MESSAGE, Lease, Outcome, TaskId, TaskRecord, TaskStatus};
-pub use store::{AddOutcome, Renewal, StoreError, TaskStore};
+pub use store::{AddOutcome, Renewal, TaskStore};
 
 /// A suggested bound on the tasks one principal may hold at once (live or terminal, until
 /// they expire): the `max_live_per_principal` of [`TaskStore::create`].

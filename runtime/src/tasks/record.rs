@@ -96,10 +96,12 @@ pub enum Outcome {
 
 /// Which server instance runs a task's future, and until when it has promised to.
 ///
-/// The instance renews it while the tool runs ([`TaskStore::renew_lease`]
-/// (super::TaskStore::renew_lease)); once `now > until_ms` the lease has lapsed for good: it
-/// cannot be renewed, and any reader settles the task ([`TaskStore::settle_lapsed`]
-/// (super::TaskStore::settle_lapsed)).
+/// The instance renews it while the tool runs ([`renew_lease`]); once `now > until_ms` the
+/// lease has lapsed for good: it cannot be renewed, and any reader settles the task
+/// ([`settle_lapsed`]).
+///
+/// [`renew_lease`]: super::TaskStore::renew_lease
+/// [`settle_lapsed`]: super::TaskStore::settle_lapsed
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Lease {
     /// The running instance's id (random per process, chosen by the engine).

@@ -1,9 +1,8 @@
 //! The [`TaskStore`] trait: three primitives a backend implements, and the task operations
 //! built once on top of them (compare-and-set loops), so every backend keeps the same rules.
 
-use super::{TaskId, TaskRecord};
+use super::{StoreError, TaskId, TaskRecord};
 use crate::protocol::JsonObject;
-use std::fmt;
 use std::future::Future;
 use std::time::Duration;
 
@@ -23,9 +22,10 @@ use std::time::Duration;
 /// - a question key is asked at most once per task; an answer is taken at most once;
 /// - a lapsed lease never comes back: the task settles `failed` (or `cancelled`) exactly once.
 ///
-/// Times are ms since the epoch, on the calling instance's clock. [`MemoryTaskStore`]
-/// (super::MemoryTaskStore) is the default (one process); `RedisTaskStore` (feature `redis`) is
-/// shared by a fleet.
+/// Times are ms since the epoch, on the calling instance's clock. [`MemoryTaskStore`] is the
+/// default (one process); `RedisTaskStore` (feature `redis`) is shared by a fleet.
+///
+/// [`MemoryTaskStore`]: super::MemoryTaskStore
 pub trait TaskStore: Send + Sync + 'static {
     /// Stores a new record, unless its principal already holds `max_live_per_principal`
     /// records that have not expired at `record.created_at_ms` (terminal ones count: they are
@@ -38,8 +38,8 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<(), StoreError>> + Send;
 
     /// The record of `id` as stored, `None` when unknown or expired at `now_ms`. A raw read:
-    /// no principal check and no settling. What a client asks goes through [`get`]
-    /// (TaskStore::get).
+    /// no principal check and no settling. What a client asks goes through
+    /// [`get`](TaskStore::get).
     fn load(
         &self,
         id: &TaskId,
@@ -60,8 +60,8 @@ pub trait TaskStore: Send + Sync + 'static {
     ) -> impl Future<Output = Result<bool, StoreError>> + Send;
 
     /// Waits until `id` may have changed, at most `max_wait`; the caller reads it again
-    /// either way. The default sleeps `max_wait` (polling); [`MemoryTaskStore`]
-    /// (super::MemoryTaskStore) wakes as soon as anything is written.
+    /// either way. The default sleeps `max_wait` (polling);
+    /// [`MemoryTaskStore`](super::MemoryTaskStore) wakes as soon as the task is written.
     fn wait_change(&self, id: &TaskId, max_wait: Duration) -> impl Future<Output = ()> + Send {
         let _ = id;
         tokio::time::sleep(max_wait)
@@ -269,51 +269,6 @@ pub enum Renewal {
     /// The lease is gone for good: stop running the task.
     Lost,
 }
-
-/// Why a task store could not do what it was asked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum StoreError {
-    /// The principal already holds `max` tasks that have not expired.
-    Full {
-        /// The bound per principal.
-        max: usize,
-    },
-    /// The store holds as many records as it may (`MemoryTaskStore`'s bound).
-    Capacity {
-        /// The bound.
-        max: usize,
-    },
-    /// A record with this id already exists (never, with random ids).
-    Exists,
-    /// The record written breaks a rule of the store (a bug in the caller).
-    Invalid(String),
-    /// The store's backend failed or cannot be reached (the message is safe to show).
-    Unavailable(String),
-    /// Too many writers raced on one task; try again.
-    Contended,
-}
-
-impl fmt::Display for StoreError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            StoreError::Full { max } => write!(
-                f,
-                "You hold {max} tasks, the most one client may; wait for some to expire (ttlMs) before starting another"
-            ),
-            StoreError::Capacity { max } => write!(
-                f,
-                "The server holds {max} tasks, its bound; try again when older ones expire"
-            ),
-            StoreError::Exists => f.write_str("a task with this id already exists"),
-            StoreError::Invalid(why) => write!(f, "invalid task record: {why}"),
-            StoreError::Unavailable(why) => write!(f, "the task store is unavailable: {why}"),
-            StoreError::Contended => f.write_str("the task changed too often at once; try again"),
-        }
-    }
-}
-
-impl std::error::Error for StoreError {}
 
 /// How many times an operation reads and tries its write again after losing a race.
 const MAX_ATTEMPTS: usize = 16;
