@@ -294,3 +294,38 @@ impl TaskRecord {
         r
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_128_random_bits_and_only_their_shape_parses() {
+        let (a, b) = (TaskId::random(), TaskId::random());
+        assert_ne!(a, b);
+        assert_eq!(a.as_str().len(), 32);
+        assert_eq!(TaskId::parse(a.as_str()), Some(a.clone()));
+        let upper = a.as_str().to_uppercase();
+        let long = format!("{a}0");
+        for bad in [
+            "",
+            "x",
+            &upper,
+            &long,
+            "0123456789abcdef0123456789abcdeg",
+            "../../etc",
+        ] {
+            assert_eq!(TaskId::parse(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn states_are_spelled_as_the_extension_spells_them() {
+        use TaskStatus::*;
+        for s in [Working, InputRequired, Completed, Failed, Cancelled] {
+            assert_eq!(serde_json::to_value(s).unwrap(), s.as_str());
+            assert_eq!(s.is_terminal(), !matches!(s, Working | InputRequired));
+        }
+        assert_eq!(InputRequired.as_str(), "input_required");
+    }
+}
