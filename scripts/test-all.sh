@@ -3,8 +3,8 @@
 # crates through cargo, the conformance suite's pinned Node.js packages (including a Node 22
 # binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector through
 # `npm ci` in interop/ts/, the pinned MCP Python SDK into a virtual environment under target/
-# (interop/run.sh), and nginx from Debian's packages for the fleet test when it is missing (as
-# root: apt-get). One target directory, debug builds only.
+# (interop/run.sh), and from Debian's packages, when missing (as root: apt-get), redis-server for
+# the Redis task store tests and nginx for the fleet test. One target directory, debug builds only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,7 +29,13 @@ cargo fmt --all -- --check
 step "clippy (all targets, all features, warnings are errors)"
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 
-step "tests (unit, integration, UI, doc)"
+step "tests (unit, integration, UI, doc; --all-features includes the Redis task store's, on a redis-server each test starts)"
+if ! command -v redis-server >/dev/null; then
+  [[ $EUID -eq 0 ]] || fail "redis-server is missing: install it (apt-get install -y redis-server) or run this as root"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
+# The tests run their own redis-server on 127.0.0.1 ports; under CI they fail if it is missing.
 cargo test --workspace --all-features --locked
 
 step "docs (warnings are errors)"

@@ -27,6 +27,7 @@ mod sets;
 pub mod state;
 mod stdio;
 mod sync;
+pub mod tasks;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod tools;

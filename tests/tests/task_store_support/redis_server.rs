@@ -1,0 +1,111 @@
+//! A private `redis-server` for one test: a free loopback port, no persistence, a temporary
+//! directory, killed when dropped.
+
+use std::io::Write as _;
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What a run without `redis-server` says, once.
+const SKIPPED: &str = "
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+!!! SKIPPED: redis-server is not on PATH, so the Redis task store      !!!
+!!! was NOT tested. Install it (apt-get install redis-server) or run   !!!
+!!! scripts/test-all.sh, which does. (Under CI this is a failure.)     !!!
+!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!!
+";
+
+/// A running `redis-server`.
+pub struct RedisServer {
+    child: Child,
+    dir: PathBuf,
+    port: u16,
+}
+
+impl RedisServer {
+    /// Starts one, or `None` (after saying so loudly) when `redis-server` is not installed and
+    /// the environment variable `CI` is not set. Under `CI` a missing server fails the test:
+    /// CI must never skip these tests (`scripts/test-all.sh` installs it).
+    pub fn start() -> Option<RedisServer> {
+        let Some(bin) = find_binary() else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "redis-server is not installed and CI is set: the Redis task store tests must run \
+                 (scripts/test-all.sh installs Debian's redis-server)"
+            );
+            // Straight to the file descriptor: the test harness captures `eprintln!`.
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| {
+                let _ = std::io::stderr().write_all(SKIPPED.as_bytes());
+            });
+            return None;
+        };
+        let mut last = String::new();
+        for attempt in 0..5 {
+            match try_start(&bin, attempt) {
+                Ok(server) => return Some(server),
+                Err(why) => last = why,
+            }
+        }
+        panic!("redis-server did not start: {last}");
+    }
+
+    /// The URL clients connect to.
+    pub fn url(&self) -> String {
+        format!("redis://127.0.0.1:{}/", self.port)
+    }
+}
+
+impl Drop for RedisServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// `redis-server` on PATH.
+fn find_binary() -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|d| d.join("redis-server"))
+        .find(|p| p.is_file())
+}
+
+fn try_start(bin: &Path, attempt: u32) -> Result<RedisServer, String> {
+    // A port the OS just handed out; another process may take it before redis binds it, so
+    // a failure to start is retried on a new one.
+    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
+        .and_then(|l| l.local_addr())
+        .map_err(|e| e.to_string())?
+        .port();
+    let dir = std::env::temp_dir().join(format!(
+        "rondo-redis-{}-{port}-{attempt}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
+    let child = Command::new(bin)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no"])
+        .arg("--dir")
+        .arg(&dir)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("{}: {e}", bin.display()))?;
+    let mut server = RedisServer { child, dir, port };
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < deadline {
+        if let Ok(Some(status)) = server.child.try_wait() {
+            return Err(format!("exited with {status} on port {port}"));
+        }
+        if TcpStream::connect((Ipv4Addr::LOCALHOST, port)).is_ok() {
+            return Ok(server);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let _ = server.child.kill();
+    Err(format!("not listening on port {port} within 10 s"))
+}
