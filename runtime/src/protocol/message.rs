@@ -5,14 +5,13 @@
 use super::{Error, RequestId, error_response};
 use serde::Serialize;
 use serde_json::Value;
-use serde_json::value::RawValue;
 
 /// A result written to JSON text by the method that made it.
-pub(crate) type Written = Box<RawValue>;
+pub(crate) type Written = String;
 
 /// Writes a result to JSON text (`-32603` if it does not serialise).
 pub(crate) fn write(result: &impl Serialize) -> Result<Written, Error> {
-    serde_json::value::to_raw_value(result)
+    serde_json::to_string(result)
         .map_err(|e| Error::internal(format!("result does not serialise: {e}")))
 }
 
@@ -34,8 +33,7 @@ impl Message {
     }
 
     /// The success response to `id`, around the result its method wrote.
-    pub(crate) fn response(id: &RequestId, result: &RawValue) -> Message {
-        let result = result.get();
+    pub(crate) fn response(id: &RequestId, result: &str) -> Message {
         let mut text = String::with_capacity(result.len() + 40);
         text.push_str(r#"{"jsonrpc":"2.0","id":"#);
         match id {
