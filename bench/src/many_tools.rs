@@ -42,7 +42,7 @@ impl ToolBox for Generated {
         &'a self,
         _cx: &'a Cx,
         name: &'a str,
-        _arguments: JsonObject,
+        _arguments: &'a JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
         self.defs
             .iter()

@@ -89,7 +89,8 @@ impl TaskStatus {
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// The tool's result (`completed`), as the wire carries it.
-    Result(Value),
+    #[serde(rename = "result")]
+    Success(Value),
     /// The JSON-RPC error the request ended with (`failed`).
     Error(Error),
 }
@@ -209,7 +210,7 @@ impl TaskRecord {
     /// answered key was asked.
     pub(crate) fn check(&self) -> Result<(), StoreError> {
         let outcome_fits = match (self.status, &self.outcome) {
-            (TaskStatus::Completed, Some(Outcome::Result(_))) => true,
+            (TaskStatus::Completed, Some(Outcome::Success(_))) => true,
             (TaskStatus::Failed, Some(Outcome::Error(_))) => true,
             (_, None) => !matches!(self.status, TaskStatus::Completed | TaskStatus::Failed),
             _ => false,
@@ -220,7 +221,7 @@ impl TaskRecord {
                 self.status.as_str(),
                 match &self.outcome {
                     None => "no",
-                    Some(Outcome::Result(_)) => "a result",
+                    Some(Outcome::Success(_)) => "a result",
                     Some(Outcome::Error(_)) => "an error",
                 }
             )));

@@ -46,7 +46,7 @@ pub fn asking(mut r: TaskRecord, keys: &[&str]) -> TaskRecord {
 pub fn completed(mut r: TaskRecord, text: &str) -> TaskRecord {
     r.status = TaskStatus::Completed;
     r.pending.clear();
-    r.outcome = Some(Outcome::Result(
+    r.outcome = Some(Outcome::Success(
         json!({"content": [{"type": "text", "text": text}]}),
     ));
     r

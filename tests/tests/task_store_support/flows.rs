@@ -276,7 +276,7 @@ pub async fn created_on_one_answered_and_completed_through_another<S: TaskStore 
     );
     let done = b.get(&r.id, Some("alice"), t + 50).await.unwrap().unwrap();
     assert_eq!(done.status, TaskStatus::Completed);
-    let Some(Outcome::Result(result)) = done.outcome else {
+    let Some(Outcome::Success(result)) = done.outcome else {
         panic!("a result")
     };
     assert_eq!(result["content"][0]["text"], "deleted");
