@@ -6,7 +6,7 @@ use super::{Answered, ClientFacts, Conn, Engine, Parsed};
 use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
-    Body, CallToolResult, Cursor, Error, GetPromptResult, Method, Page, ReadResourceResult,
+    Body, CallToolResult, Cursor, Error, GetPromptResult, Method, Page, Params, ReadResourceResult,
     Request, Tool,
 };
 use serde::Serialize;
@@ -15,7 +15,12 @@ use std::future::Future;
 
 impl<H: Handler> Engine<H> {
     /// Routes a method both revisions share.
-    pub(super) async fn method(&self, req: Request, conn: &Conn, facts: ClientFacts) -> Answered {
+    pub(super) async fn method(
+        &self,
+        req: Request,
+        conn: &Conn,
+        facts: Box<ClientFacts>,
+    ) -> Answered {
         let caps = &self.config.info.capabilities;
         let (tools, prompts, resources) = (
             caps.tools.is_some(),
@@ -23,8 +28,11 @@ impl<H: Handler> Engine<H> {
             caps.resources.is_some(),
         );
         let h = &*self.handler;
+        // `_meta` was read into `facts`; its tree is not kept for the rest of the request.
         let Request { id, method, params } = req;
-        match (method, params.body) {
+        let Params { meta, body } = params;
+        drop(meta);
+        match (method, body) {
             (m @ Method::ToolsList, Body::List(cursor)) if tools => {
                 let cursor = cursor?;
                 let legacy = !facts.revision.is_modern();

@@ -74,7 +74,9 @@ pub(crate) enum Route {
 }
 
 /// The facts about the client of one request that do not depend on the method: from its
-/// `_meta` (2026-07-28) or its session (2025-11-25).
+/// `_meta` (2026-07-28) or its session (2025-11-25). Passed boxed: every layer of the
+/// request's future would otherwise hold a slot of its size (the client capabilities are
+/// large).
 pub(crate) struct ClientFacts {
     revision: Revision,
     capabilities: ClientCapabilities,
@@ -85,27 +87,27 @@ pub(crate) struct ClientFacts {
 }
 
 impl ClientFacts {
-    fn modern(meta: ModernMeta) -> ClientFacts {
+    fn modern(meta: ModernMeta) -> Box<ClientFacts> {
         let meta = meta.into_inner();
-        ClientFacts {
+        Box::new(ClientFacts {
             revision: Revision::V2026_07_28,
             capabilities: meta.client_capabilities,
             client_info: meta.client_info,
             log_level: meta.log_level,
             progress_token: meta.progress_token,
             back: None,
-        }
+        })
     }
 
-    fn legacy(session: &LegacySession, meta: Option<&Value>) -> ClientFacts {
-        ClientFacts {
+    fn legacy(session: &LegacySession, meta: Option<&Value>) -> Box<ClientFacts> {
+        Box::new(ClientFacts {
             revision: Revision::V2025_11_25,
             capabilities: session.client_capabilities.clone(),
             client_info: session.client_info.clone(),
             log_level: session.log_level(),
             progress_token: protocol::progress_token(meta),
             back: Some(session.back.clone()),
-        }
+        })
     }
 }
 
@@ -183,7 +185,8 @@ impl<H: Handler> Engine<H> {
     }
 
     /// The context of one request: its facts moved into one shared allocation.
-    fn cx(&self, req: Parsed, conn: &Conn, facts: ClientFacts, asks: AskState) -> Cx {
+    fn cx(&self, req: Parsed, conn: &Conn, facts: Box<ClientFacts>, asks: AskState) -> Cx {
+        let facts = *facts;
         if let Some(t) = &req.target {
             tracing::Span::current().record("name", t.as_str());
         }

@@ -145,7 +145,7 @@ impl<H: Handler> Engine<H> {
         id: RequestId,
         method: Method,
         conn: &Conn,
-        facts: ClientFacts,
+        facts: Box<ClientFacts>,
         mut params: TargetParams,
     ) -> Answered {
         let bound = self.open_rounds(&method, conn, &facts, &mut params).await?;
