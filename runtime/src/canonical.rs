@@ -9,61 +9,67 @@ use sha2::{Digest, Sha256};
 /// Writes `value` as canonical JSON: object keys sorted by their UTF-8 bytes, no whitespace,
 /// integral floats written as integers, other numbers in `serde_json`'s shortest form.
 pub fn to_canonical(value: &Value) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     write(value, &mut out);
-    out
+    into_text(out)
 }
 
-fn write(value: &Value, out: &mut String) {
+/// The bytes written, as text: every piece written is UTF-8 (JSON punctuation, `serde_json`'s
+/// strings and numbers), so this never fails; it is checked once, at the end.
+fn into_text(out: Vec<u8>) -> String {
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn write(value: &Value, out: &mut Vec<u8>) {
     match value {
         Value::Object(map) => write_object(map, out),
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (i, v) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 write(v, out);
             }
-            out.push(']');
+            out.push(b']');
         }
         Value::Number(n) => match n.as_f64() {
             Some(f) if n.is_f64() && f.fract() == 0.0 && f.abs() < 9.007_199_254_740_992e15 => {
-                out.push_str(&(f as i64).to_string())
+                out.extend_from_slice((f as i64).to_string().as_bytes())
             }
-            _ => out.push_str(&n.to_string()),
+            _ => out.extend_from_slice(n.to_string().as_bytes()),
         },
         Value::String(s) => write_string(s, out),
-        other => out.push_str(&other.to_string()),
+        other => out.extend_from_slice(other.to_string().as_bytes()),
     }
 }
 
-fn write_object(map: &JsonObject, out: &mut String) {
+fn write_object(map: &JsonObject, out: &mut Vec<u8>) {
     let mut entries: Vec<(&String, &Value)> = map.iter().collect();
     entries.sort_unstable_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
-    out.push('{');
+    out.push(b'{');
     for (i, (k, v)) in entries.into_iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push(b',');
         }
         write_string(k, out);
-        out.push(':');
+        out.push(b':');
         write(v, out);
     }
-    out.push('}');
+    out.push(b'}');
 }
 
-/// A JSON string as `serde_json` escapes it, written in place.
-fn write_string(s: &str, out: &mut String) {
-    let mut buf = std::mem::take(out).into_bytes();
-    // Writing a `str` into a `Vec` cannot fail, and keeps the text UTF-8.
-    let _ = serde_json::to_writer(&mut buf, s);
-    *out = String::from_utf8(buf).unwrap_or_default();
+/// A JSON string as `serde_json` escapes it.
+fn write_string(s: &str, out: &mut Vec<u8>) {
+    // Writing a `str` into a `Vec` cannot fail.
+    let _ = serde_json::to_writer(&mut *out, s);
 }
 
 /// SHA-256 of the canonical form of `value`.
 pub fn digest(value: &Value) -> [u8; 32] {
-    Sha256::digest(to_canonical(value).as_bytes()).into()
+    let mut out = Vec::new();
+    write(value, &mut out);
+    Sha256::digest(&out).into()
 }
 
 /// The first 8 bytes of [`digest`] as 16 hex characters: a short, stable question fingerprint.
@@ -73,9 +79,9 @@ pub fn short_digest(value: &Value) -> String {
 
 /// [`short_digest`] of an object (a call's arguments), without wrapping it in a [`Value`].
 pub fn short_digest_of(map: &JsonObject) -> String {
-    let mut out = String::new();
+    let mut out = Vec::new();
     write_object(map, &mut out);
-    hex16(&Sha256::digest(out.as_bytes()).into())
+    hex16(&Sha256::digest(&out).into())
 }
 
 fn hex16(digest: &[u8; 32]) -> String {

@@ -7,7 +7,7 @@ use super::{
     ClientCapabilities, Content, ElicitationCapability, JsonObject, Role, SamplingCapability, Tool,
 };
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 /// One question for the client.
 #[derive(Debug, Clone, PartialEq)]
@@ -41,10 +41,13 @@ impl InputRequest {
 
     /// `{"method": ..., "params": ...}`, the value of an `inputRequests` entry.
     pub fn to_wire(&self) -> Value {
-        match self.params() {
-            Some(p) => json!({ "method": self.method(), "params": p }),
-            None => json!({ "method": self.method() }),
+        // Built by moving the params in: `json!` would serialise the params value again.
+        let mut wire = super::JsonObject::new();
+        wire.insert("method".into(), self.method().into());
+        if let Some(p) = self.params() {
+            wire.insert("params".into(), p);
         }
+        Value::Object(wire)
     }
 
     /// The request asked again because the last answer did not fit: an elicitation's message

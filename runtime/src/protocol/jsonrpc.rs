@@ -266,7 +266,8 @@ pub(crate) fn cancelled_request(params: Option<&JsonObject>) -> Option<RequestId
     params?.get("requestId").and_then(RequestId::from_value)
 }
 
-/// Builds a success response message.
+/// A success response message as a value (the test client's answers to the server).
+#[cfg(feature = "testing")]
 pub(crate) fn response(id: &RequestId, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
