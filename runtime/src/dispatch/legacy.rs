@@ -3,10 +3,9 @@
 
 use super::{Answered, ClientFacts, Conn, Engine, string_param};
 use crate::handler::Handler;
-use crate::protocol::{self as protocol_mod, Written};
 use crate::protocol::{
-    ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LEGACY_VERSIONS,
-    LoggingLevel, Method, Request, echo,
+    self, ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LEGACY_VERSIONS,
+    LoggingLevel, Method, Request, Written, echo,
 };
 use crate::session::LegacySession;
 use serde::Deserialize as _;
@@ -53,7 +52,7 @@ impl<H: Handler> Engine<H> {
             server_info: &info.implementation,
             instructions: info.instructions.as_deref(),
         };
-        let result = protocol_mod::write(&result)?;
+        let result = protocol::write(&result)?;
         tracing::info!(version, client = ?client_info, "2025-11-25 session opened");
         let session = LegacySession::new(version.to_owned(), caps, client_info);
         Ok((result, session))
@@ -101,5 +100,5 @@ fn log_level(params: Option<&JsonObject>) -> Result<LoggingLevel, Error> {
 /// The empty result of `ping` and the session-only methods.
 fn empty() -> Written {
     // An empty object always serialises.
-    protocol_mod::write(&JsonObject::new()).unwrap_or_else(|_| unreachable!())
+    protocol::write(&JsonObject::new()).unwrap_or_else(|_| unreachable!())
 }

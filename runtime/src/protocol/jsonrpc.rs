@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
-use super::{Error, JsonObject, Message, Method, Params, unique};
+use super::{Error, JsonObject, Method, Params, unique};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
@@ -272,33 +272,9 @@ pub(crate) fn response(id: &RequestId, result: Value) -> Value {
     json!({ "jsonrpc": "2.0", "id": id, "result": result })
 }
 
-/// Builds an error response message; `id` is omitted when it could not be read.
-pub(crate) fn error_response(id: Option<&RequestId>, error: &Error) -> Value {
-    let mut m = JsonObject::new();
-    m.insert("jsonrpc".into(), "2.0".into());
-    if let Some(id) = id {
-        m.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
-    }
-    m.insert(
-        "error".into(),
-        serde_json::to_value(error).unwrap_or(Value::Null),
-    );
-    Value::Object(m)
-}
-
-/// Builds a notification message.
-pub(crate) fn notification(method: &str, params: Value) -> Message {
-    Message::of(&notification_value(method, params))
-}
-
 /// A notification message as a value (the test client's).
 pub(crate) fn notification_value(method: &str, params: Value) -> Value {
     json!({ "jsonrpc": "2.0", "method": method, "params": params })
-}
-
-/// Builds a request message (2025-11-25 back-channel only).
-pub(crate) fn request(id: &RequestId, method: &str, params: Option<Value>) -> Message {
-    Message::of(&request_value(id, method, params))
 }
 
 /// A request message as a value (the test client's).

@@ -2,7 +2,7 @@
 //! the transports send that text as it is, and a result goes into it as the text its method
 //! wrote, never through a `Value`.
 
-use super::{Error, RequestId, error_response};
+use super::{Error, JsonObject, RequestId, notification_value, request_value};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -13,6 +13,30 @@ pub(crate) type Written = String;
 pub(crate) fn write(result: &impl Serialize) -> Result<Written, Error> {
     serde_json::to_string(result)
         .map_err(|e| Error::internal(format!("result does not serialise: {e}")))
+}
+
+/// An error response message as a value; `id` is omitted when it could not be read.
+pub(crate) fn error_response(id: Option<&RequestId>, error: &Error) -> Value {
+    let mut m = JsonObject::new();
+    m.insert("jsonrpc".into(), "2.0".into());
+    if let Some(id) = id {
+        m.insert("id".into(), serde_json::to_value(id).unwrap_or(Value::Null));
+    }
+    m.insert(
+        "error".into(),
+        serde_json::to_value(error).unwrap_or(Value::Null),
+    );
+    Value::Object(m)
+}
+
+/// Builds a notification message.
+pub(crate) fn notification(method: &str, params: Value) -> Message {
+    Message::of(&notification_value(method, params))
+}
+
+/// Builds a request message (2025-11-25 back-channel only).
+pub(crate) fn request(id: &RequestId, method: &str, params: Option<Value>) -> Message {
+    Message::of(&request_value(id, method, params))
 }
 
 /// One outbound JSON-RPC message.
@@ -38,7 +62,8 @@ impl Message {
         text.push_str(r#"{"jsonrpc":"2.0","id":"#);
         match id {
             RequestId::Number(n) => text.push_str(&n.to_string()),
-            RequestId::String(s) => text.push_str(&Value::String(s.clone()).to_string()),
+            // A string serialises infallibly.
+            RequestId::String(s) => text.push_str(&serde_json::to_string(s).unwrap_or_default()),
         }
         text.push_str(r#","result":"#);
         text.push_str(result);

@@ -22,7 +22,9 @@ pub use error::*;
 pub use header_params::HeaderParam;
 pub use input::*;
 pub use jsonrpc::*;
-pub(crate) use message::{Message, Written, write};
+#[cfg(feature = "testing")]
+pub(crate) use message::error_response;
+pub(crate) use message::{Message, Written, notification, request, write};
 pub use method::*;
 pub use page::{Cursor, Page};
 pub(crate) use params::{Body, Params, TargetParams};
