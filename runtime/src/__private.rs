@@ -25,7 +25,9 @@ pub use crate::question::private::{
 }; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
-pub use crate::tools::{BoxFuture, IntoToolResult, ToolBox, ToolHandler, ToolSet}; // #[tool], #[toolbox], tools![]
+pub use crate::tools::{
+    BoxFuture, IntoToolResult, TaskMode, TaskStart, TaskSupport, ToolBox, ToolHandler, ToolSet,
+}; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
 use schemars::JsonSchema;

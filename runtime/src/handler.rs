@@ -6,6 +6,7 @@ use crate::protocol::{
     JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
 };
 use crate::server_info::ServerInfo;
+use crate::tools::TaskMode;
 use std::future::Future;
 
 /// An MCP server: the one trait behind tools, prompts and resources, for both revisions.
@@ -100,6 +101,15 @@ pub trait Handler: Send + Sync + 'static {
     fn header_params(&self, name: &str) -> &[HeaderParam] {
         let _ = name;
         &[]
+    }
+
+    /// The task mode of the tool `name` (the tasks extension, 2026-07-28): `None`, the
+    /// default, runs every call synchronously. Asked on every `tools/call`; the engine makes
+    /// tasks only when [`ServerInfo`] advertises the extension
+    /// ([`ServerInfo::with_tasks`]). [`Router`](crate::Router) answers it from its tools.
+    fn tool_task(&self, name: &str) -> Option<TaskMode> {
+        let _ = name;
+        None
     }
 
     /// `tools/call`.

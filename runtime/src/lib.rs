@@ -52,7 +52,10 @@ pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSe
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
-pub use tools::{BoxFuture, IntoToolResult, Json, ToolBox, ToolHandler, ToolSet};
+pub use tools::{
+    BoxFuture, IntoToolResult, Json, TaskMode, TaskStart, TaskSupport, ToolBox, ToolHandler,
+    ToolSet,
+};
 
 pub use rondo_mcp_macros::Elicit;
 pub use rondo_mcp_macros::{

@@ -11,7 +11,7 @@ use crate::protocol::{
 use crate::resources::{ResourceDef, ResourceSet};
 use crate::server_info::ServerInfo;
 use crate::sets::ensure_unique;
-use crate::tools::{BoxFuture, ToolBox};
+use crate::tools::{BoxFuture, TaskMode, ToolBox};
 use std::collections::HashMap;
 use std::future::Future;
 
@@ -48,6 +48,8 @@ pub struct Router {
     owners: HashMap<String, usize>,
     /// Tool name -> its `x-mcp-header` arguments, for the tools that have any.
     header_params: HashMap<String, Box<[HeaderParam]>>,
+    /// Tool name -> its task mode, for the task-capable tools.
+    task_modes: HashMap<String, TaskMode>,
     prompts: PromptSet,
     resources: ResourceSet,
     complete: Option<CompleteFn>,
@@ -92,10 +94,16 @@ impl Router {
             if !params.is_empty() {
                 self.header_params.insert(t.name.clone(), params.into());
             }
+            if let Some(mode) = tools.task_mode(&t.name) {
+                self.task_modes.insert(t.name.clone(), mode);
+            }
             self.tools.push(t);
         }
         self.boxes.push(Box::new(tools));
         self.info_mut().declare_tools();
+        if !self.task_modes.is_empty() {
+            self.info_mut().declare_tasks();
+        }
         self
     }
 
@@ -146,6 +154,10 @@ impl Handler for Router {
 
     fn header_params(&self, name: &str) -> &[HeaderParam] {
         self.header_params.get(name).map_or(&[], |p| p)
+    }
+
+    fn tool_task(&self, name: &str) -> Option<TaskMode> {
+        self.task_modes.get(name).copied()
     }
 
     async fn call_tool(

@@ -3,6 +3,7 @@
 
 use crate::protocol::{
     CacheHint, Implementation, ListChanged, ResourcesCapability, ServerCapabilities,
+    TASKS_EXTENSION,
 };
 
 /// Who the server is and what it offers, fixed for the server's lifetime.
@@ -31,6 +32,16 @@ impl ServerInfo {
     /// Sets the instructions.
     pub fn instructions(mut self, text: impl Into<String>) -> Self {
         self.instructions = Some(text.into());
+        self
+    }
+    /// Advertises the tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28):
+    /// `capabilities.extensions["io.modelcontextprotocol/tasks"] = {}` in `server/discover`.
+    /// The engine serves `tasks/get`, `tasks/update` and `tasks/cancel`, and runs a
+    /// task-capable tool ([`Handler::tool_task`](crate::Handler::tool_task)) as a task, only
+    /// when it is advertised. [`Router`](crate::Router) advertises it when one of its tools
+    /// is task-capable.
+    pub fn with_tasks(mut self) -> Self {
+        self.declare_tasks();
         self
     }
     /// Declares tools.
@@ -108,6 +119,20 @@ impl ServerInfo {
         self.capabilities
             .resources
             .get_or_insert_with(Default::default)
+    }
+    pub(crate) fn declare_tasks(&mut self) {
+        self.capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .entry(TASKS_EXTENSION)
+            .or_insert_with(|| serde_json::Value::Object(Default::default()));
+    }
+    /// Whether the tasks extension is advertised.
+    pub(crate) fn serves_tasks(&self) -> bool {
+        self.capabilities
+            .extensions
+            .as_ref()
+            .is_some_and(|e| e.contains_key(TASKS_EXTENSION))
     }
     pub(crate) fn declare_completions(&mut self) {
         self.capabilities

@@ -48,6 +48,9 @@ pub trait ToolHandler: 'static {
     const NAME: &'static str;
     /// The definition listed by `tools/list`.
     fn definition() -> Tool;
+    /// Whether the tool may run as a task (the tasks extension, 2026-07-28): `None`, the
+    /// default, always answers synchronously. `#[tool(task = optional)]` sets it.
+    const TASK: Option<TaskMode> = None;
     /// Runs the tool.
     fn call<'a>(
         cx: &'a Cx,
@@ -60,6 +63,11 @@ pub trait ToolHandler: 'static {
 pub trait ToolBox: Send + Sync + 'static {
     /// The definitions, in a fixed order.
     fn tools(&self) -> Vec<Tool>;
+    /// The task mode of the tool `name` (see [`ToolHandler::TASK`]); `None` by default.
+    fn task_mode(&self, name: &str) -> Option<TaskMode> {
+        let _ = name;
+        None
+    }
     /// Calls the tool `name`; `None` when this set has no such tool.
     fn call<'a>(
         &'a self,
@@ -84,6 +92,7 @@ struct ToolEntry {
     name: &'static str,
     definition: fn() -> Tool,
     call: CallFn,
+    task: Option<TaskMode>,
 }
 
 impl SetEntry for ToolEntry {
@@ -110,6 +119,7 @@ impl ToolSet {
             name: T::NAME,
             definition: T::definition,
             call: T::call,
+            task: T::TASK,
         });
         self
     }
@@ -126,6 +136,60 @@ impl ToolBox for ToolSet {
         arguments: &'a JsonObject,
     ) -> Option<BoxFuture<'a, Result<CallToolResult, Error>>> {
         self.items.find(name).map(|e| (e.call)(cx, arguments))
+    }
+    fn task_mode(&self, name: &str) -> Option<TaskMode> {
+        self.items.find(name).and_then(|e| e.task)
+    }
+}
+
+/// Whether a tool may run as a task (the tasks extension, `io.modelcontextprotocol/tasks`,
+/// 2026-07-28 only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum TaskSupport {
+    /// A task when the request declared the extension; a synchronous call otherwise.
+    Optional,
+    /// A task when the request declared the extension; otherwise `-32021` naming it, before
+    /// the tool runs (also at 2025-11-25, where the extension does not exist).
+    Required,
+}
+
+/// Where a task-capable tool becomes a task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum TaskStart {
+    /// Before the tool runs: `tools/call` answers the new task at once.
+    #[default]
+    Entry,
+    /// Where the tool calls `Cx::start_task`: before it, the call is an ordinary
+    /// (multi-round) call, and a tool that returns before it answers synchronously.
+    Explicit,
+}
+
+/// A tool's task mode: whether it may run as a task, and where it becomes one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TaskMode {
+    /// Whether the tool needs the extension.
+    pub support: TaskSupport,
+    /// Where the task starts.
+    pub start: TaskStart,
+}
+
+impl TaskMode {
+    /// A task when the client declared the extension, synchronous otherwise; starts at entry.
+    pub const OPTIONAL: TaskMode = TaskMode {
+        support: TaskSupport::Optional,
+        start: TaskStart::Entry,
+    };
+    /// Only as a task (`-32021` without the extension); starts at entry.
+    pub const REQUIRED: TaskMode = TaskMode {
+        support: TaskSupport::Required,
+        start: TaskStart::Entry,
+    };
+    /// The same mode, started where the tool calls `Cx::start_task`.
+    pub const fn explicit_start(self) -> TaskMode {
+        TaskMode {
+            support: self.support,
+            start: TaskStart::Explicit,
+        }
     }
 }
 

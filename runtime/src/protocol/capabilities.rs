@@ -82,7 +82,23 @@ pub struct SamplingCapability {
     pub tools: Option<JsonObject>,
 }
 
+/// The id of the tasks extension (SEP-2663), under `extensions` in both sides' capabilities.
+pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
+
 impl ClientCapabilities {
+    /// Whether the extension `id` is declared (`extensions[id]` present, any value).
+    pub fn declares_extension(&self, id: &str) -> bool {
+        self.extensions.as_ref().is_some_and(|e| e.contains_key(id))
+    }
+    /// `{"extensions": {id: {}}}`.
+    pub fn with_extension(id: &str) -> Self {
+        let mut extensions = JsonObject::new();
+        extensions.insert(id.to_owned(), serde_json::Value::Object(JsonObject::new()));
+        ClientCapabilities {
+            extensions: Some(extensions),
+            ..Default::default()
+        }
+    }
     /// Form-mode elicitation is declared (`elicitation: {}` counts, per the spec).
     pub fn elicitation_form(&self) -> bool {
         self.elicitation
@@ -150,6 +166,16 @@ impl ClientCapabilities {
         }
         if need.roots.is_some() && !self.roots() {
             out.roots = need.roots.clone();
+        }
+        if let Some(need) = &need.extensions {
+            let absent: JsonObject = need
+                .iter()
+                .filter(|(id, _)| !self.declares_extension(id))
+                .map(|(id, v)| (id.clone(), v.clone()))
+                .collect();
+            if !absent.is_empty() {
+                out.extensions = Some(absent);
+            }
         }
         (out != ClientCapabilities::default()).then_some(out)
     }
