@@ -2,6 +2,7 @@
 
 use crate::server_info::ServerInfo;
 use crate::state::{Clock, ErasedGuard, KeyRing, MemoryReplayGuard, SystemClock};
+use crate::tasks::{DEFAULT_TASKS_PER_PRINCIPAL, ErasedTaskStore, MemoryTaskStore};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -35,8 +36,46 @@ pub(crate) struct Config {
     pub flow: FlowSettings,
     /// Takes each sealed round once (`None`: replays are not refused).
     pub replay: Option<Arc<dyn ErasedGuard>>,
+    /// Where tasks live and how they run (the tasks extension).
+    pub tasks: TaskSettings,
     /// The handler's fixed description.
     pub info: ServerInfo,
+}
+
+/// How the tasks of a server are stored and run (the tasks extension, design §25).
+#[derive(Clone)]
+pub(crate) struct TaskSettings {
+    /// Where the records live (shared by a fleet, or this process's memory).
+    pub store: Arc<dyn ErasedTaskStore>,
+    /// How long a task is kept after it was created (`ttlMs`).
+    pub ttl: Duration,
+    /// How often a client should poll (`pollIntervalMs`); also how often a runner looks at a
+    /// store that cannot wake it.
+    pub poll_interval: Duration,
+    /// How long a running instance's lease holds without renewal.
+    pub lease: Duration,
+    /// The most tasks one principal holds at once (live or terminal, until they expire).
+    pub max_per_principal: usize,
+    /// The most questions one task may ask in all.
+    pub max_questions: usize,
+    /// This server's id as a lease owner (random per `Server`).
+    pub instance: String,
+}
+
+impl TaskSettings {
+    /// The defaults: this process's memory, an hour, polls every second, a 30-second lease,
+    /// 100 tasks per principal, 256 questions per task.
+    fn new() -> TaskSettings {
+        TaskSettings {
+            store: Arc::new(MemoryTaskStore::default()),
+            ttl: Duration::from_secs(3600),
+            poll_interval: Duration::from_secs(1),
+            lease: Duration::from_secs(30),
+            max_per_principal: DEFAULT_TASKS_PER_PRINCIPAL,
+            max_questions: 256,
+            instance: crate::state::random_id(),
+        }
+    }
 }
 
 /// How a URL-mode question's out-of-band flow is waited for ([`UrlFlow::finished`](crate::UrlFlow::finished)).
@@ -82,6 +121,7 @@ impl Config {
             audience: info.implementation.name.clone(),
             flow: FlowSettings::new(),
             replay: Some(Arc::new(MemoryReplayGuard::default())),
+            tasks: TaskSettings::new(),
             info,
         }
     }

@@ -9,6 +9,7 @@ use crate::handler::Handler;
 use crate::notify::Notifier;
 use crate::server_info::ServerInfo;
 use crate::state::{Clock, KeyRing, ReplayGuard};
+use crate::tasks::TaskStore;
 use std::fmt;
 use std::io;
 use std::sync::Arc;
@@ -148,6 +149,48 @@ impl<H: Handler> Server<H> {
     /// The audience bound into state (default: the server's name).
     pub fn audience(mut self, audience: impl Into<String>) -> Self {
         self.config().audience = audience.into();
+        self
+    }
+    /// Where tasks live (the tasks extension): the default is a
+    /// [`MemoryTaskStore`](crate::tasks::MemoryTaskStore) for this process; a fleet behind
+    /// one load balancer shares one store (`RedisTaskStore`, feature `redis`), so any instance
+    /// answers `tasks/get`, `tasks/update` and `tasks/cancel` for any task. Pass an `Arc` of
+    /// the store to keep a handle on it.
+    pub fn task_store(mut self, store: impl TaskStore) -> Self {
+        self.config().tasks.store = Arc::new(store);
+        self
+    }
+    /// How long a task is kept after it was created (`ttlMs`, default 1 hour). A tool still
+    /// running then is dropped, and its task is gone.
+    pub fn task_ttl(mut self, ttl: Duration) -> Self {
+        self.config().tasks.ttl = ttl;
+        self
+    }
+    /// How often clients are told to poll a task (`pollIntervalMs`, default 1 s); it is also
+    /// how often a running task looks at a store that cannot wake it (Redis) for answers and
+    /// cancel requests.
+    pub fn task_poll_interval(mut self, every: Duration) -> Self {
+        self.config().tasks.poll_interval = every.max(Duration::from_millis(1));
+        self
+    }
+    /// How long the lease of the instance running a task holds without renewal (default
+    /// 30 s, renewed every third of it). When an instance dies its tasks read `failed` once
+    /// the lease lapsed.
+    pub fn task_lease(mut self, lease: Duration) -> Self {
+        self.config().tasks.lease = lease.max(Duration::from_millis(3));
+        self
+    }
+    /// The most tasks one principal holds at once, live or terminal until they expire
+    /// (default 100); one more `tools/call` that would start a task is refused with `-32603`
+    /// saying so.
+    pub fn max_tasks_per_principal(mut self, n: usize) -> Self {
+        self.config().tasks.max_per_principal = n;
+        self
+    }
+    /// The most questions one task may ask in all (default 256); the task that asks one more
+    /// ends `failed` with `-32602`.
+    pub fn max_task_questions(mut self, n: usize) -> Self {
+        self.config().tasks.max_questions = n;
         self
     }
     /// The server's description.

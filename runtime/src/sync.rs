@@ -1,6 +1,12 @@
-//! The one way this crate takes a `std::sync::Mutex`.
+//! The one way this crate takes a `std::sync::Mutex`, and the boxed future of its object-safe
+//! traits.
 
+use std::future::Future;
+use std::pin::Pin;
 use std::sync::{Mutex, MutexGuard};
+
+/// A boxed, sendable future: what the object-safe handler traits return.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
 
 /// Locks `mutex`, recovering the guard when a previous holder panicked.
 ///

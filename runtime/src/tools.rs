@@ -7,11 +7,8 @@ use crate::sets::{ItemSet, SetEntry};
 use schemars::JsonSchema;
 use serde::Serialize;
 use std::fmt::Display;
-use std::future::Future;
-use std::pin::Pin;
 
-/// A boxed, sendable future: what the object-safe handler traits return.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+pub use crate::sync::BoxFuture;
 
 /// One tool, defined by a type. `#[tool]` on `async fn search(..)` implements it on a hidden
 /// type named `search`, which `tools![search]` collects.

@@ -13,6 +13,8 @@ use crate::state::QuestionId;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
+use std::sync::Arc;
+use tokio::sync::Notify;
 
 /// Why a question got no answer. The caller takes its fallback branch.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +117,11 @@ impl Cx {
             self.end(Ending::Error(Error::internal(why))).await
         }
         if self.req.revision.is_modern() {
-            self.ask_modern(key, request, consent, read).await
+            let notify = self.asks().task.as_ref().map(|t| t.notify.clone());
+            match notify {
+                Some(notify) => self.ask_in_task(notify, key, request, consent, read).await,
+                None => self.ask_modern(key, request, consent, read).await,
+            }
         } else {
             self.ask_legacy(request, read).await
         }
@@ -130,10 +136,7 @@ impl Cx {
         consent: bool,
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
-        let question = QuestionId {
-            key: key.to_owned(),
-            digest: canonical::short_digest(&request.to_wire()),
-        };
+        let question = question_id(key, &request);
         {
             let mut asks = self.asks();
             match asks.answer(&question, consent, |v| read(&request, v)) {
@@ -149,6 +152,41 @@ impl Cx {
             }
         }
         std::future::pending().await
+    }
+
+    /// In a running task: the answer `tasks/update` brought, else the question is recorded
+    /// (the runner parks it in the task's record, `input_required`) and this waits, with the
+    /// tool's future kept, until the runner injects answers. The same matching as
+    /// [`Cx::ask_modern`]: key and rendering, consent, asked again (under a new wire key)
+    /// when an answer does not fit.
+    async fn ask_in_task<T>(
+        &self,
+        notify: Arc<Notify>,
+        key: &str,
+        request: InputRequest,
+        consent: bool,
+        read: impl Fn(&InputRequest, Value) -> Reading<T>,
+    ) -> Result<T, Failure> {
+        let question = question_id(key, &request);
+        loop {
+            let mut woken = std::pin::pin!(notify.notified());
+            woken.as_mut().enable();
+            {
+                let mut asks = self.asks();
+                match asks.answer(&question, consent, |v| read(&request, v)) {
+                    Found::Answer(t) => return Ok(t),
+                    Found::Unusable(why) => return Err(Failure::Unusable(why)),
+                    Found::Again(why) => {
+                        asks.record(question.clone(), request.clone().asked_again(&why))
+                    }
+                    Found::Nothing if !asks.is_parked(&question) => {
+                        asks.record(question.clone(), request.clone())
+                    }
+                    Found::Nothing => {}
+                }
+            }
+            woken.await;
+        }
     }
 
     async fn ask_legacy<T>(
@@ -207,6 +245,14 @@ impl Cx {
     /// Asks for the client's roots (deprecated feature in 2026-07-28).
     pub async fn list_roots(&self, key: &str) -> Result<ListRootsResult, AskError> {
         self.ask_raw(key, InputRequest::ListRoots, parse_as).await
+    }
+}
+
+/// Which question `request` asked under `key` is: the key and a digest of its rendering.
+fn question_id(key: &str, request: &InputRequest) -> QuestionId {
+    QuestionId {
+        key: key.to_owned(),
+        digest: canonical::short_digest(&request.to_wire()),
     }
 }
 

@@ -5,7 +5,9 @@
 use crate::protocol::{CallToolResult, Error, InputRequest, JsonObject};
 use crate::state::{Answer, Asked, Carried, QuestionId};
 use serde_json::Value;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+use tokio::sync::Notify;
 
 /// How a handler ends its request without returning: written here, read by the driver after
 /// the poll that wrote it (the handler's future then never completes, and is dropped). The
@@ -71,6 +73,62 @@ pub(crate) struct AskState {
     /// The last answer of this pass that did not fit and was asked again, with why: the round
     /// cap's error names it.
     pub last_problem: Option<String>,
+    /// Whether a `task_start = explicit` tool may become a task here ([`Cx::start_task`](super::Cx::start_task)).
+    pub start: StartPhase,
+    /// Set while the request runs as a task (the tasks extension).
+    pub task: Option<TaskLink>,
+}
+
+/// Where a `task_start = explicit` tool stands.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum StartPhase {
+    /// It cannot become a task here (not such a tool, the extension not declared, or already
+    /// a task): `start_task` returns at once.
+    #[default]
+    No,
+    /// It may: `start_task` asks the driver to make it one.
+    Armed,
+    /// `start_task` was called; the driver reads this after the poll and starts the task.
+    Requested,
+}
+
+/// A running task's side of the ask state: its questions go to the task's record instead of
+/// an `InputRequiredResult`, and its answers come from `tasks/update` (design §25).
+#[derive(Debug)]
+pub(crate) struct TaskLink {
+    /// The task's id.
+    pub id: String,
+    /// Woken when answers were injected: the tool's waiting asks look again.
+    pub notify: Arc<Notify>,
+    /// Questions parked in the store and not yet answered, with their wire keys.
+    pub parked: Vec<(QuestionId, String)>,
+    /// Every wire key this task issued: a key is never issued twice in one task.
+    pub issued: BTreeSet<String>,
+}
+
+impl TaskLink {
+    /// The link of the task `id`, with nothing asked yet.
+    pub(crate) fn new(id: String) -> TaskLink {
+        TaskLink {
+            id,
+            notify: Arc::new(Notify::new()),
+            parked: Vec::new(),
+            issued: BTreeSet::new(),
+        }
+    }
+
+    /// A wire key for `key` never issued in this task: `key` itself the first time, then
+    /// `key~2`, `key~3`, ...
+    fn mint(&mut self, key: &str) -> String {
+        let mut wire = key.to_owned();
+        let mut n = 2u32;
+        while self.issued.contains(&wire) {
+            wire = format!("{key}~{n}");
+            n += 1;
+        }
+        self.issued.insert(wire.clone());
+        wire
+    }
 }
 
 /// What [`AskState::answer`] found for a question.
@@ -174,6 +232,46 @@ impl AskState {
         if !self.questions.iter().any(|q| q.question == question) {
             self.questions.push(Recorded { question, request });
         }
+    }
+
+    /// Whether `question` waits in the task's record for its answer.
+    pub(crate) fn is_parked(&self, question: &QuestionId) -> bool {
+        self.task
+            .as_ref()
+            .is_some_and(|t| t.parked.iter().any(|(q, _)| q == question))
+    }
+
+    /// The questions recorded since the last call, given wire keys never issued before in this
+    /// task and parked: what goes into the record's `inputRequests`. Empty outside a task.
+    pub(crate) fn park_recorded(&mut self) -> JsonObject {
+        let mut wire = JsonObject::new();
+        let Some(task) = &mut self.task else {
+            return wire;
+        };
+        for q in std::mem::take(&mut self.questions) {
+            let key = task.mint(&q.question.key);
+            wire.insert(key.clone(), q.request.to_wire());
+            task.parked.push((q.question, key));
+        }
+        wire
+    }
+
+    /// Takes the answers a task received (wire key → answer) for its parked questions, and
+    /// returns how many were for one; others are ignored (the store only accepts pending
+    /// keys, so there are none unless a record was tampered with).
+    pub(crate) fn inject(&mut self, answers: JsonObject) -> usize {
+        let Some(task) = &mut self.task else {
+            return 0;
+        };
+        let mut taken = 0;
+        for (key, value) in answers {
+            if let Some(i) = task.parked.iter().position(|(_, k)| *k == key) {
+                let (question, _) = task.parked.swap_remove(i);
+                self.answers.push(Answer { question, value });
+                taken += 1;
+            }
+        }
+        taken
     }
 
     /// Replaces an earlier answer to the same question with a fresh one (a retry's

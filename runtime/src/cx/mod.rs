@@ -2,10 +2,11 @@
 
 mod ask;
 mod ask_state;
+mod task;
 
 pub use ask::AskError;
 pub(crate) use ask::Failure;
-pub(crate) use ask_state::{AskState, Ending, Reading};
+pub(crate) use ask_state::{AskState, Ending, Reading, StartPhase, TaskLink};
 
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::{Config, FlowSettings};
@@ -186,6 +187,9 @@ impl Cx {
         let Some(token) = &self.req.progress_token else {
             return;
         };
+        if self.in_task() {
+            return;
+        }
         let mut params = json!({ "progressToken": token, "progress": progress });
         if let Some(t) = total {
             params["total"] = json!(t);
@@ -205,6 +209,7 @@ impl Cx {
     pub async fn log(&self, level: LoggingLevel, logger: Option<&str>, data: impl Serialize) {
         if self.req.config.info.capabilities.logging.is_none()
             || self.req.log_level.is_none_or(|min| level < min)
+            || self.in_task()
         {
             return;
         }

@@ -2,12 +2,12 @@
 //! request's ask state after every poll that did not finish (design §2).
 
 use super::Answered;
-use crate::cx::{Cx, Ending};
+use crate::cx::{Cx, Ending, StartPhase};
 use crate::protocol::Error;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::pin::pin;
-use std::task::Poll;
+use std::pin::{Pin, pin};
+use std::task::{Context, Poll};
 
 /// What a handler's future came to.
 pub(super) enum Driven<T> {
@@ -21,6 +21,9 @@ pub(super) enum Driven<T> {
     Panicked(String),
     /// The client cancelled the request: nothing may be sent.
     Cancelled,
+    /// A `task_start = explicit` tool called `Cx::start_task`: make the call a task, and
+    /// hand the (kept) future to its runner.
+    StartTask,
 }
 
 /// Polls a handler future to completion, a recorded question (2026-07-28), an ending, a panic
@@ -28,26 +31,37 @@ pub(super) enum Driven<T> {
 /// ending, or questions recorded in this pass, drop the future (the tool's locals with it).
 pub(super) async fn drive<F: Future>(cx: &Cx, fut: F) -> Driven<F::Output> {
     let mut fut = pin!(fut);
-    let run = std::future::poll_fn(|tcx| {
-        match std::panic::catch_unwind(AssertUnwindSafe(|| fut.as_mut().poll(tcx))) {
-            Ok(Poll::Ready(v)) => Poll::Ready(Driven::Done(v)),
-            Ok(Poll::Pending) => {
-                let mut asks = cx.asks();
-                if let Some(ending) = asks.take_ending() {
-                    Poll::Ready(Driven::Ended(ending))
-                } else if !asks.questions.is_empty() {
-                    Poll::Ready(Driven::InputRequired)
-                } else {
-                    Poll::Pending
-                }
-            }
-            Err(payload) => Poll::Ready(Driven::Panicked(panic_message(payload.as_ref()))),
-        }
-    });
+    let run = std::future::poll_fn(|tcx| poll_once(cx, fut.as_mut(), tcx));
     tokio::select! {
         biased;
         _ = cx.req.cancel.cancelled() => Driven::Cancelled,
         d = run => d,
+    }
+}
+
+/// Polls `fut` once and reads the ask state after a `Pending`: an ending, questions recorded
+/// since the last look, or a requested task start end the wait (the caller decides whether
+/// the future is dropped, as `drive` does, or kept, as a task's runner does).
+pub(super) fn poll_once<F: Future + ?Sized>(
+    cx: &Cx,
+    fut: Pin<&mut F>,
+    tcx: &mut Context<'_>,
+) -> Poll<Driven<F::Output>> {
+    match std::panic::catch_unwind(AssertUnwindSafe(|| fut.poll(tcx))) {
+        Ok(Poll::Ready(v)) => Poll::Ready(Driven::Done(v)),
+        Ok(Poll::Pending) => {
+            let mut asks = cx.asks();
+            if let Some(ending) = asks.take_ending() {
+                Poll::Ready(Driven::Ended(ending))
+            } else if !asks.questions.is_empty() {
+                Poll::Ready(Driven::InputRequired)
+            } else if asks.start == StartPhase::Requested {
+                Poll::Ready(Driven::StartTask)
+            } else {
+                Poll::Pending
+            }
+        }
+        Err(payload) => Poll::Ready(Driven::Panicked(panic_message(payload.as_ref()))),
     }
 }
 
@@ -76,7 +90,7 @@ pub(super) fn ended(ending: Ending) -> Answered {
 /// The non-`Done` ends of a method that cannot ask for input.
 pub(super) fn settle<T>(d: Driven<T>) -> Answered {
     match d {
-        Driven::Done(_) | Driven::InputRequired => Err(Error::internal(
+        Driven::Done(_) | Driven::InputRequired | Driven::StartTask => Err(Error::internal(
             "this method cannot ask the client for input",
         )),
         Driven::Ended(ending) => ended(ending),

@@ -2,6 +2,7 @@
 //! `completion/complete`, each gated by the capability the server advertises (`-32601` if not).
 
 use super::drive::{Driven, drive, settle};
+use super::task_run::{TaskCall, needs_tasks};
 use super::{Answered, ClientFacts, Conn, Engine, Parsed};
 use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
@@ -60,7 +61,12 @@ impl<H: Handler> Engine<H> {
                 self.list(&cx, page, "resourceTemplates", |t| t).await
             }
             (m @ Method::ToolsCall, Body::Target(p)) if tools => {
-                self.rounds::<CallToolResult>(id, m, conn, facts, p?).await
+                let p = p?;
+                match self.task_call(&facts, &p.target) {
+                    TaskCall::Sync => self.rounds::<CallToolResult>(id, m, conn, facts, p).await,
+                    TaskCall::Refuse => Err(needs_tasks()),
+                    TaskCall::Task(start) => self.call_as_task(id, m, conn, facts, p, start).await,
+                }
             }
             (m @ Method::PromptsGet, Body::Target(p)) if prompts => {
                 self.rounds::<GetPromptResult>(id, m, conn, facts, p?).await

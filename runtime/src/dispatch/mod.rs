@@ -12,6 +12,8 @@ mod listen;
 mod methods;
 mod modern;
 mod rounds;
+mod task_run;
+mod tasks;
 
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::Config;
@@ -185,12 +187,18 @@ impl<H: Handler> Engine<H> {
     }
 
     /// The context of one request: its facts moved into one shared allocation.
-    fn cx(&self, req: Parsed, conn: &Conn, facts: Box<ClientFacts>, asks: AskState) -> Cx {
+    fn cx(&self, mut req: Parsed, conn: &Conn, facts: Box<ClientFacts>, asks: AskState) -> Cx {
+        let flow = req.flow.take();
+        Cx::new(Arc::new(self.facts(req, conn, facts)), asks, flow)
+    }
+
+    /// The facts of one request, moved out of what was parsed and what the client declared.
+    fn facts(&self, req: Parsed, conn: &Conn, facts: Box<ClientFacts>) -> RequestFacts {
         let facts = *facts;
         if let Some(t) = &req.target {
             tracing::Span::current().record("name", t.as_str());
         }
-        let facts = RequestFacts {
+        RequestFacts {
             revision: facts.revision,
             method: req.method,
             target: req.target,
@@ -207,8 +215,7 @@ impl<H: Handler> Engine<H> {
             back: facts.back,
             config: self.config.clone(),
             notifier: self.hub.clone(),
-        };
-        Cx::new(Arc::new(facts), asks, req.flow)
+        }
     }
 }
 

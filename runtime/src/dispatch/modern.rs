@@ -14,6 +14,9 @@ impl<H: Handler> Engine<H> {
         match req.method {
             Method::Discover => self.discover(),
             Method::Listen => self.listen(&req, conn).await,
+            ref m if m.is_task_method() => {
+                self.task_method(req, conn, ClientFacts::modern(meta)).await
+            }
             _ => self.method(req, conn, ClientFacts::modern(meta)).await,
         }
     }

@@ -18,11 +18,11 @@ use std::future::Future;
 /// The ask state a request's earlier rounds carried.
 pub(super) struct Bound {
     /// The answers and memo values so far.
-    asks: AskState,
+    pub(super) asks: AskState,
     /// The round being served (0 for the first call).
-    round: u32,
+    pub(super) round: u32,
     /// The flow's id, when a `requestState` carried it (a first round mints one when needed).
-    flow: Option<String>,
+    pub(super) flow: Option<String>,
 }
 
 /// What a request's `requestState` is bound to, borrowed from the request. The [`Binding`],
@@ -169,7 +169,7 @@ impl<H: Handler> Engine<H> {
     /// `requestState` (2026-07-28), takes the sealed round once through the replay guard, and
     /// matches the responses to the questions the last round asked. On 2025-11-25 the handler
     /// asks for real, so there are no rounds.
-    async fn open_rounds(
+    pub(super) async fn open_rounds(
         &self,
         method: &Method,
         conn: &Conn,
@@ -240,7 +240,11 @@ impl<H: Handler> Engine<H> {
     }
 
     /// Turns the end of a method that may ask for input into its answer.
-    fn finish_rounds<T: Asking>(&self, cx: &Cx, out: Driven<Result<T, Error>>) -> Answered {
+    pub(super) fn finish_rounds<T: Asking>(
+        &self,
+        cx: &Cx,
+        out: Driven<Result<T, Error>>,
+    ) -> Answered {
         let result = match out {
             Driven::Done(r) => r?,
             Driven::InputRequired => return self.input_required(cx, false).map(Some),

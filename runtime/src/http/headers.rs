@@ -89,7 +89,8 @@ pub(crate) fn check_version(headers: &HeaderMap, body: &str) -> Result<(), Error
 }
 
 /// `Mcp-Method` (required on every request) must equal the body's method, and `Mcp-Name`
-/// the `params.name` of `tools/call` / `prompts/get` or the `params.uri` of `resources/read`.
+/// the `params.name` of `tools/call` / `prompts/get`, the `params.uri` of `resources/read`, or
+/// the `params.taskId` of `tasks/get`, `tasks/update` and `tasks/cancel`.
 pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Result<(), Error> {
     let m = required(headers, METHOD, "Mcp-Method")?;
     let method = req.method.as_str();
@@ -97,7 +98,7 @@ pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Resul
         return Err(differs("Mcp-Method", m, method));
     }
     // A body without the field is a `-32602`, not a header problem.
-    let Some(body) = req.params.target().map(|t| t.target.as_str()) else {
+    let Some(body) = req.params.routing_name() else {
         return Ok(());
     };
     let h = decode(required(headers, NAME, "Mcp-Name")?, "Mcp-Name")?;

@@ -72,6 +72,12 @@ methods! {
     SetLogLevel => "logging/setLevel",
     /// `subscriptions/listen` (2026-07-28): a long-lived stream of change notifications.
     Listen => "subscriptions/listen",
+    /// `tasks/get` (the tasks extension, 2026-07-28): a task's state, and its result when done.
+    TasksGet => "tasks/get",
+    /// `tasks/update` (the tasks extension): answers to a task's questions.
+    TasksUpdate => "tasks/update",
+    /// `tasks/cancel` (the tasks extension).
+    TasksCancel => "tasks/cancel",
     /// `notifications/initialized` (2025-11-25).
     Initialized => "notifications/initialized",
     /// `notifications/cancelled`.
@@ -117,6 +123,17 @@ impl Method {
             Method::ResourcesRead => Some("uri"),
             _ => None,
         }
+    }
+}
+
+impl Method {
+    /// Whether this is one of the tasks extension's methods (`tasks/get`, `tasks/update`,
+    /// `tasks/cancel`), whose `params.taskId` the HTTP `Mcp-Name` header mirrors.
+    pub fn is_task_method(&self) -> bool {
+        matches!(
+            self,
+            Method::TasksGet | Method::TasksUpdate | Method::TasksCancel
+        )
     }
 }
 

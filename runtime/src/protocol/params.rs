@@ -27,6 +27,8 @@ pub(crate) enum Body {
     List(Result<Option<Cursor>, Error>),
     /// `completion/complete`.
     Complete(Result<CompleteRequest, Error>),
+    /// `tasks/get`, `tasks/update` and `tasks/cancel`.
+    Task(Result<TaskParams, Error>),
     /// Any other method: the params object without `_meta` (`None` when none was sent).
     Other(Option<JsonObject>),
 }
@@ -50,6 +52,33 @@ pub(crate) struct TargetParams {
     pub input_responses: Option<JsonObject>,
 }
 
+/// The params of the tasks extension's methods.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TaskParams {
+    /// `taskId`, as sent (the store says whether it names a task).
+    pub task_id: String,
+    /// `inputResponses` of `tasks/update` (required there; `None` for the other two).
+    pub input_responses: Option<JsonObject>,
+}
+
+impl TaskParams {
+    fn parse(method: &Method, mut obj: JsonObject) -> Result<TaskParams, Error> {
+        let task_id = match obj.remove("taskId") {
+            Some(Value::String(s)) => s,
+            _ => return Err(Error::invalid_params("`taskId` must be a string")),
+        };
+        let input_responses = match obj.remove("inputResponses") {
+            _ if *method != Method::TasksUpdate => None,
+            Some(Value::Object(responses)) => Some(responses),
+            _ => return Err(Error::invalid_params("`inputResponses` must be an object")),
+        };
+        Ok(TaskParams {
+            task_id,
+            input_responses,
+        })
+    }
+}
+
 impl Params {
     /// Parses `params` (absent: `None`) for `method`, moving its members.
     pub(crate) fn parse(method: &Method, params: Option<JsonObject>) -> Params {
@@ -70,6 +99,7 @@ impl Params {
     pub(crate) fn carries_answers(&self) -> bool {
         match &self.body {
             Body::Target(Ok(t)) => t.input_responses.is_some(),
+            Body::Task(Ok(t)) => t.input_responses.is_some(),
             Body::Other(Some(obj)) => obj.contains_key("inputResponses"),
             _ => false,
         }
@@ -80,6 +110,17 @@ impl Params {
     pub(crate) fn target(&self) -> Option<&TargetParams> {
         match &self.body {
             Body::Target(Ok(t)) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// What the HTTP `Mcp-Name` header must equal, when the params name it: the target of a
+    /// method that may ask, or the `taskId` of a task method.
+    #[cfg(any(test, feature = "http"))]
+    pub(crate) fn routing_name(&self) -> Option<&str> {
+        match &self.body {
+            Body::Target(Ok(t)) => Some(&t.target),
+            Body::Task(Ok(t)) => Some(&t.task_id),
             _ => None,
         }
     }
@@ -103,6 +144,9 @@ impl Body {
             | Method::PromptsList
             | Method::ResourcesList
             | Method::ResourceTemplatesList => Body::List(cursor(obj)),
+            Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => {
+                Body::Task(TaskParams::parse(method, obj.unwrap_or_default()))
+            }
             Method::Complete => Body::Complete(
                 serde_json::from_value(Value::Object(obj.unwrap_or_default())).map_err(|e| {
                     Error::invalid_params(format!("Invalid completion request: {}", echo(e)))
@@ -219,6 +263,48 @@ mod tests {
             Body::List(Err(e)) => assert_eq!(e.message, "`cursor` must be a string"),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn task_methods_have_typed_params_and_a_routing_name() {
+        let p = parse(
+            "tasks/update",
+            json!({"taskId": "t1", "inputResponses": {"q": {"action": "accept"}}}),
+        );
+        assert_eq!(p.routing_name(), Some("t1"));
+        assert!(p.carries_answers());
+        let p = parse("tasks/get", json!({"taskId": "t2", "inputResponses": {}}));
+        assert_eq!(p.routing_name(), Some("t2"));
+        assert!(!p.carries_answers(), "only tasks/update takes answers");
+        for (method, params, message) in [
+            ("tasks/get", json!({}), "`taskId` must be a string"),
+            (
+                "tasks/cancel",
+                json!({"taskId": 7}),
+                "`taskId` must be a string",
+            ),
+            (
+                "tasks/update",
+                json!({"taskId": "t"}),
+                "`inputResponses` must be an object",
+            ),
+            (
+                "tasks/update",
+                json!({"taskId": "t", "inputResponses": []}),
+                "`inputResponses` must be an object",
+            ),
+        ] {
+            let p = parse(method, params);
+            assert_eq!(p.routing_name(), None);
+            match p.body {
+                Body::Task(Err(e)) => assert_eq!(e.message, message),
+                other => panic!("{method}: {other:?}"),
+            }
+        }
+        assert_eq!(
+            parse("tools/call", json!({"name": "x"})).routing_name(),
+            Some("x")
+        );
     }
 
     #[test]

@@ -112,6 +112,7 @@ impl UrlFlow {
     /// after [`Server::flow_budget`](crate::Server::flow_budget) with an error result; waiting
     /// rounds do not count towards the round cap. 2025-11-25: the request waits up to the budget
     /// and, once the flow finished, sends `notifications/elicitation/complete` to the client.
+    /// In a task (the tasks extension) the task waits in place, `working`, up to the budget.
     pub async fn finished<T, F, Fut>(self, cx: &Cx, mut check: F) -> T
     where
         F: FnMut() -> Fut,
@@ -138,13 +139,15 @@ impl UrlFlow {
                 cx.end(Ending::Failed(why)).await
             }
             let spent = this_round.elapsed();
-            if cx.revision().is_modern() && spent >= flow.wait {
+            // In a task there is no retry to answer: the wait goes on, up to the budget.
+            let rounds = cx.revision().is_modern() && !cx.in_task();
+            if rounds && spent >= flow.wait {
                 cx.end(Ending::Retry).await
             }
             polls += 1;
             let note = format!("waiting for `{question}` to finish");
             cx.progress(f64::from(polls), None, Some(&note)).await;
-            let left = if cx.revision().is_modern() {
+            let left = if rounds {
                 flow.wait.saturating_sub(spent)
             } else {
                 flow.poll

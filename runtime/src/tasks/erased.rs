@@ -1,9 +1,11 @@
 //! [`TaskStore`] behind a pointer: [`ErasedTaskStore`], so a configuration can hold
 //! `Arc<dyn ErasedTaskStore>` whichever store was plugged in.
 
-use super::{AddOutcome, Renewal, StoreError, TaskId, TaskRecord, TaskStore};
-use crate::BoxFuture;
+use super::{AddOutcome, Renewal, Settle, StoreError, TaskId, TaskRecord, TaskStore};
+use crate::sync::BoxFuture;
 use crate::protocol::JsonObject;
+use std::future::Future;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// The dyn-compatible twin of [`TaskStore`]: every operation with a boxed future. Every
@@ -72,6 +74,22 @@ pub trait ErasedTaskStore: Send + Sync {
     fn dyn_settle_lapsed<'a>(
         &'a self,
         id: &'a TaskId,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// [`TaskStore::park`].
+    fn dyn_park<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        questions: JsonObject,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// [`TaskStore::settle`].
+    fn dyn_settle<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        end: Settle,
         now_ms: u64,
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
 }
@@ -150,6 +168,24 @@ impl<S: TaskStore> ErasedTaskStore for S {
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(self.settle_lapsed(id, now_ms))
     }
+    fn dyn_park<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        questions: JsonObject,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(self.park(id, owner, questions, now_ms))
+    }
+    fn dyn_settle<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        end: Settle,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(self.settle(id, owner, end, now_ms))
+    }
 }
 
 /// The erased store is a store again: each operation is the plugged-in store's own.
@@ -210,5 +246,120 @@ impl TaskStore for dyn ErasedTaskStore {
     }
     async fn settle_lapsed(&self, id: &TaskId, now_ms: u64) -> Result<bool, StoreError> {
         self.dyn_settle_lapsed(id, now_ms).await
+    }
+    async fn park(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        questions: JsonObject,
+        now_ms: u64,
+    ) -> Result<bool, StoreError> {
+        self.dyn_park(id, owner, questions, now_ms).await
+    }
+    async fn settle(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        end: Settle,
+        now_ms: u64,
+    ) -> Result<bool, StoreError> {
+        self.dyn_settle(id, owner, end, now_ms).await
+    }
+}
+
+/// A shared store is a store: an application keeps a handle on the store it plugs in
+/// (`Server::task_store(store.clone())`) to read its own tasks. Every operation is the
+/// store's own (overrides included).
+impl<S: TaskStore + ?Sized> TaskStore for Arc<S> {
+    fn create(
+        &self,
+        record: &TaskRecord,
+        max: usize,
+    ) -> impl Future<Output = Result<(), StoreError>> + Send {
+        (**self).create(record, max)
+    }
+    fn load(
+        &self,
+        id: &TaskId,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<Option<TaskRecord>, StoreError>> + Send {
+        (**self).load(id, now_ms)
+    }
+    fn put_if(
+        &self,
+        record: &TaskRecord,
+        expected: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        (**self).put_if(record, expected)
+    }
+    fn wait_change(&self, id: &TaskId, max_wait: Duration) -> impl Future<Output = ()> + Send {
+        (**self).wait_change(id, max_wait)
+    }
+    fn get(
+        &self,
+        id: &TaskId,
+        principal: Option<&str>,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<Option<TaskRecord>, StoreError>> + Send {
+        (**self).get(id, principal, now_ms)
+    }
+    fn add_answers(
+        &self,
+        id: &TaskId,
+        principal: Option<&str>,
+        answers: JsonObject,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<Option<AddOutcome>, StoreError>> + Send {
+        (**self).add_answers(id, principal, answers, now_ms)
+    }
+    fn take_answers(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<Option<JsonObject>, StoreError>> + Send {
+        (**self).take_answers(id, owner, now_ms)
+    }
+    fn request_cancel(
+        &self,
+        id: &TaskId,
+        principal: Option<&str>,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<Option<TaskRecord>, StoreError>> + Send {
+        (**self).request_cancel(id, principal, now_ms)
+    }
+    fn renew_lease(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        until_ms: u64,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<Renewal, StoreError>> + Send {
+        (**self).renew_lease(id, owner, until_ms, now_ms)
+    }
+    fn settle_lapsed(
+        &self,
+        id: &TaskId,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        (**self).settle_lapsed(id, now_ms)
+    }
+    fn park(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        questions: JsonObject,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        (**self).park(id, owner, questions, now_ms)
+    }
+    fn settle(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        end: Settle,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        (**self).settle(id, owner, end, now_ms)
     }
 }

@@ -20,6 +20,7 @@ mod record;
 #[cfg(feature = "redis")]
 mod redis;
 mod store;
+pub(crate) mod wire;
 
 #[cfg(feature = "redis")]
 pub use self::redis::{RedisReplayGuard, RedisTaskStore};
@@ -27,7 +28,7 @@ pub use erased::ErasedTaskStore;
 pub use error::StoreError;
 pub use memory::MemoryTaskStore;
 pub use record::{LAPSED_MESSAGE, Lease, Outcome, TaskId, TaskRecord, TaskStatus};
-pub use store::{AddOutcome, Renewal, TaskStore};
+pub use store::{AddOutcome, Renewal, Settle, TaskStore};
 
 /// A suggested bound on the tasks one principal may hold at once (live or terminal, until
 /// they expire): the `max_live_per_principal` of [`TaskStore::create`].

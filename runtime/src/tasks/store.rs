@@ -1,8 +1,9 @@
 //! The [`TaskStore`] trait: three primitives a backend implements, and the task operations
 //! built once on top of them (compare-and-set loops), so every backend keeps the same rules.
 
-use super::{StoreError, TaskId, TaskRecord};
-use crate::protocol::JsonObject;
+use super::{Outcome, StoreError, TaskId, TaskRecord, TaskStatus};
+use crate::protocol::{Error, JsonObject};
+use serde_json::Value;
 use std::future::Future;
 use std::time::Duration;
 
@@ -247,6 +248,87 @@ pub trait TaskStore: Send + Sync + 'static {
             Ok(got.is_some_and(|(_, settled)| settled))
         }
     }
+    /// The running instance `owner` parks new questions: each goes into `pending` and
+    /// `asked` (a key already asked in this task is refused with [`StoreError::Invalid`]:
+    /// keys are never reused), and the task becomes `input_required`, in one write. `false`
+    /// when the task is gone, terminal, or its lease is not `owner`'s.
+    fn park(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        questions: JsonObject,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        async move {
+            let got = update(self, id, now_ms, |r| {
+                if !holds_lease(r, owner, now_ms) {
+                    return Step::Keep(false);
+                }
+                for (k, v) in &questions {
+                    r.asked.insert(k.clone());
+                    r.pending.insert(k.clone(), v.clone());
+                }
+                r.status = super::TaskStatus::InputRequired;
+                r.last_updated_at_ms = now_ms.max(r.last_updated_at_ms);
+                Step::Write(true)
+            })
+            .await?;
+            Ok(got.is_some_and(|(_, parked)| parked))
+        }
+    }
+
+    /// The running instance `owner` settles the task as `end` says: terminal from then on,
+    /// nothing pending, no lease. `false` when the task is gone, already terminal, or its lease
+    /// is not `owner`'s (a reader settled it after a lapse).
+    fn settle(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        end: Settle,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        async move {
+            let got = update(self, id, now_ms, |r| {
+                if !holds_lease(r, owner, now_ms) {
+                    return Step::Keep(false);
+                }
+                r.pending.clear();
+                r.lease = None;
+                r.last_updated_at_ms = now_ms.max(r.last_updated_at_ms);
+                let (status, message, outcome) = match &end {
+                    Settle::Completed(v) => (
+                        TaskStatus::Completed,
+                        None,
+                        Some(Outcome::Success(v.clone())),
+                    ),
+                    Settle::Failed(e) => (
+                        TaskStatus::Failed,
+                        Some(e.message.clone()),
+                        Some(Outcome::Error(e.clone())),
+                    ),
+                    Settle::Cancelled => (TaskStatus::Cancelled, None, None),
+                };
+                r.status = status;
+                r.status_message = message;
+                r.outcome = outcome;
+                Step::Write(true)
+            })
+            .await?;
+            Ok(got.is_some_and(|(_, settled)| settled))
+        }
+    }
+}
+
+/// How the running instance settles a task ([`TaskStore::settle`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Settle {
+    /// `completed`, with the tool's result as the wire carries it (also an `isError` one).
+    Completed(Value),
+    /// `failed`, with the JSON-RPC error the call ended with (its message becomes the
+    /// `statusMessage`).
+    Failed(Error),
+    /// `cancelled` (the client asked for it).
+    Cancelled,
 }
 
 /// What [`TaskStore::add_answers`] did.

@@ -29,6 +29,7 @@ mod call;
 mod clock;
 mod schema;
 mod script;
+mod tasks;
 mod validate;
 mod wire;
 

@@ -13,6 +13,8 @@ use std::sync::OnceLock;
 
 const V2025_11_25: &str = include_str!("../../schema/2025-11-25/schema.json");
 const V2026_07_28: &str = include_str!("../../schema/2026-07-28/schema.json");
+/// The tasks extension over the 2026-07-28 base (Rondo's own: see the file's `$comment`).
+const EXT_TASKS: &str = include_str!("../../schema/ext-tasks/schema.json");
 
 /// Who sends a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -71,6 +73,9 @@ impl Schema {
     fn load(text: &str) -> Schema {
         let mut root: Value = serde_json::from_str(text).expect("the bundled schema is JSON");
         widen(&mut root);
+        if root.pointer("/$defs/InputRequiredResult").is_some() {
+            merge_extension(&mut root, EXT_TASKS);
+        }
         let compiled = jsonschema::options()
             .should_validate_formats(true)
             .build_map(&root)
@@ -218,6 +223,28 @@ fn widen(root: &mut Value) {
     add_types(root, content, &["number"]);
     if root.pointer("/$defs/JSONValue").is_some() {
         add_types(root, "/$defs/JSONValue/anyOf", &["number", "null"]);
+    }
+}
+
+/// Merges an extension's definitions into the base schema's `$defs`, and its requests into
+/// the `ClientRequest` union, so its messages are checked like the base's.
+fn merge_extension(root: &mut Value, text: &str) {
+    let ext: Value = serde_json::from_str(text).expect("the bundled extension schema is JSON");
+    let defs = root["$defs"].as_object_mut().expect("the base has $defs");
+    for (name, def) in ext["$defs"].as_object().into_iter().flatten() {
+        assert!(
+            defs.insert(name.clone(), def.clone()).is_none(),
+            "{name} is defined twice"
+        );
+    }
+    let union = defs
+        .get_mut("ClientRequest")
+        .and_then(|u| u.get_mut("anyOf"))
+        .and_then(Value::as_array_mut)
+        .expect("the base has a ClientRequest union");
+    for name in ext["clientRequests"].as_array().into_iter().flatten() {
+        let name = name.as_str().unwrap_or_default();
+        union.push(serde_json::json!({ "$ref": format!("#/$defs/{name}") }));
     }
 }
 

@@ -254,6 +254,18 @@ impl Validator {
     }
 
     fn result(&mut self, dir: Direction, request: &str, result: &Value, line: &str) {
+        // The tasks extension: a `tools/call` may be answered with a task.
+        let task = result.get("resultType").and_then(Value::as_str) == Some("task");
+        if task && self.schema.has("CreateTaskResult") {
+            let def = match request {
+                "CallToolRequest" => "CreateTaskResult",
+                _ => {
+                    let why = format!("a `{request}` cannot be answered with a task");
+                    return self.violate(dir, "CreateTaskResult", line, vec![why]);
+                }
+            };
+            return self.against(dir, def, result, line);
+        }
         let input_required = self.schema.has("InputRequiredResult")
             && result.get("resultType").and_then(Value::as_str) == Some("input_required");
         if !input_required {

@@ -3,8 +3,10 @@
 //! builders.
 
 mod lab;
+mod tasks;
 
 pub use lab::{Lab, Probe};
+pub use tasks::{TaskLab, TaskProbe};
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{ElicitAction, ElicitRequest, ElicitResult, JsonObject};

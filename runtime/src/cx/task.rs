@@ -1,0 +1,46 @@
+//! What a tool sees of the tasks extension through its context: where an explicitly started
+//! task begins ([`Cx::start_task`]), and the task it runs as.
+
+use super::Cx;
+use super::ask_state::StartPhase;
+use std::task::Poll;
+
+impl Cx {
+    /// Makes this call a task here, for a tool declared `#[tool(task = .., task_start =
+    /// explicit)]` whose client declared the tasks extension: the `tools/call` is answered
+    /// with the new task, and the tool goes on running as it, polled by the client with
+    /// `tasks/get`. Everything before this line ran as an ordinary call (its questions asked
+    /// by multi-round retries, so it may run more than once: keep effects after it); what
+    /// follows runs once. In every other case (a synchronous call, a task started at entry, a
+    /// second call) it returns at once.
+    pub async fn start_task(&self) {
+        {
+            let mut asks = self.asks();
+            if asks.start != StartPhase::Armed {
+                return;
+            }
+            asks.start = StartPhase::Requested;
+        }
+        // The driver sees the request after this poll, starts the task and polls the tool
+        // again from the task's runner, where this finds the task.
+        std::future::poll_fn(|_| {
+            if self.asks().task.is_some() {
+                Poll::Ready(())
+            } else {
+                Poll::Pending
+            }
+        })
+        .await
+    }
+
+    /// The id of the task this call runs as (`taskId`), if it runs as one.
+    pub fn task_id(&self) -> Option<String> {
+        self.asks().task.as_ref().map(|t| t.id.clone())
+    }
+
+    /// Whether this call runs as a task: then nothing is sent on the request's stream (the
+    /// extension has no progress or log messages for a task; the request was answered).
+    pub(crate) fn in_task(&self) -> bool {
+        self.asks().task.is_some()
+    }
+}

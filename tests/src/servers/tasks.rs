@@ -1,0 +1,181 @@
+//! [`TaskLab`]: a hand-written server whose tools run as tasks (the tasks extension), one per
+//! behaviour under test, with probes that show what ran and what was dropped.
+
+use rondo_mcp::TaskMode;
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::{ElicitAction, ElicitRequest, JsonObject};
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// What the lab's tools did, shared with the test.
+#[derive(Debug, Default)]
+pub struct TaskProbe {
+    /// Calls of `required` that ran.
+    pub required_ran: AtomicUsize,
+    /// Set when a `slow` call's future was dropped before it finished.
+    pub slow_dropped: AtomicBool,
+    /// Set when a `slow` call finished.
+    pub slow_finished: AtomicBool,
+}
+
+/// Tools: `greet` (never a task), `slow {seconds}` (optional; sleeps), `ask` (optional; one
+/// form question `confirm`), `two` (optional; `join!` of `a` and `b`), `fail` (optional;
+/// returns a JSON-RPC error), `tool_error` (optional; an `isError` result), `boom` (optional;
+/// panics), `required` (required), `explicit` (optional, started explicitly after asking
+/// `user_name`), `twice` (optional; asks `n` twice in a loop).
+#[derive(Debug, Default, Clone)]
+pub struct TaskLab {
+    /// What ran.
+    pub probe: Arc<TaskProbe>,
+}
+
+/// Sets a flag when dropped unless disarmed: shows that a task's future was dropped.
+struct DropFlag<'a>(&'a AtomicBool, bool);
+
+impl Drop for DropFlag<'_> {
+    fn drop(&mut self) {
+        if self.1 {
+            self.0.store(true, Ordering::SeqCst);
+        }
+    }
+}
+
+fn form(message: &str, field: &str, kind: &str) -> ElicitRequest {
+    let schema =
+        json!({"type": "object", "properties": {field: {"type": kind}}, "required": [field]});
+    ElicitRequest::Form {
+        message: message.into(),
+        requested_schema: schema.as_object().cloned().unwrap_or_default(),
+    }
+}
+
+/// The content field `field` of an accepted answer, as text.
+fn field(r: &rondo_mcp::protocol::ElicitResult, field: &str) -> String {
+    match r.action {
+        ElicitAction::Accept => {
+            r.content
+                .as_ref()
+                .and_then(|c| c.get(field))
+                .map_or_else(String::new, |v| match v {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                })
+        }
+        other => format!("{other:?}"),
+    }
+}
+
+impl Handler for TaskLab {
+    fn info(&self) -> ServerInfo {
+        ServerInfo::new("task-lab", "1.0.0")
+            .with_tools()
+            .with_tasks()
+    }
+
+    fn tool_task(&self, name: &str) -> Option<TaskMode> {
+        match name {
+            "greet" => None,
+            "required" => Some(TaskMode::REQUIRED),
+            "explicit" => Some(TaskMode::OPTIONAL.explicit_start()),
+            _ => Some(TaskMode::OPTIONAL),
+        }
+    }
+
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        let names = [
+            "greet",
+            "slow",
+            "ask",
+            "two",
+            "fail",
+            "tool_error",
+            "boom",
+            "required",
+            "explicit",
+            "twice",
+        ];
+        Ok(names
+            .iter()
+            .map(|n| Tool::new(*n, "a lab tool", Tool::no_arguments()))
+            .collect::<Vec<_>>()
+            .into())
+    }
+
+    async fn call_tool(
+        &self,
+        cx: &Cx,
+        name: &str,
+        arguments: &JsonObject,
+    ) -> Result<CallToolResult, Error> {
+        let p = &self.probe;
+        match name {
+            "greet" => Ok(CallToolResult::text("Hello!")),
+            "slow" => {
+                let secs = arguments
+                    .get("seconds")
+                    .and_then(Value::as_f64)
+                    .unwrap_or(0.0);
+                let mut flag = DropFlag(&p.slow_dropped, true);
+                tokio::time::sleep(Duration::from_secs_f64(secs.clamp(0.0, 600.0))).await;
+                flag.1 = false;
+                p.slow_finished.store(true, Ordering::SeqCst);
+                Ok(CallToolResult::text(format!("slept {secs} s")))
+            }
+            "ask" => {
+                let r = cx
+                    .elicit("confirm", form("Sure?", "confirm", "boolean"))
+                    .await;
+                let r = r.map_err(|e| Error::internal(e.to_string()))?;
+                Ok(CallToolResult::text(format!(
+                    "confirm: {}",
+                    field(&r, "confirm")
+                )))
+            }
+            "two" => {
+                let (a, b) = tokio::join!(
+                    cx.elicit("a", form("Name?", "name", "string")),
+                    cx.elicit("b", form("Sure?", "confirm", "boolean")),
+                );
+                let (a, b) = (
+                    a.map_err(|e| Error::internal(e.to_string()))?,
+                    b.map_err(|e| Error::internal(e.to_string()))?,
+                );
+                Ok(CallToolResult::text(format!(
+                    "{} {}",
+                    field(&a, "name"),
+                    field(&b, "confirm")
+                )))
+            }
+            "twice" => {
+                let mut seen = Vec::new();
+                for _ in 0..2 {
+                    let r = cx.elicit("n", form("A number?", "n", "integer")).await;
+                    seen.push(field(&r.map_err(|e| Error::internal(e.to_string()))?, "n"));
+                }
+                Ok(CallToolResult::text(seen.join(",")))
+            }
+            "fail" => Err(Error::internal("the job failed")),
+            "tool_error" => Ok(CallToolResult::error("the tool says no")),
+            "boom" => panic!("the lab tool panicked"),
+            "required" => {
+                p.required_ran.fetch_add(1, Ordering::SeqCst);
+                Ok(CallToolResult::text("required ran"))
+            }
+            "explicit" => {
+                let r = cx
+                    .elicit("user_name", form("Your name?", "name", "string"))
+                    .await;
+                let name = field(&r.map_err(|e| Error::internal(e.to_string()))?, "name");
+                cx.start_task().await;
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                Ok(CallToolResult::text(format!(
+                    "Hello, {name}! (task {})",
+                    cx.task_id().is_some()
+                )))
+            }
+            other => Err(Error::unknown_tool(other)),
+        }
+    }
+}

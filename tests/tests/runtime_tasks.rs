@@ -1,0 +1,470 @@
+//! The tasks extension (`io.modelcontextprotocol/tasks`, 2026-07-28) through the engine:
+//! when a `tools/call` becomes a task, `tasks/get`, `tasks/update` and `tasks/cancel`, how a
+//! task ends, questions inside a task, principals, expiry and the bound per principal. Every
+//! message is checked against the 2026-07-28 schema merged with the extension's.
+
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::{TASKS_EXTENSION, code};
+use rondo_mcp::tasks::{MemoryTaskStore, TaskId, TaskStore};
+use rondo_mcp::testing::{ManualClock, Reply, Script, TestClient, TestClientBuilder};
+use rondo_tests::servers::TaskLab;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+fn builder(server: Server<TaskLab>, script: Script) -> TestClientBuilder<TaskLab> {
+    TestClient::modern(server)
+        .capabilities(ClientCapabilities::with_elicitation_form())
+        .with_tasks()
+        .script(script)
+}
+
+async fn client(server: Server<TaskLab>, script: Script) -> TestClient {
+    builder(server, script).connect().await.expect("connects")
+}
+
+fn server(lab: &TaskLab) -> Server<TaskLab> {
+    Server::new(lab.clone()).task_poll_interval(Duration::from_millis(20))
+}
+
+async fn started(c: &TestClient, tool: &str, args: Value) -> String {
+    let call = c.call_tool(tool, args).await.expect("answered");
+    call.task_id()
+        .unwrap_or_else(|| panic!("{tool} was not answered with a task: {}", call.result))
+        .to_owned()
+}
+
+/// Polls `tasks/get` until `status` (at most 5 s).
+async fn wait_for(c: &TestClient, id: &str, status: &str) -> Value {
+    for _ in 0..500 {
+        let t = c.tasks_get(id).await.expect("tasks/get");
+        if t["status"] == status {
+            return t;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the task never reached {status}");
+}
+
+#[tokio::test]
+async fn a_declaring_call_is_answered_with_a_task_that_completes_with_its_result() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let call = c.call_tool("slow", json!({"seconds": 0.05})).await.unwrap();
+    let r = &call.result;
+    assert_eq!(r["resultType"], "task");
+    let id = call.task_id().expect("a task");
+    assert!(TaskId::parse(id).is_some(), "32 hex digits: {id}");
+    assert_eq!(r["status"], "working");
+    assert!(r["ttlMs"].is_u64() && r["pollIntervalMs"] == 20);
+    let iso = r["createdAt"].as_str().unwrap();
+    assert!(
+        iso.len() == 24 && iso.ends_with('Z') && &iso[10..11] == "T",
+        "{iso}"
+    );
+    for absent in [
+        "result",
+        "error",
+        "inputRequests",
+        "requestState",
+        "content",
+        "task",
+    ] {
+        assert!(r.get(absent).is_none(), "{absent} in {r}");
+    }
+    // Durable before it was answered: found at once.
+    assert_eq!(c.tasks_get(id).await.unwrap()["taskId"], id);
+    let done = c.follow_task(id).await.unwrap();
+    assert_eq!(done.text(), "slept 0.05 s");
+    assert_eq!(done.result["resultType"], "complete");
+    assert!(lab.probe.slow_finished.load(Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn without_the_extension_an_optional_tool_runs_synchronously_and_a_required_one_is_refused() {
+    let lab = TaskLab::default();
+    let c = TestClient::modern(server(&lab)).connect().await.unwrap();
+    let call = c.call_tool("slow", json!({"seconds": 0})).await.unwrap();
+    assert_eq!(call.result["resultType"], "complete");
+    assert_eq!(call.text(), "slept 0 s");
+    assert!(call.task_id().is_none());
+    let e = c.call_tool("required", json!({})).await.unwrap_err();
+    assert_eq!(e.code, code::MISSING_REQUIRED_CLIENT_CAPABILITY);
+    assert_eq!(
+        e.data.unwrap()["requiredCapabilities"]["extensions"][TASKS_EXTENSION],
+        json!({})
+    );
+    assert_eq!(
+        lab.probe.required_ran.load(Ordering::SeqCst),
+        0,
+        "it never ran"
+    );
+    // A tool without a task mode is never a task, declared or not.
+    let d = client(server(&lab), Script::new()).await;
+    let greet = d.call_tool("greet", json!({})).await.unwrap();
+    assert_eq!(greet.result["resultType"], "complete");
+}
+
+#[tokio::test]
+async fn the_legacy_task_param_neither_errors_nor_makes_a_task() {
+    let lab = TaskLab::default();
+    let c = TestClient::modern(server(&lab)).connect().await.unwrap();
+    let params = json!({"name": "slow", "arguments": {"seconds": 0},
+                        "task": {"ttl": 60000, "pollInterval": 1000}});
+    let r = c.request("tools/call", params).await.unwrap();
+    assert_eq!(r["resultType"], "complete");
+}
+
+#[tokio::test]
+async fn at_2025_11_25_an_optional_tool_runs_synchronously_and_task_methods_do_not_exist() {
+    let lab = TaskLab::default();
+    let c = TestClient::legacy(server(&lab)).connect().await.unwrap();
+    let call = c.call_tool("slow", json!({"seconds": 0})).await.unwrap();
+    assert_eq!(call.text(), "slept 0 s");
+    let e = c.call_tool("required", json!({})).await.unwrap_err();
+    assert_eq!(e.code, code::MISSING_REQUIRED_CLIENT_CAPABILITY);
+    let e = c
+        .raw_request("tasks/get", json!({"taskId": "0".repeat(32)}))
+        .await;
+    assert_eq!(e.unwrap_err().code, code::METHOD_NOT_FOUND);
+}
+
+#[tokio::test]
+async fn how_a_task_ends_follows_how_its_tool_ended() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let id = started(&c, "tool_error", json!({})).await;
+    let done = c.follow_task(&id).await.unwrap();
+    assert!(
+        done.is_error(),
+        "an isError result is completed: {}",
+        done.result
+    );
+    assert_eq!(c.tasks_get(&id).await.unwrap()["status"], "completed");
+
+    let id = started(&c, "fail", json!({})).await;
+    let e = c.follow_task(&id).await.unwrap_err();
+    assert_eq!(e.message, "the job failed");
+    let t = c.tasks_get(&id).await.unwrap();
+    assert_eq!(t["status"], "failed");
+    assert_eq!(t["statusMessage"], "the job failed");
+    assert!(t.get("result").is_none());
+
+    let id = started(&c, "boom", json!({})).await;
+    let done = c.follow_task(&id).await.unwrap();
+    assert!(done.is_error());
+    assert_eq!(done.text(), "Tool `boom` failed with an internal error");
+}
+
+#[tokio::test]
+async fn cancel_drops_the_tools_future_and_settles_the_task_cancelled() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let id = started(&c, "slow", json!({"seconds": 60})).await;
+    let ack = c.tasks_cancel(&id).await.unwrap();
+    assert_eq!(ack["resultType"], "complete");
+    for absent in ["taskId", "status", "result", "error", "inputRequests"] {
+        assert!(ack.get(absent).is_none(), "{absent} in {ack}");
+    }
+    let t = wait_for(&c, &id, "cancelled").await;
+    assert!(t.get("result").is_none() && t.get("error").is_none());
+    assert!(
+        lab.probe.slow_dropped.load(Ordering::SeqCst),
+        "the future was dropped"
+    );
+    assert!(!lab.probe.slow_finished.load(Ordering::SeqCst));
+    // Idempotent: the same empty acknowledgement on a terminal task.
+    assert_eq!(c.tasks_cancel(&id).await.unwrap(), ack);
+}
+
+#[tokio::test]
+async fn task_methods_check_the_extension_first_then_the_params_then_the_id() {
+    let lab = TaskLab::default();
+    let bare = TestClient::modern(server(&lab))
+        .skip_validation_of("UpdateTaskRequest", "sends an empty answer set on purpose")
+        .connect()
+        .await
+        .unwrap();
+    for (method, params) in [
+        ("tasks/get", json!({"taskId": "gate-test"})),
+        (
+            "tasks/update",
+            json!({"taskId": "gate-test", "inputResponses": {}}),
+        ),
+        ("tasks/cancel", json!({"taskId": "gate-test"})),
+    ] {
+        let e = bare.request(method, params).await.unwrap_err();
+        assert_eq!(e.code, code::MISSING_REQUIRED_CLIENT_CAPABILITY, "{method}");
+        assert!(e.data.unwrap()["requiredCapabilities"]["extensions"][TASKS_EXTENSION].is_object());
+    }
+    let c = builder(server(&lab), Script::new())
+        .skip_validation_of("GetTaskRequest", "sends a bad taskId on purpose")
+        .skip_validation_of(
+            "ClientRequest",
+            "sends the removed tasks/result and tasks/list",
+        )
+        .connect()
+        .await
+        .unwrap();
+    let e = c
+        .request("tasks/get", json!({"taskId": 5}))
+        .await
+        .unwrap_err();
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (code::INVALID_PARAMS, "`taskId` must be a string")
+    );
+    for unknown in [
+        "tasks-conformance-nonexistent-12345".to_owned(),
+        "0".repeat(32),
+    ] {
+        let e = c.tasks_get(&unknown).await.unwrap_err();
+        assert_eq!(e.code, code::INVALID_PARAMS);
+        assert_eq!(e.message, "Failed to retrieve task: Task not found");
+        assert_eq!(
+            c.tasks_cancel(&unknown).await.unwrap_err().message,
+            e.message
+        );
+    }
+    for removed in ["tasks/result", "tasks/list"] {
+        let e = c
+            .raw_request(removed, json!({"_meta": c.request_meta()}))
+            .await;
+        assert_eq!(e.unwrap_err().code, code::METHOD_NOT_FOUND, "{removed}");
+    }
+}
+
+#[tokio::test]
+async fn a_question_inside_a_task_parks_it_and_tasks_update_resumes_it() {
+    let lab = TaskLab::default();
+    let script = Script::new().elicit(Reply::accept(json!({"confirm": true})));
+    let c = client(server(&lab), script).await;
+    let id = started(&c, "ask", json!({})).await;
+    let t = wait_for(&c, &id, "input_required").await;
+    let q = &t["inputRequests"]["confirm"];
+    assert_eq!(q["method"], "elicitation/create");
+    assert_eq!(q["params"]["mode"], "form");
+    assert!(t.get("requestState").is_none());
+    let done = c.follow_task(&id).await.unwrap();
+    assert_eq!(done.text(), "confirm: true");
+}
+
+#[tokio::test]
+async fn a_partial_answer_keeps_the_task_waiting_for_the_rest() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let id = started(&c, "two", json!({})).await;
+    let mut t = wait_for(&c, &id, "input_required").await;
+    for _ in 0..100 {
+        if t["inputRequests"].as_object().is_some_and(|m| m.len() == 2) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        t = c.tasks_get(&id).await.unwrap();
+    }
+    let ack = c
+        .tasks_update(
+            &id,
+            json!({"a": {"action": "accept", "content": {"name": "Ada"}}}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(ack["resultType"], "complete");
+    let t = c.tasks_get(&id).await.unwrap();
+    assert_eq!(t["status"], "input_required");
+    let keys: Vec<_> = t["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .cloned()
+        .collect();
+    assert_eq!(keys, ["b"], "the answered key is gone at once");
+    c.tasks_update(
+        &id,
+        json!({"b": {"action": "accept", "content": {"confirm": false}}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(c.follow_task(&id).await.unwrap().text(), "Ada false");
+}
+
+#[tokio::test]
+async fn unknown_and_answered_keys_are_ignored_and_a_bad_answer_is_asked_under_a_new_key() {
+    let lab = TaskLab::default();
+    let c = builder(server(&lab), Script::new())
+        .skip_validation_of(
+            "UpdateTaskRequest",
+            "sends an answer that is no InputResponse",
+        )
+        .connect()
+        .await
+        .unwrap();
+    let id = started(&c, "twice", json!({})).await;
+    wait_for(&c, &id, "input_required").await;
+    let ack = c
+        .tasks_update(&id, json!({"unknown-key": {"ignored": true}}))
+        .await
+        .unwrap();
+    assert_eq!(ack["resultType"], "complete");
+    assert!(c.tasks_get(&id).await.unwrap()["inputRequests"]["n"].is_object());
+    // An answer that is no elicitation result: asked again under a new key, saying why.
+    c.tasks_update(&id, json!({"n": {"action": "bogus"}}))
+        .await
+        .unwrap();
+    let t = poll_keys(&c, &id, &[]).await;
+    let asked = t["inputRequests"].as_object().unwrap();
+    assert_eq!(
+        asked.keys().collect::<Vec<_>>(),
+        ["n~2"],
+        "a key is never issued twice"
+    );
+    let message = asked["n~2"]["params"]["message"].as_str().unwrap();
+    assert!(message.contains("does not parse"), "says why: {message}");
+    let answer = json!({"action": "accept", "content": {"n": 1}});
+    c.tasks_update(&id, json!({"n~2": answer})).await.unwrap();
+    // Answered already, and never issued: both ignored.
+    c.tasks_update(&id, json!({"n~2": answer, "n": answer}))
+        .await
+        .unwrap();
+    // The loop asks the same question again (same key, same rendering): it is the same
+    // question, answered, as in a multi-round call.
+    assert_eq!(c.follow_task(&id).await.unwrap().text(), "1,1");
+}
+
+/// Polls until the task shows a question under a key not in `seen`.
+async fn poll_keys(c: &TestClient, id: &str, seen: &[String]) -> Value {
+    for _ in 0..500 {
+        let t = c.tasks_get(id).await.unwrap();
+        if t["inputRequests"]
+            .as_object()
+            .is_some_and(|m| m.keys().any(|k| k != "n" && !seen.contains(k)))
+        {
+            return t;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("no new question");
+}
+
+#[tokio::test]
+async fn an_explicit_start_asks_by_rounds_first_then_becomes_a_task() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let first = c
+        .raw_request(
+            "tools/call",
+            json!({"name": "explicit", "arguments": {}, "_meta": c.request_meta()}),
+        )
+        .await
+        .unwrap();
+    assert_eq!(first["resultType"], "input_required");
+    assert!(first.get("taskId").is_none());
+    let state = first["requestState"].clone();
+    let retry = json!({"name": "explicit", "arguments": {}, "requestState": state,
+                       "inputResponses": {"user_name": {"action": "accept", "content": {"name": "Alice"}}},
+                       "_meta": c.request_meta()});
+    let second = c.raw_request("tools/call", retry).await.unwrap();
+    assert_eq!(second["resultType"], "task", "{second}");
+    assert!(second.get("requestState").is_none() && second.get("inputRequests").is_none());
+    let id = second["taskId"].as_str().unwrap();
+    assert_eq!(
+        c.follow_task(id).await.unwrap().text(),
+        "Hello, Alice! (task true)"
+    );
+    // Without the extension the same tool answers synchronously, start_task a no-op.
+    let plain = TestClient::modern(server(&lab))
+        .capabilities(ClientCapabilities::with_elicitation_form())
+        .script(Script::new().elicit(Reply::accept(json!({"name": "Bo"}))))
+        .connect()
+        .await
+        .unwrap();
+    let call = plain.call_tool("explicit", json!({})).await.unwrap();
+    assert_eq!(call.text(), "Hello, Bo! (task false)");
+}
+
+#[tokio::test]
+async fn another_principal_gets_the_unknown_task_error_and_the_task_is_untouched() {
+    // Over stdio every task is the principal-less caller's; principals are tested at the
+    // store (task_store.rs) and over HTTP (http_tasks.rs). Here: the store's owner check is
+    // what the engine uses, shown by a record another principal created.
+    let store = Arc::new(MemoryTaskStore::default());
+    let lab = TaskLab::default();
+    let c = client(server(&lab).task_store(store.clone()), Script::new()).await;
+    let lease = rondo_mcp::tasks::Lease {
+        owner: "elsewhere".into(),
+        until_ms: u64::MAX,
+    };
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let theirs =
+        rondo_mcp::tasks::TaskRecord::new(Some("mallory".into()), "slow", now, 60_000, 1000, lease);
+    store.create(&theirs, 10).await.unwrap();
+    let e = c.tasks_get(theirs.id.as_str()).await.unwrap_err();
+    assert_eq!(e.message, "Failed to retrieve task: Task not found");
+    let e = c.tasks_cancel(theirs.id.as_str()).await.unwrap_err();
+    assert_eq!(e.code, code::INVALID_PARAMS);
+    let kept = store.load(&theirs.id, now).await.unwrap().unwrap();
+    assert!(!kept.cancel_requested, "untouched");
+}
+
+#[tokio::test]
+async fn a_task_lives_its_ttl_and_not_longer() {
+    let clock = ManualClock::new(1_796_000_000_000);
+    let lab = TaskLab::default();
+    let s = server(&lab)
+        .clock(clock.clone())
+        .task_ttl(Duration::from_secs(10));
+    let c = client(s, Script::new()).await;
+    let id = started(&c, "tool_error", json!({})).await;
+    c.follow_task(&id).await.unwrap();
+    assert_eq!(c.tasks_get(&id).await.unwrap()["ttlMs"], 10_000);
+    clock.advance(Duration::from_millis(10_000));
+    assert_eq!(
+        c.tasks_get(&id).await.unwrap()["status"],
+        "completed",
+        "kept to its ttl"
+    );
+    clock.advance(Duration::from_millis(1));
+    assert_eq!(
+        c.tasks_get(&id).await.unwrap_err().code,
+        code::INVALID_PARAMS
+    );
+}
+
+#[tokio::test]
+async fn the_tasks_one_principal_holds_are_bounded() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab).max_tasks_per_principal(2), Script::new()).await;
+    started(&c, "slow", json!({"seconds": 0})).await;
+    started(&c, "slow", json!({"seconds": 0})).await;
+    let e = c
+        .call_tool("slow", json!({"seconds": 0}))
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, code::INTERNAL_ERROR);
+    assert!(e.message.contains('2'), "names the bound: {}", e.message);
+}
+
+#[tokio::test]
+async fn a_task_asking_more_than_its_bound_fails() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab).max_task_questions(1), Script::new()).await;
+    let id = started(&c, "two", json!({})).await;
+    let e = c.follow_task(&id).await.unwrap_err();
+    assert_eq!(e.code, code::INVALID_PARAMS);
+    assert_eq!(e.message, "The task asked more than 1 questions");
+}
+
+#[tokio::test]
+async fn the_server_advertises_the_extension_in_discover() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let d = c.request("server/discover", json!({})).await.unwrap();
+    assert_eq!(d["capabilities"]["extensions"][TASKS_EXTENSION], json!({}));
+    assert!(d["capabilities"].get("tasks").is_none());
+    let legacy = TestClient::legacy(server(&lab)).connect().await.unwrap();
+    drop(legacy);
+}
