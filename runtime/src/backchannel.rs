@@ -15,6 +15,12 @@ use tokio_util::sync::CancellationToken;
 pub(crate) struct Outbound(pub(crate) mpsc::Sender<Message>);
 
 impl Outbound {
+    /// An outbound whose other side is gone: every send is `false`. What a task's context
+    /// holds, so that a task never keeps its request's stream (or an HTTP response) open.
+    pub(crate) fn closed() -> Outbound {
+        Outbound(mpsc::channel(1).0)
+    }
+
     /// Sends a message; `false` when the other side is gone.
     pub(crate) async fn send(&self, msg: Message) -> bool {
         self.0.send(msg).await.is_ok()

@@ -273,53 +273,10 @@ async fn malformed_json_is_a_400_parse_error() {
     s.stop().await;
 }
 
-/// A stand-in for an authentication layer: the principal named by `x-user` (default alice).
-async fn authenticate(mut req: axum::extract::Request) -> axum::extract::Request {
-    let user = req
-        .headers()
-        .get("x-user")
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("alice")
-        .to_owned();
-    req.extensions_mut().insert(Principal::new(user));
-    req
-}
-
-/// The probe server mounted at `/mcp` in an axum app behind [`authenticate`].
-struct AxumApp {
-    addr: SocketAddr,
-    stop: tokio::sync::oneshot::Sender<()>,
-    server: tokio::task::JoinHandle<std::io::Result<()>>,
-}
-
-impl AxumApp {
-    async fn start() -> AxumApp {
-        let svc = Server::new(Probe::default()).into_http(HttpConfig::default());
-        let app = axum::Router::new()
-            .route_service("/mcp", svc)
-            .layer(axum::middleware::map_request(authenticate));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
-        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app)
-                .with_graceful_shutdown(async {
-                    let _ = stopped.await;
-                })
-                .await
-        });
-        AxumApp { addr, stop, server }
-    }
-
-    async fn stop(self) {
-        let _ = self.stop.send(());
-        bounded("axum stops", self.server).await.unwrap().unwrap();
-    }
-}
-
 #[tokio::test]
 async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
-    let axum_app = AxumApp::start().await;
+    let axum_app =
+        AxumApp::start(Server::new(Probe::default()).into_http(HttpConfig::default())).await;
     let addr = axum_app.addr;
     let body = modern(2, "tools/call", json!({"name": "whoami"}));
     let r = post_modern(addr, &body, |_| {}).await;
@@ -346,7 +303,8 @@ async fn mounts_in_axum_and_takes_the_principal_from_a_layer() {
 
 #[tokio::test]
 async fn a_get_stream_belongs_to_the_principal_of_its_session() {
-    let axum_app = AxumApp::start().await;
+    let axum_app =
+        AxumApp::start(Server::new(Probe::default()).into_http(HttpConfig::default())).await;
     let addr = axum_app.addr;
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}}});
@@ -368,7 +326,8 @@ async fn a_get_stream_belongs_to_the_principal_of_its_session() {
 
 #[tokio::test]
 async fn request_state_is_bound_to_the_principal_it_was_issued_to() {
-    let axum_app = AxumApp::start().await;
+    let axum_app =
+        AxumApp::start(Server::new(Probe::default()).into_http(HttpConfig::default())).await;
     let addr = axum_app.addr;
     let first = modern(1, "tools/call", json!({"name": "greet"}));
     let r = post_modern(addr, &first, |_| {}).await;

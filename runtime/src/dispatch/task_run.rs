@@ -6,6 +6,7 @@
 use super::drive::{Driven, drive, poll_once};
 use super::rounds::Asking;
 use super::{Answered, ClientFacts, Conn, Engine, Parsed};
+use crate::backchannel::Outbound;
 use crate::config::TaskSettings;
 use crate::cx::{AskState, Cx, Ending, StartPhase, TaskLink};
 use crate::handler::Handler;
@@ -112,8 +113,12 @@ impl<H: Handler> Engine<H> {
         };
         let mut facts = self.facts(parsed, conn, facts);
         // The task outlives the request, whose stream may close once it is answered: its
-        // tool sees a token of its own, cancelled when the task is.
+        // tool sees a token of its own, cancelled when the task is, and holds no sender of the
+        // request's stream (which would keep an HTTP response open). So nothing is sent on
+        // the stream by a task-capable call, also before an explicit start: the extension
+        // has no progress or log messages for a task.
         facts.cancel = CancellationToken::new();
+        facts.out = Outbound::closed();
         let mut asks = asks;
         if start == TaskStart::Explicit {
             asks.start = StartPhase::Armed;

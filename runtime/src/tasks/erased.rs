@@ -2,8 +2,8 @@
 //! `Arc<dyn ErasedTaskStore>` whichever store was plugged in.
 
 use super::{AddOutcome, Renewal, Settle, StoreError, TaskId, TaskRecord, TaskStore};
-use crate::sync::BoxFuture;
 use crate::protocol::JsonObject;
+use crate::sync::BoxFuture;
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;

@@ -336,6 +336,7 @@ pub fn modern_headers(body: &Value) -> Vec<(String, String)> {
     let name = match method.as_str() {
         "tools/call" | "prompts/get" => body["params"]["name"].as_str(),
         "resources/read" => body["params"]["uri"].as_str(),
+        "tasks/get" | "tasks/update" | "tasks/cancel" => body["params"]["taskId"].as_str(),
         _ => None,
     };
     if let Some(n) = name {
@@ -360,4 +361,47 @@ pub fn text(msg: &Value) -> &str {
     msg["result"]["content"][0]["text"]
         .as_str()
         .unwrap_or_else(|| panic!("no text: {msg}"))
+}
+
+/// A stand-in for an authentication layer: the principal named by `x-user` (default alice).
+async fn authenticate(mut req: axum::extract::Request) -> axum::extract::Request {
+    let user = req
+        .headers()
+        .get("x-user")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("alice")
+        .to_owned();
+    req.extensions_mut().insert(Principal::new(user));
+    req
+}
+
+/// A service mounted at `/mcp` in an axum app behind [`authenticate`].
+pub struct AxumApp {
+    pub addr: SocketAddr,
+    stop: tokio::sync::oneshot::Sender<()>,
+    server: tokio::task::JoinHandle<std::io::Result<()>>,
+}
+
+impl AxumApp {
+    pub async fn start<H: Handler>(svc: McpService<H>) -> AxumApp {
+        let app = axum::Router::new()
+            .route_service("/mcp", svc)
+            .layer(axum::middleware::map_request(authenticate));
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
+        let server = tokio::spawn(async move {
+            axum::serve(listener, app)
+                .with_graceful_shutdown(async {
+                    let _ = stopped.await;
+                })
+                .await
+        });
+        AxumApp { addr, stop, server }
+    }
+
+    pub async fn stop(self) {
+        let _ = self.stop.send(());
+        bounded("axum stops", self.server).await.unwrap().unwrap();
+    }
 }
