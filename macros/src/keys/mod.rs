@@ -1,9 +1,11 @@
 //! Attribute keys, checked against a macro's key table (`symbols.rs`) before darling reads them,
 //! so every message is ours and names the attribute: an unknown key (with a suggestion), a key
-//! given twice, a value of the wrong kind (`value.rs`), a bad element of a list (`list.rs`).
+//! given twice, a value of the wrong kind (`value.rs`), a bad element of a list (`list.rs`), a
+//! word that is not one of the key's (`word.rs`).
 
 pub mod list;
 mod value;
+pub mod word;
 
 use crate::diag::{err_on, written};
 use crate::symbols::Key;
