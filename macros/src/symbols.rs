@@ -79,6 +79,14 @@ pub const RESOURCE_KEYS: &[Key] = &[
 ];
 /// The keys `#[toolbox(..)]` accepts.
 pub const TOOLBOX_KEYS: &[Key] = &[("crate", Value::Path)];
+/// The attributes on items and their keys: a key one of them takes, written on another, is not
+/// a misspelling to correct (`task` on `#[prompt]` is not `asks`).
+pub const ITEM_KEYS: &[(&str, &[Key])] = &[
+    (TOOL, TOOL_KEYS),
+    (PROMPT, PROMPT_KEYS),
+    (RESOURCE, RESOURCE_KEYS),
+    (TOOLBOX, TOOLBOX_KEYS),
+];
 /// The keys `#[arg(..)]` accepts.
 pub const ARG_KEYS: &[Key] = &[("description", Value::Str), ("rename", Value::Str)];
 /// The keys `#[elicit(..)]` accepts on a question function.

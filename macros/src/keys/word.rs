@@ -141,7 +141,7 @@ fn examples(key: &str, words: &[&str]) -> String {
 }
 
 /// `a`, `a or b`, `a, b or c`.
-fn either(items: impl Iterator<Item = String>) -> String {
+pub fn either(items: impl Iterator<Item = String>) -> String {
     let items: Vec<String> = items.collect();
     match items.split_last() {
         Some((last, [])) => last.clone(),
