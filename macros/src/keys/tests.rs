@@ -193,9 +193,12 @@ struct WordArgs {
     task_start: Option<Word>,
 }
 
+/// Pairs of texts: (word, its key as written), or (message, the source text it points at).
+type Texts = Vec<(String, String)>;
+
 /// Parses `#[tool(args)]` against [`WORD_KEYS`]: each key's word and the source text of its
 /// key, and each error as (message, the source text it points at).
-fn parse_words(args: &str) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn parse_words(args: &str) -> (Texts, Texts) {
     let mut acc = darling::Error::accumulator();
     let tokens = args.parse().expect("test arguments tokenize");
     let parsed: Option<WordArgs> =
