@@ -45,8 +45,17 @@ use proc_macro::TokenStream;
 /// ```
 ///
 /// Keys: `name`, `title`, `description`, `read_only_hint`, `destructive_hint`,
-/// `idempotent_hint`, `open_world_hint`, `input_schema = expr`, `crate = ::path` (absolute:
-/// `::path`, `crate::path`, or `$crate::path` from a wrapper crate's `macro_rules!`).
+/// `idempotent_hint`, `open_world_hint`, `input_schema = expr`, `asks = [..]`, `task`,
+/// `task_start`, `crate = ::path` (absolute: `::path`, `crate::path`, or `$crate::path` from a
+/// wrapper crate's `macro_rules!`).
+///
+/// `task = optional` lets the tool run as a task (the tasks extension of 2026-07-28, which the
+/// server then advertises): a task when the request declared the extension, a synchronous call
+/// otherwise; `task = required` runs it only as a task, and a request without the extension is
+/// refused with `-32021` before the tool runs. `task_start = explicit` (with either; the default
+/// is `task_start = entry`, the task starting before the tool runs) makes the call a task where
+/// the body calls `cx.start_task().await`: the code before it runs as an ordinary call, again on
+/// every multi-round retry, so it should only ask its questions and check its input.
 /// Parameter attributes: `#[arg(description = "..", rename = "..")]`, `#[args]` (flatten a
 /// struct). Names are 1 to 64 characters of `A-Z a-z 0-9 _ . -`:
 ///

@@ -176,6 +176,8 @@ private_items! {
     tool_handler => "ToolHandler";
     /// `ToolBox`: implemented by `#[toolbox]` for the type of its `impl` block.
     tool_box => "ToolBox";
+    /// `TaskMode`: `ToolHandler::TASK` and `ToolBox::task_mode` of a `task = ..` tool.
+    task_mode => "TaskMode";
     /// `ToolSet`: built by `tools![..]`.
     tool_set => "ToolSet";
     /// `Tool`: the definition in `tools/list`.

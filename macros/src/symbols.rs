@@ -26,6 +26,8 @@ pub enum Value {
     PathList,
     /// Any expression: `input_schema = json!({..})`.
     Expr,
+    /// One of a few bare words, each element a word: `task = optional`.
+    Word(&'static [&'static str]),
 }
 
 /// One key an attribute accepts, and the value it takes.
@@ -42,8 +44,22 @@ pub const TOOL_KEYS: &[Key] = &[
     ("open_world_hint", Value::Bool),
     ("input_schema", Value::Expr),
     ("asks", Value::PathList),
+    (TASK, Value::Word(&[OPTIONAL, REQUIRED])),
+    (TASK_START, Value::Word(&[ENTRY, EXPLICIT])),
     ("crate", Value::Path),
 ];
+/// `task = ..`: whether the tool may run as a task (the tasks extension).
+pub const TASK: &str = "task";
+/// `task = optional`: a task when the client declared the extension, a synchronous call otherwise.
+pub const OPTIONAL: &str = "optional";
+/// `task = required`: only as a task; `-32021` when the client did not declare the extension.
+pub const REQUIRED: &str = "required";
+/// `task_start = ..`: where a task-capable tool becomes a task.
+pub const TASK_START: &str = "task_start";
+/// `task_start = entry`, the default: before the tool runs.
+pub const ENTRY: &str = "entry";
+/// `task_start = explicit`: where the tool calls `cx.start_task().await`.
+pub const EXPLICIT: &str = "explicit";
 /// The keys `#[prompt(..)]` accepts.
 pub const PROMPT_KEYS: &[Key] = &[
     ("name", Value::Str),
@@ -63,6 +79,14 @@ pub const RESOURCE_KEYS: &[Key] = &[
 ];
 /// The keys `#[toolbox(..)]` accepts.
 pub const TOOLBOX_KEYS: &[Key] = &[("crate", Value::Path)];
+/// The attributes on items and their keys: a key one of them takes, written on another, is not
+/// a misspelling to correct (`task` on `#[prompt]` is not `asks`).
+pub const ITEM_KEYS: &[(&str, &[Key])] = &[
+    (TOOL, TOOL_KEYS),
+    (PROMPT, PROMPT_KEYS),
+    (RESOURCE, RESOURCE_KEYS),
+    (TOOLBOX, TOOLBOX_KEYS),
+];
 /// The keys `#[arg(..)]` accepts.
 pub const ARG_KEYS: &[Key] = &[("description", Value::Str), ("rename", Value::Str)];
 /// The keys `#[elicit(..)]` accepts on a question function.

@@ -47,7 +47,7 @@ mod shadowed {
     }
 
     /// Answers pong.
-    #[tool]
+    #[tool(task = optional)]
     fn ping() -> &'static ::core::primitive::str {
         "pong"
     }
@@ -65,7 +65,7 @@ mod shadowed {
     #[toolbox]
     impl Shop {
         /// Orders items.
-        #[tool(name = "order")]
+        #[tool(name = "order", task = optional, task_start = explicit)]
         async fn order(&self, _cx: &Cx, #[args] order: Order) -> Text {
             ::std::format!("{} of {}", order.count, self.stock)
         }

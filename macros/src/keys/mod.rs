@@ -1,12 +1,14 @@
 //! Attribute keys, checked against a macro's key table (`symbols.rs`) before darling reads them,
 //! so every message is ours and names the attribute: an unknown key (with a suggestion), a key
-//! given twice, a value of the wrong kind (`value.rs`), a bad element of a list (`list.rs`).
+//! given twice, a value of the wrong kind (`value.rs`), a bad element of a list (`list.rs`), a
+//! word that is not one of the key's (`word.rs`).
 
 pub mod list;
 mod value;
+pub mod word;
 
 use crate::diag::{err_on, written};
-use crate::symbols::Key;
+use crate::symbols::{ITEM_KEYS, Key};
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use syn::spanned::Spanned;
@@ -67,16 +69,35 @@ fn unknown(
 ) -> Option<Key> {
     let path = key_path(meta)?;
     let word = shown(path);
+    let owners = owners(attr, &word);
     let suggestion = path
         .get_ident()
+        .filter(|_| owners.is_none())
         .and_then(|_| suggest(&word, keys, |k| value::fits(k, meta)));
     let mut msg = format!("unknown `#[{attr}]` argument `{word}`");
+    if let Some(owners) = owners {
+        msg.push_str(&format!(" (a {owners} argument)"));
+    }
     match suggestion {
         Some((s, _)) => msg.push_str(&format!("; did you mean `{s}`?")),
         None => msg.push_str(&format!("; expected one of {}", listed(keys))),
     }
     acc.push(err_on(path, msg));
     suggestion.filter(|(s, _)| !given.iter().any(|w| w == s))
+}
+
+/// When `attr` is an item attribute, the other item attributes that take the key `word`, as
+/// `` `#[tool]` ``: for `#[prompt(task = ..)]` the key is misplaced, not misspelt.
+fn owners(attr: &str, word: &str) -> Option<String> {
+    if !ITEM_KEYS.iter().any(|(a, _)| *a == attr) {
+        return None;
+    }
+    let owners: Vec<String> = ITEM_KEYS
+        .iter()
+        .filter(|(a, keys)| *a != attr && keys.iter().any(|(k, _)| *k == word))
+        .map(|(a, _)| format!("`#[{a}]`"))
+        .collect();
+    (!owners.is_empty()).then(|| word::either(owners.into_iter()))
 }
 
 /// The key of a `key`, `key = value` or `key(..)` item; `None` for a bare literal.

@@ -1,9 +1,11 @@
-//! Key checking on a test key table: suggestions, and list values with each error at its culprit.
+//! Key checking on a test key table: suggestions, list values and word values with each error at
+//! its culprit.
 
 use super::list::PathList;
 use super::suggest;
+use super::word::Word;
 use crate::common::args::{from_metas, meta_list};
-use crate::symbols::{Key, TOOL, TOOL_KEYS, Value};
+use crate::symbols::{ARG, ARG_KEYS, Key, PROMPT, PROMPT_KEYS, TOOL, TOOL_KEYS, Value};
 use darling::FromMeta;
 
 /// A table with a list key, as `#[tool]` will have one for `asks = [..]`.
@@ -173,5 +175,118 @@ fn among_equally_close_keys_the_suggestion_takes_one_the_value_fits() {
     assert_eq!(
         errors[0].to_string(),
         "unknown `#[tool]` argument `taks`; did you mean `tabs`?"
+    );
+}
+
+/// A table with word keys, as `#[tool]`'s `task` and `task_start`.
+const WORD_KEYS: &[Key] = &[
+    ("task", Value::Word(&["optional", "required"])),
+    ("task_start", Value::Word(&["entry", "explicit"])),
+];
+
+/// The arguments of [`WORD_KEYS`].
+#[derive(FromMeta, Default)]
+struct WordArgs {
+    /// `task = ..`.
+    task: Option<Word>,
+    /// `task_start = ..`.
+    task_start: Option<Word>,
+}
+
+/// Pairs of texts: (word, its key as written), or (message, the source text it points at).
+type Texts = Vec<(String, String)>;
+
+/// Parses `#[tool(args)]` against [`WORD_KEYS`]: each key's word and the source text of its
+/// key, and each error as (message, the source text it points at).
+fn parse_words(args: &str) -> (Texts, Texts) {
+    let mut acc = darling::Error::accumulator();
+    let tokens = args.parse().expect("test arguments tokenize");
+    let parsed: Option<WordArgs> =
+        meta_list(tokens, &mut acc).and_then(|metas| from_metas(TOOL, WORD_KEYS, metas, &mut acc));
+    let parsed = parsed.expect("darling reads what the checks kept");
+    let words = [parsed.task, parsed.task_start]
+        .into_iter()
+        .flatten()
+        .map(|w| (w.word, w.key.source_text().unwrap_or_default()))
+        .collect();
+    let errors = acc
+        .into_inner()
+        .into_iter()
+        .map(|e| (e.to_string(), e.span().source_text().unwrap_or_default()))
+        .collect();
+    (words, errors)
+}
+
+fn word(word: &str, key: &str) -> (String, String) {
+    (word.to_owned(), key.to_owned())
+}
+
+#[test]
+fn a_word_is_read_with_the_span_of_its_key() {
+    let (words, errors) = parse_words("task = required, task_start = explicit");
+    assert_eq!(errors, []);
+    assert_eq!(
+        words,
+        [word("required", "task"), word("explicit", "task_start")]
+    );
+}
+
+#[test]
+fn a_refused_word_is_one_error_at_it_and_the_key_keeps_the_word_it_is_taken_for() {
+    let taken = |args: &str| parse_words(args).0;
+    let (_, errors) = parse_words("task = requried");
+    assert_eq!(
+        errors,
+        [error(
+            "`#[tool]` argument `task` takes `optional` or `required`; did you mean `required`?",
+            "requried"
+        )]
+    );
+    assert_eq!(taken("task = requried"), [word("required", "task")]);
+    let (_, errors) = parse_words("task = \"required\"");
+    assert_eq!(
+        errors,
+        [error(
+            "`#[tool]` argument `task` takes `optional` or `required` as a bare word, not a string: write `task = required`",
+            "\"required\""
+        )]
+    );
+    assert_eq!(taken("task = \"required\""), [word("required", "task")]);
+    let expected = "`#[tool]` argument `task` takes `optional` or `required`: write `task = optional` or `task = required`";
+    for (args, at) in [
+        ("task = always", "always"),
+        ("task", "task"),
+        ("task(optional)", "task"),
+        ("task = TaskSupport::Optional", "TaskSupport::Optional"),
+        ("task = 1", "1"),
+    ] {
+        let (words, errors) = parse_words(args);
+        assert_eq!(errors, [error(expected, at)], "{args}");
+        assert_eq!(words, [word("optional", "task")], "{args}");
+    }
+}
+
+#[test]
+fn a_key_of_another_item_attribute_is_misplaced_not_misspelt() {
+    let mut acc = darling::Error::accumulator();
+    let metas = meta_list("task = optional".parse().unwrap(), &mut acc).unwrap();
+    let kept = super::known_keys(PROMPT, PROMPT_KEYS, metas, &mut acc);
+    assert!(kept.is_empty());
+    let errors: Vec<String> = acc.into_inner().iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        [
+            "unknown `#[prompt]` argument `task` (a `#[tool]` argument); expected one of `name`, `title`, `description`, `asks`, `crate`"
+        ]
+    );
+    // Not on a parameter's `#[arg]`, where `name` is still taken for `rename`.
+    let mut acc = darling::Error::accumulator();
+    let metas = meta_list("name = \"q\"".parse().unwrap(), &mut acc).unwrap();
+    let kept = super::known_keys(ARG, ARG_KEYS, metas, &mut acc);
+    assert_eq!(kept.len(), 1);
+    let errors: Vec<String> = acc.into_inner().iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        ["unknown `#[arg]` argument `name`; did you mean `rename`?"]
     );
 }

@@ -1,6 +1,6 @@
 //! What the value of a key must be (`symbols::Value`), and the message when it is not.
 
-use super::list;
+use super::{list, word};
 use crate::diag::{err_at, err_on};
 use crate::symbols::{ELICIT, FALLBACK, FALLBACK_ARGS, Key, REFUSE, Value};
 use darling::ast::NestedMeta;
@@ -13,6 +13,9 @@ use syn::{Expr, Lit, Meta};
 /// the error is reported. A list keeps its good elements (`list::prune`); a lone path where a
 /// list goes is an error and is kept as a list of one.
 pub fn check(attr: &str, key: Key, meta: NestedMeta, acc: &mut Accumulator) -> Option<NestedMeta> {
+    if let Value::Word(words) = key.1 {
+        return Some(word::check(attr, key.0, words, meta, acc));
+    }
     match meta {
         NestedMeta::Meta(Meta::NameValue(mut nv)) if key.1 == Value::PathList => {
             let kept = list_value(attr, key, &mut nv.value, acc);
@@ -81,6 +84,10 @@ fn accepts(value: Value, expr: &Expr) -> bool {
         (Value::Bool, Expr::Lit(l)) => matches!(l.lit, Lit::Bool(_)),
         (Value::Path, Expr::Path(p)) => p.qself.is_none(),
         (Value::PathList, Expr::Array(_)) => true,
+        (Value::Word(words), Expr::Path(p)) => p
+            .path
+            .get_ident()
+            .is_some_and(|i| words.iter().any(|w| i == w)),
         _ => false,
     }
 }
@@ -93,6 +100,7 @@ fn expected(attr: &str, key: Key) -> String {
         Value::Path => "a path",
         Value::PathList => "a list of paths",
         Value::Expr => "an expression",
+        Value::Word(words) => return word::expected(attr, key.0, words),
     };
     format!(
         "`#[{attr}]` argument `{}` takes {what}: write {}",
@@ -120,5 +128,6 @@ fn example(attr: &str, (key, value): Key) -> String {
         Value::Path => format!("`{key} = ::rondo_mcp`"),
         Value::PathList => format!("`{key} = [..]`"),
         Value::Expr => format!("`{key} = ...`"),
+        Value::Word(words) => format!("`{key} = {}`", words[0]),
     }
 }

@@ -1,12 +1,12 @@
 //! `#[tool]` expansion. Cannot fail: the model has checked everything.
 
-use super::model::Tool;
+use super::model::{Task, Tool};
 use crate::common::asks::{self, Group};
 use crate::common::expand::{
     args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
     out_ident, parse_args, parsed_ident,
 };
-use crate::paths::{BOX_PIN, ERR, OK, PANIC, Paths, STR};
+use crate::paths::{BOX_PIN, ERR, OK, OPTION, PANIC, Paths, SOME, STR};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -127,7 +127,20 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     asks::free_fn(&tool.krate, &tool.asks, &tool.sig, item, proxy, handler)
 }
 
-/// `impl ToolHandler for #ident`, with the arguments struct before it.
+/// `Some(TaskMode::REQUIRED.explicit_start())`: the runtime's `TaskMode` for `task`.
+pub fn task_mode(paths: &Paths, task: Task) -> TokenStream {
+    let task_mode = paths.task_mode();
+    let support = if task.required {
+        quote!(REQUIRED)
+    } else {
+        quote!(OPTIONAL)
+    };
+    let start = task.explicit_start.then(|| quote!(.explicit_start()));
+    quote!(#SOME(#task_mode::#support #start))
+}
+
+/// `impl ToolHandler for #ident`, with the arguments struct before it; `TASK` only for a tool
+/// with `task = ..` (the trait's default is a synchronous call).
 fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
     let (handler, cx_ty, json_object) = (paths.tool_handler(), paths.cx(), paths.json_object());
     let (tool_ty, future) = (paths.tool(), paths.handler_future(paths.call_tool_result()));
@@ -139,11 +152,16 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
         definition,
         body,
     } = parts;
+    let task = tool.task.map(|task| {
+        let (task_mode, mode) = (paths.task_mode(), task_mode(paths, task));
+        quote!(const TASK: #OPTION<#task_mode> = #mode;)
+    });
     quote! {
         #items
         #[automatically_derived]
         impl #handler for #ident {
             const NAME: &'static #STR = #name;
+            #task
             fn definition() -> #tool_ty {
                 #definition
             }

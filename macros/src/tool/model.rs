@@ -5,7 +5,8 @@ use crate::common::args::{crate_path, description_or_docs, resolve_name};
 use crate::common::asks::{self, Asks};
 use crate::common::signature::{self, Place, Signature};
 use crate::diag::err_on;
-use crate::symbols::TOOL;
+use crate::keys::word::Word;
+use crate::symbols::{EXPLICIT, OPTIONAL, REQUIRED, TASK, TASK_START, TOOL};
 use darling::error::Accumulator;
 
 /// A tool, ready to expand.
@@ -30,6 +31,19 @@ pub struct Tool {
     pub sig: Signature,
     /// `asks = [..]`: the questions the tool may ask.
     pub asks: Asks,
+    /// `task = ..` and `task_start = ..`: `None` (no `task`) leaves `ToolHandler::TASK` at
+    /// its default, a synchronous call.
+    pub task: Option<Task>,
+}
+
+/// A task-capable tool's mode, as `TaskMode` in the runtime.
+#[derive(Clone, Copy)]
+pub struct Task {
+    /// `task = required`: only as a task; `task = optional`: a task when the client declared
+    /// the extension.
+    pub required: bool,
+    /// `task_start = explicit`: the task starts where the tool calls `cx.start_task()`.
+    pub explicit_start: bool,
 }
 
 /// The four boolean hints of `ToolAnnotations`. `None` when not written: the spec gives each
@@ -63,6 +77,7 @@ pub fn model(
     if args.input_schema.is_some() {
         check_no_named_args(&analyzed, acc);
     }
+    let task = task(args.task.as_ref(), args.task_start.as_ref(), acc);
     Tool {
         krate,
         name,
@@ -77,6 +92,29 @@ pub fn model(
         input_schema: args.input_schema,
         sig: analyzed,
         asks,
+        task,
+    }
+}
+
+/// The task mode; `task_start` without `task` is an error at `task_start`, since only a
+/// task-capable tool starts a task. The words are checked already (`keys::word`).
+fn task(task: Option<&Word>, start: Option<&Word>, acc: &mut Accumulator) -> Option<Task> {
+    let explicit_start = start.is_some_and(|s| s.word == EXPLICIT);
+    match (task, start) {
+        (Some(task), _) => Some(Task {
+            required: task.word == REQUIRED,
+            explicit_start,
+        }),
+        (None, Some(start)) => {
+            acc.push(crate::diag::err_at(
+                start.key,
+                format!(
+                    "`{TASK_START}` needs `{TASK} = {OPTIONAL}` or `{TASK} = {REQUIRED}`: only a task-capable tool starts a task; add `{TASK}`, or remove `{TASK_START}`"
+                ),
+            ));
+            None
+        }
+        (None, None) => None,
     }
 }
 

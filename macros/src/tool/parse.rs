@@ -1,6 +1,7 @@
 //! `#[tool(..)]` arguments, as written.
 
 use crate::common::args::{from_metas, meta_list};
+use crate::keys::word::Word;
 use crate::symbols::{TOOL, TOOL_KEYS};
 use darling::FromMeta;
 use darling::error::Accumulator;
@@ -30,6 +31,10 @@ pub struct ToolArgs {
     pub krate: Option<syn::Path>,
     /// `asks = [..]`: the questions the function may ask.
     pub asks: Option<crate::keys::list::PathList>,
+    /// `task = optional` or `task = required`: whether the tool may run as a task.
+    pub task: Option<Word>,
+    /// `task_start = entry` (the default) or `task_start = explicit`: where the task starts.
+    pub task_start: Option<Word>,
 }
 
 /// Parses the attribute's tokens, reporting unknown keys with suggestions.

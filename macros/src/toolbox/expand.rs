@@ -4,7 +4,7 @@ use super::model::Toolbox;
 use crate::common::asks::{self, Group};
 use crate::common::expand::{arguments_ident, cx_ident};
 use crate::paths::{BOX_PIN, NONE, OPTION, PANIC, Paths, SOME, STR, VEC, VEC_MACRO};
-use crate::tool::expand::parts;
+use crate::tool::expand::{parts, task_mode};
 use crate::tool::model::Tool;
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, quote};
@@ -112,6 +112,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
     let (tool_box, tool_ty) = (paths.tool_box(), paths.tool());
     let (cx_ty, json_object) = (paths.cx(), paths.json_object());
     let future = paths.handler_future(paths.call_tool_result());
+    let task_modes = task_modes(&paths, tools, &name_ident);
     quote! {
         #(#items)*
         #[automatically_derived]
@@ -119,6 +120,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
             fn tools(&self) -> #VEC<#tool_ty> {
                 #VEC_MACRO![#(#defs),*]
             }
+            #task_modes
             fn call<'__rondo>(
                 &'__rondo self,
                 #cx: &'__rondo #cx_ty,
@@ -132,6 +134,30 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
             }
         }
     }
+}
+
+/// `fn task_mode`, one arm per tool with `task = ..`; nothing when no tool has one (the
+/// trait's default answers `None`).
+fn task_modes(paths: &Paths, tools: &[Tool], name_ident: &syn::Ident) -> Option<TokenStream> {
+    let arms: Vec<TokenStream> = tools
+        .iter()
+        .filter_map(|tool| {
+            let (name, mode) = (&tool.name, task_mode(paths, tool.task?));
+            Some(quote!(#name => #mode,))
+        })
+        .collect();
+    if arms.is_empty() {
+        return None;
+    }
+    let task_mode_ty = paths.task_mode();
+    Some(quote! {
+        fn task_mode(&self, #name_ident: &#STR) -> #OPTION<#task_mode_ty> {
+            match #name_ident {
+                #(#arms)*
+                _ => #NONE,
+            }
+        }
+    })
 }
 
 /// When the model has errors: the block (its methods' contexts rebound and their questions

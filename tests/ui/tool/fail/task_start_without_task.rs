@@ -1,0 +1,9 @@
+/// Runs a long job.
+#[rondo_mcp::tool(task_start = explicit)]
+async fn job() -> String {
+    String::new()
+}
+
+fn main() {
+    let _ = rondo_mcp::tools![job];
+}
