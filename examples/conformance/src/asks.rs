@@ -9,14 +9,14 @@ use serde::Serialize;
 
 /// A name.
 #[derive(Debug, Elicit)]
-struct Name {
+pub(crate) struct Name {
     name: String,
 }
 
 /// The user's name; a client that cannot show forms leaves it unanswered (the suite's
 /// capability check asks only what the client declared).
 #[elicit(form, fallback = unanswered)]
-fn user_name() -> Form<Name> {
+pub(crate) fn user_name() -> Form<Name> {
     Form::new("What is your name?")
 }
 
@@ -38,7 +38,7 @@ fn confirm() -> Form<Confirm> {
 }
 
 /// Greets `answer`'s name, or a stranger.
-fn hello(answer: Answer<Name>) -> String {
+pub(crate) fn hello(answer: Answer<Name>) -> String {
     match answer {
         Answer::Accept(n) => format!("Hello, {}!", n.name),
         Answer::Decline | Answer::Cancel => "Hello, stranger!".into(),

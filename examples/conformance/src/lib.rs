@@ -7,12 +7,14 @@ mod asks;
 mod content;
 mod prompts;
 mod resources;
+mod tasks;
 mod tools;
 mod url;
 
 use rondo_mcp::prelude::*;
 
-/// The conformance server: every tool, prompt and resource the suite calls.
+/// The conformance server: every tool, prompt and resource the suite calls, with the task
+/// settings the suite needs ([`server`]).
 pub fn router() -> Router {
     let info = ServerInfo::new("rondo-conformance", env!("CARGO_PKG_VERSION"))
         .instructions("The server side of the MCP conformance suite, written with Rondo.")
@@ -25,6 +27,7 @@ pub fn router() -> Router {
         .tools(tools::all())
         .tools(asks::tools())
         .tools(url::tools())
+        .tools(tasks::tools())
         .prompts(prompts::all())
         .prompts(asks::prompts())
         .resources(resources::all())
@@ -42,4 +45,13 @@ pub fn router() -> Router {
                 has_more: Some(false),
             })
         })
+}
+
+/// The server the binary serves: [`router`] with tasks kept 10 minutes and up to 1000 per
+/// principal (every task of the suite is the one principal-less caller's, and terminal tasks
+/// count until they expire, while the suite may run twice against one server).
+pub fn server() -> Server<Router> {
+    Server::new(router())
+        .task_ttl(std::time::Duration::from_secs(600))
+        .max_tasks_per_principal(1000)
 }

@@ -1,8 +1,7 @@
 //! `PORT=3000 cargo run -p rondo-example-conformance` serves the conformance suite's server
 //! contract at `http://127.0.0.1:3000/mcp`, for both protocol revisions.
 
-use rondo_example_conformance::router;
-use rondo_mcp::prelude::*;
+use rondo_example_conformance::server;
 use std::net::{Ipv4Addr, SocketAddr};
 
 #[tokio::main]
@@ -18,7 +17,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|p| p.parse().ok())
         .unwrap_or(3000);
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let server = Server::new(router());
+    let server = server();
     eprintln!("conformance server on http://{addr}/mcp");
     // SIGTERM or ctrl-c: stop accepting and drain the requests in flight.
     rondo_mcp::http::serve(server, addr, rondo_mcp::http::shutdown_signal()).await?;

@@ -70,7 +70,8 @@ impl TestClient {
     /// (tokio time, so a test with paused time runs at once), answers each question it shows
     /// from the script through `tasks/update` (each key once, as the extension asks of
     /// clients), and returns the inlined result of a `completed` task, the inlined error of a
-    /// `failed` one, or, for a `cancelled` task, its last `tasks/get` as the result.
+    /// `failed` one, or, for a `cancelled` task or one waiting for a question the script has no
+    /// answer for (a real client would stop there too), its last `tasks/get` as the result.
     #[track_caller]
     pub fn follow_task(
         &self,
@@ -133,6 +134,13 @@ impl TestClient {
                     self.exchange(at, "tasks/update", self.with_meta(params))
                         .await?;
                     continue;
+                }
+                let unanswerable = asked.is_some_and(|m| m.keys().any(|k| !answered.contains(k)));
+                if unanswerable {
+                    return Ok(Call {
+                        result: task,
+                        rounds: polls,
+                    });
                 }
                 let every = task
                     .get("pollIntervalMs")
