@@ -468,3 +468,16 @@ async fn the_server_advertises_the_extension_in_discover() {
     let legacy = TestClient::legacy(server(&lab)).connect().await.unwrap();
     drop(legacy);
 }
+
+#[tokio::test]
+async fn a_graceful_shutdown_settles_a_running_task_failed_saying_so() {
+    let lab = TaskLab::default();
+    let s = server(&lab);
+    let hub = s.notifier();
+    let c = client(s, Script::new()).await;
+    let id = started(&c, "slow", json!({"seconds": 60})).await;
+    hub.shutdown();
+    let t = wait_for(&c, &id, "failed").await;
+    assert_eq!(t["statusMessage"], "The server shut down before this task finished");
+    assert!(lab.probe.slow_dropped.load(Ordering::SeqCst));
+}
