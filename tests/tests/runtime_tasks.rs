@@ -478,6 +478,29 @@ async fn a_graceful_shutdown_settles_a_running_task_failed_saying_so() {
     let id = started(&c, "slow", json!({"seconds": 60})).await;
     hub.shutdown();
     let t = wait_for(&c, &id, "failed").await;
-    assert_eq!(t["statusMessage"], "The server shut down before this task finished");
+    assert_eq!(
+        t["statusMessage"],
+        "The server shut down before this task finished"
+    );
     assert!(lab.probe.slow_dropped.load(Ordering::SeqCst));
+}
+
+#[tokio::test]
+async fn a_url_flow_inside_a_task_waits_in_place_past_the_flow_wait() {
+    let lab = TaskLab::default();
+    // A 40 ms wait per request (checks every 10 ms): a multi-round call would answer a
+    // state-only retry after four checks; the task waits in place for the tenth.
+    let s = server(&lab).flow_wait(Duration::from_millis(40));
+    let c = TestClient::modern(s)
+        .capabilities(ClientCapabilities::with_elicitation_url())
+        .with_tasks()
+        .script(Script::new().elicit(Reply::Accept(None)))
+        .connect()
+        .await
+        .unwrap();
+    let id = started(&c, "pay", json!({})).await;
+    let t = wait_for(&c, &id, "input_required").await;
+    assert_eq!(t["inputRequests"]["pay_page"]["params"]["mode"], "url");
+    let done = c.follow_task(&id).await.unwrap();
+    assert_eq!(done.text(), "paid");
 }

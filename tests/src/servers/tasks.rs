@@ -9,6 +9,34 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
+/// The page a `pay` call sends the user to.
+#[rondo_mcp::elicit(url, fallback = refuse)]
+fn pay_page() -> rondo_mcp::Url {
+    rondo_mcp::Url::new("Pay on this page", "https://pay.example/p/1")
+}
+
+/// A URL-mode question inside a task: the flow finishes at the tenth check.
+#[rondo_mcp::tool(task = optional, asks = [pay_page])]
+async fn pay(cx: &Cx) -> String {
+    match cx.ask(pay_page()).await {
+        rondo_mcp::Answer::Accept(flow) => {
+            let checks = AtomicUsize::new(0);
+            flow.finished(cx, || {
+                let n = checks.fetch_add(1, Ordering::SeqCst);
+                std::future::ready((n >= 9).then_some(n))
+            })
+            .await;
+            "paid".to_owned()
+        }
+        _ => "not paid".to_owned(),
+    }
+}
+
+/// The lab's `#[tool]`s.
+fn pay_tools() -> rondo_mcp::ToolSet {
+    rondo_mcp::tools![pay]
+}
+
 /// What the lab's tools did, shared with the test.
 #[derive(Debug, Default)]
 pub struct TaskProbe {
@@ -24,7 +52,8 @@ pub struct TaskProbe {
 /// form question `confirm`), `two` (optional; `join!` of `a` and `b`), `fail` (optional;
 /// returns a JSON-RPC error), `tool_error` (optional; an `isError` result), `boom` (optional;
 /// panics), `required` (required), `explicit` (optional, started explicitly after asking
-/// `user_name`), `twice` (optional; asks `n` twice in a loop).
+/// `user_name`), `twice` (optional; asks `n` twice in a loop), `pay` (optional, a `#[tool]`: a
+/// URL-mode question whose flow finishes at its tenth check).
 #[derive(Debug, Default, Clone)]
 pub struct TaskLab {
     /// What ran.
@@ -84,6 +113,8 @@ impl Handler for TaskLab {
     }
 
     async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        use rondo_mcp::ToolBox as _;
+        let mut tools = pay_tools().tools();
         let names = [
             "greet",
             "slow",
@@ -96,11 +127,12 @@ impl Handler for TaskLab {
             "explicit",
             "twice",
         ];
-        Ok(names
-            .iter()
-            .map(|n| Tool::new(*n, "a lab tool", Tool::no_arguments()))
-            .collect::<Vec<_>>()
-            .into())
+        tools.extend(
+            names
+                .iter()
+                .map(|n| Tool::new(*n, "a lab tool", Tool::no_arguments())),
+        );
+        Ok(tools.into())
     }
 
     async fn call_tool(
@@ -112,6 +144,14 @@ impl Handler for TaskLab {
         let p = &self.probe;
         match name {
             "greet" => Ok(CallToolResult::text("Hello!")),
+            "pay" => {
+                use rondo_mcp::ToolBox as _;
+                let set = pay_tools();
+                match set.call(cx, name, arguments) {
+                    Some(call) => call.await,
+                    None => Err(Error::unknown_tool(name)),
+                }
+            }
             "slow" => {
                 let secs = arguments
                     .get("seconds")
