@@ -10,7 +10,8 @@
 #
 # Environment:
 #   CONFORMANCE_TIMEOUT_MS    per-scenario timeout passed to --timeout (default 20000)
-#   CONFORMANCE_REQUIREMENTS  requirement sets to run, in order (default "2026-07-28 2025-11-25")
+#   CONFORMANCE_REQUIREMENTS  requirement sets to run, in order (default "2026-07-28 2025-11-25 all";
+#                             `all` is `--suite all`: every scenario of the suite, at both revisions)
 #   CONFORMANCE_VERBOSE=1     stream the suite's full output instead of only the SUMMARY
 #   CONFORMANCE_READY_SECS    --serve-and-test: seconds to wait for the port (default 60)
 #
@@ -28,7 +29,7 @@ RESULTS_ROOT="$REPO_ROOT/.conformance-results"
 NODE="$SCRIPT_DIR/node_modules/.bin/node"
 CLI="$SCRIPT_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 TIMEOUT_MS="${CONFORMANCE_TIMEOUT_MS:-20000}"
-REQUIREMENTS="${CONFORMANCE_REQUIREMENTS:-2026-07-28 2025-11-25}"
+REQUIREMENTS="${CONFORMANCE_REQUIREMENTS:-2026-07-28 2025-11-25 all}"
 READY_SECS="${CONFORMANCE_READY_SECS:-60}"
 
 log() { printf '[conformance] %s\n' "$*" >&2; }
@@ -59,7 +60,7 @@ ensure_tooling() {
 # --- running the suite ----------------------------------------------------------------------------
 
 run_suites() {
-  local url="$1" rev out logf rc overall=0 ef
+  local url="$1" rev out logf rc overall=0 ef select
   mkdir -p "$RESULTS_ROOT"
   for rev in $REQUIREMENTS; do
     ef="$SCRIPT_DIR/expected-failures-$rev.yml"
@@ -68,14 +69,15 @@ run_suites() {
     logf="$RESULTS_ROOT/$rev.log"
     rm -rf -- "$out"
     mkdir -p "$out"
+    if [[ "$rev" == all ]]; then select=(--suite all); else select=(--requirements "$rev"); fi
     log "requirements $rev against $url (timeout ${TIMEOUT_MS} ms/scenario; full log: $logf)"
     set +e
     if [[ "${CONFORMANCE_VERBOSE:-0}" == 1 ]]; then
-      (cd "$SCRIPT_DIR" && "$NODE" "$CLI" server --url "$url" --requirements "$rev" \
+      (cd "$SCRIPT_DIR" && "$NODE" "$CLI" server --url "$url" "${select[@]}" \
          --expected-failures "$ef" -o "$out" --timeout "$TIMEOUT_MS") 2>&1 | tee "$logf"
       rc=${PIPESTATUS[0]}
     else
-      (cd "$SCRIPT_DIR" && "$NODE" "$CLI" server --url "$url" --requirements "$rev" \
+      (cd "$SCRIPT_DIR" && "$NODE" "$CLI" server --url "$url" "${select[@]}" \
          --expected-failures "$ef" -o "$out" --timeout "$TIMEOUT_MS") >"$logf" 2>&1
       rc=$?
     fi
