@@ -504,3 +504,30 @@ async fn a_url_flow_inside_a_task_waits_in_place_past_the_flow_wait() {
     let done = c.follow_task(&id).await.unwrap();
     assert_eq!(done.text(), "paid");
 }
+
+#[tokio::test]
+async fn progress_in_a_task_becomes_its_status_message_and_sends_nothing() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let params = json!({"name": "progress", "arguments": {},
+                        "_meta": {"progressToken": "p1"}});
+    let created = c.request("tools/call", params).await.unwrap();
+    let id = created["taskId"].as_str().unwrap().to_owned();
+    let mut t = Value::Null;
+    for _ in 0..200 {
+        t = c.tasks_get(&id).await.unwrap();
+        if t.get("statusMessage").is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(t["statusMessage"], "step 1 of 3");
+    assert_eq!(t["status"], "working");
+    let progress = c
+        .transcript()
+        .into_iter()
+        .filter(|f| f.message["method"] == "notifications/progress")
+        .count();
+    assert_eq!(progress, 0, "no progress notifications for a task");
+    c.tasks_cancel(&id).await.unwrap();
+}

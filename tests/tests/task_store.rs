@@ -29,6 +29,7 @@ macro_rules! contract_tests {
             renewal_and_cancel_across_instances,
             created_on_one_answered_and_completed_through_another,
             wait_change_returns_within_its_time,
+            the_runners_writes_need_the_lease,
         );
     };
     (@each $pair:path; $($name:ident),* $(,)?) => {

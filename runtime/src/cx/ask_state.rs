@@ -104,6 +104,8 @@ pub(crate) struct TaskLink {
     pub parked: Vec<(QuestionId, String)>,
     /// Every wire key this task issued: a key is never issued twice in one task.
     pub issued: BTreeSet<String>,
+    /// When the tool last set the task's status message (ms since the epoch).
+    pub status_written_ms: Option<u64>,
 }
 
 impl TaskLink {
@@ -114,6 +116,7 @@ impl TaskLink {
             notify: Arc::new(Notify::new()),
             parked: Vec::new(),
             issued: BTreeSet::new(),
+            status_written_ms: None,
         }
     }
 

@@ -182,14 +182,19 @@ impl Cx {
     }
 
     /// Sends `notifications/progress` if the client asked for progress on this request.
-    /// `progress` must increase from one call to the next.
+    /// `progress` must increase from one call to the next. In a task (the tasks extension has
+    /// no progress messages) the message, if any, becomes the task's `statusMessage` instead
+    /// ([`Cx::task_status`]).
     pub async fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        if self.in_task() {
+            if let Some(m) = message {
+                self.task_status(m).await;
+            }
+            return;
+        }
         let Some(token) = &self.req.progress_token else {
             return;
         };
-        if self.in_task() {
-            return;
-        }
         let mut params = json!({ "progressToken": token, "progress": progress });
         if let Some(t) = total {
             params["total"] = json!(t);

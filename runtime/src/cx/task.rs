@@ -3,6 +3,7 @@
 
 use super::Cx;
 use super::ask_state::StartPhase;
+use crate::tasks::TaskId;
 use std::task::Poll;
 
 impl Cx {
@@ -36,6 +37,40 @@ impl Cx {
     /// The id of the task this call runs as (`taskId`), if it runs as one.
     pub fn task_id(&self) -> Option<String> {
         self.asks().task.as_ref().map(|t| t.id.clone())
+    }
+
+    /// Says what the task is doing now (`statusMessage` in `tasks/get`), when this call runs as
+    /// a task; otherwise nothing. [`Cx::progress`] with a message does the same in a task. At
+    /// most one write per `task_poll_interval` (the latest message wins); a message is for
+    /// people, not a protocol.
+    pub async fn task_status(&self, message: impl Into<String>) {
+        let config = &self.req.config;
+        let now = self.now_ms();
+        let every = u64::try_from(config.tasks.poll_interval.as_millis()).unwrap_or(u64::MAX);
+        let id = {
+            let mut asks = self.asks();
+            let Some(task) = asks.task.as_mut() else {
+                return;
+            };
+            if task
+                .status_written_ms
+                .is_some_and(|at| now < at.saturating_add(every))
+            {
+                return;
+            }
+            task.status_written_ms = Some(now);
+            task.id.clone()
+        };
+        let Some(id) = TaskId::parse(&id) else {
+            return;
+        };
+        let store = &*config.tasks.store;
+        let written = store
+            .dyn_set_status_message(&id, &config.tasks.instance, message.into(), now)
+            .await;
+        if let Err(e) = written {
+            tracing::warn!(task = %id, error = %e, "could not set a task's status message");
+        }
     }
 
     /// Whether this call runs as a task: then nothing is sent on the request's stream (the

@@ -84,6 +84,14 @@ pub trait ErasedTaskStore: Send + Sync {
         questions: JsonObject,
         now_ms: u64,
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// [`TaskStore::set_status_message`].
+    fn dyn_set_status_message<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        message: String,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// [`TaskStore::settle`].
     fn dyn_settle<'a>(
         &'a self,
@@ -186,6 +194,15 @@ impl<S: TaskStore> ErasedTaskStore for S {
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(self.settle(id, owner, end, now_ms))
     }
+    fn dyn_set_status_message<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        message: String,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(self.set_status_message(id, owner, message, now_ms))
+    }
 }
 
 /// The erased store is a store again: each operation is the plugged-in store's own.
@@ -264,6 +281,16 @@ impl TaskStore for dyn ErasedTaskStore {
         now_ms: u64,
     ) -> Result<bool, StoreError> {
         self.dyn_settle(id, owner, end, now_ms).await
+    }
+    async fn set_status_message(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        message: String,
+        now_ms: u64,
+    ) -> Result<bool, StoreError> {
+        self.dyn_set_status_message(id, owner, message, now_ms)
+            .await
     }
 }
 
@@ -361,5 +388,14 @@ impl<S: TaskStore + ?Sized> TaskStore for Arc<S> {
         now_ms: u64,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send {
         (**self).settle(id, owner, end, now_ms)
+    }
+    fn set_status_message(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        message: String,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        (**self).set_status_message(id, owner, message, now_ms)
     }
 }

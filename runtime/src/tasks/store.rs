@@ -277,6 +277,32 @@ pub trait TaskStore: Send + Sync + 'static {
         }
     }
 
+    /// The running instance `owner` sets the task's `statusMessage` (what it is doing now,
+    /// for people). `false` when the task is gone, terminal, or its lease is not `owner`'s.
+    fn set_status_message(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        message: String,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        async move {
+            let got = update(self, id, now_ms, |r| {
+                if !holds_lease(r, owner, now_ms) {
+                    return Step::Keep(false);
+                }
+                if r.status_message.as_deref() == Some(message.as_str()) {
+                    return Step::Keep(true);
+                }
+                r.status_message = Some(message.clone());
+                r.last_updated_at_ms = now_ms.max(r.last_updated_at_ms);
+                Step::Write(true)
+            })
+            .await?;
+            Ok(got.is_some_and(|(_, set)| set))
+        }
+    }
+
     /// The running instance `owner` settles the task as `end` says: terminal from then on,
     /// nothing pending, no lease. `false` when the task is gone, already terminal, or its lease
     /// is not `owner`'s (a reader settled it after a lapse).

@@ -53,7 +53,8 @@ pub struct TaskProbe {
 /// returns a JSON-RPC error), `tool_error` (optional; an `isError` result), `boom` (optional;
 /// panics), `required` (required), `explicit` (optional, started explicitly after asking
 /// `user_name`), `twice` (optional; asks `n` twice in a loop), `pay` (optional, a `#[tool]`: a
-/// URL-mode question whose flow finishes at its tenth check).
+/// URL-mode question whose flow finishes at its tenth check), `progress` (optional; reports
+/// progress with a message, then sleeps a minute).
 #[derive(Debug, Default, Clone)]
 pub struct TaskLab {
     /// What ran.
@@ -126,6 +127,7 @@ impl Handler for TaskLab {
             "required",
             "explicit",
             "twice",
+            "progress",
         ];
         tools.extend(
             names
@@ -195,6 +197,11 @@ impl Handler for TaskLab {
                     seen.push(field(&r.map_err(|e| Error::internal(e.to_string()))?, "n"));
                 }
                 Ok(CallToolResult::text(seen.join(",")))
+            }
+            "progress" => {
+                cx.progress(1.0, Some(3.0), Some("step 1 of 3")).await;
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                Ok(CallToolResult::text("done"))
             }
             "fail" => Err(Error::internal("the job failed")),
             "tool_error" => Ok(CallToolResult::error("the tool says no")),

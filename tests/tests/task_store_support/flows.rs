@@ -290,3 +290,63 @@ pub async fn wait_change_returns_within_its_time<S: TaskStore + ?Sized>(a: &S, _
     a.wait_change(&r.id, Duration::from_millis(100)).await;
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+/// The runner's writes: `park` (pending and asked, `input_required`; a key never twice),
+/// `set_status_message` and `settle` (terminal with its outcome, nothing pending), each only
+/// by the lease owner, as seen through the other instance.
+pub async fn the_runners_writes_need_the_lease<S: TaskStore + ?Sized>(a: &S, b: &S) {
+    use rondo_mcp::protocol::Error;
+    use rondo_mcp::tasks::Settle;
+    let t = now();
+    let r = task(None, t, 60_000);
+    a.create(&r, MAX).await.unwrap();
+    let q = obj(json!({"k1": {"method": "roots/list"}}));
+    assert!(
+        !a.park(&r.id, "i2", q.clone(), t).await.unwrap(),
+        "not the owner"
+    );
+    assert!(a.park(&r.id, "i1", q.clone(), t).await.unwrap());
+    let seen = b.get(&r.id, None, t).await.unwrap().unwrap();
+    assert_eq!(seen.status, TaskStatus::InputRequired);
+    assert!(seen.pending.contains_key("k1") && seen.asked.contains("k1"));
+    // A key asked once is never parked again, even after it was answered.
+    b.add_answers(&r.id, None, obj(json!({"k1": {"roots": []}})), t)
+        .await
+        .unwrap();
+    assert!(matches!(
+        a.park(&r.id, "i1", q, t).await,
+        Err(rondo_mcp::tasks::StoreError::Invalid(_))
+    ));
+    assert!(
+        !a.set_status_message(&r.id, "i2", "x".into(), t)
+            .await
+            .unwrap()
+    );
+    assert!(
+        a.set_status_message(&r.id, "i1", "half way".into(), t + 1)
+            .await
+            .unwrap()
+    );
+    let seen = b.get(&r.id, None, t + 1).await.unwrap().unwrap();
+    assert_eq!(seen.status_message.as_deref(), Some("half way"));
+    let failed = Settle::Failed(Error::internal("boom"));
+    assert!(!a.settle(&r.id, "i2", failed.clone(), t + 2).await.unwrap());
+    assert!(a.settle(&r.id, "i1", failed.clone(), t + 2).await.unwrap());
+    let seen = b.get(&r.id, None, t + 2).await.unwrap().unwrap();
+    assert_eq!(seen.status, TaskStatus::Failed);
+    assert_eq!(seen.status_message.as_deref(), Some("boom"));
+    assert!(matches!(seen.outcome, Some(Outcome::Error(_))));
+    assert!(seen.pending.is_empty() && seen.lease.is_none());
+    // Terminal: a second settle changes nothing.
+    let done = Settle::Completed(json!({"content": []}));
+    assert!(!a.settle(&r.id, "i1", done, t + 3).await.unwrap());
+    assert_eq!(
+        b.get(&r.id, None, t + 3).await.unwrap().unwrap().status,
+        TaskStatus::Failed
+    );
+    let c = task(None, t, 60_000);
+    a.create(&c, MAX).await.unwrap();
+    assert!(b.settle(&c.id, "i1", Settle::Cancelled, t).await.unwrap());
+    let seen = a.get(&c.id, None, t).await.unwrap().unwrap();
+    assert_eq!((seen.status, seen.outcome), (TaskStatus::Cancelled, None));
+}
