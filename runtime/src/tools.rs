@@ -156,7 +156,7 @@ pub enum TaskStart {
     /// Before the tool runs: `tools/call` answers the new task at once.
     #[default]
     Entry,
-    /// Where the tool calls `Cx::start_task`: before it, the call is an ordinary
+    /// Where the tool calls [`Cx::start_task`]: before it, the call is an ordinary
     /// (multi-round) call, and a tool that returns before it answers synchronously.
     Explicit,
 }
@@ -181,7 +181,7 @@ impl TaskMode {
         support: TaskSupport::Required,
         start: TaskStart::Entry,
     };
-    /// The same mode, started where the tool calls `Cx::start_task`.
+    /// The same mode, started where the tool calls [`Cx::start_task`].
     pub const fn explicit_start(self) -> TaskMode {
         TaskMode {
             support: self.support,
