@@ -69,6 +69,14 @@ async fn mcp_name_must_be_the_task_id() {
     })
     .await;
     assert_eq!(r.json().await["error"]["code"], -32020);
+    // A malformed task request is 400, as every malformed request is.
+    let bad = tasks_body(6, "tasks/get", json!({"taskId": 7}));
+    let r = Checks::new(rondo_mcp::protocol::Revision::V2026_07_28)
+        .skip("GetTaskRequest", "sends a number as the task id on purpose")
+        .post_modern(app.addr, &bad, |h| h.push(("mcp-name".into(), "7".into())))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    assert_eq!(r.json().await["error"]["code"], -32602);
     let cancel = tasks_body(5, "tasks/cancel", json!({"taskId": id}));
     assert_eq!(as_user(app.addr, "alice", &cancel).await.0, StatusCode::OK);
     app.stop().await;

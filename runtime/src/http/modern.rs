@@ -91,13 +91,14 @@ fn validate<H: Handler>(
     Ok(meta)
 }
 
-/// The params of `tools/call`, `prompts/get` and `resources/read` (the param they are routed
-/// by, `params.name` or `params.uri`, is a required string) are well-formed: a malformed request
+/// The params of `tools/call`, `prompts/get`, `resources/read` and the task methods (the param
+/// they are routed by, `params.name`, `params.uri` or `params.taskId`, is a required string) are
+/// well-formed: a malformed request
 /// is `-32602` with 400 (2026-07-28 § Basic: "A request missing any required field is
 /// malformed ... On HTTP, the response status MUST be 400 Bad Request").
 fn check_target(req: &Request) -> Result<(), Error> {
     match &req.params.body {
-        Body::Target(Err(e)) => Err(e.clone()),
+        Body::Target(Err(e)) | Body::Task(Err(e)) => Err(e.clone()),
         _ => Ok(()),
     }
 }
