@@ -27,7 +27,12 @@ impl Travel {
     /// The client's model picks them, with reasons, when the client can sample; otherwise the
     /// server's fallback does (a ranking by the preferences, then stops, then price; or the
     /// server's own model; or every candidate, for you to choose from).
-    #[tool(read_only_hint = true, asks = [pick_flights])]
+    // A long-running tool (`task = optional`): a 2026-07-28 client that declares the tasks
+    // extension is answered with a task at once, and the question to its model (or the slow
+    // server-side model provider, up to PROVIDER_TIMEOUT) runs inside it, parked in tasks/get
+    // until tasks/update answers; every other client gets the same search as a plain call.
+    // (A comment, not a doc line: the doc lines are the tool's description.)
+    #[tool(read_only_hint = true, asks = [pick_flights], task = optional)]
     async fn find_best_flight(
         &self,
         cx: &Cx,
