@@ -36,14 +36,16 @@ async fn failing_job() -> CallToolResult {
     CallToolResult::error("The job failed, as this test job always does")
 }
 
+/// The JSON-RPC error `protocol_error_job` ends with: an application-defined code (JSON-RPC's
+/// server-error range), not `-32603`, which would say the server is broken.
+pub const JOB_ERROR: i64 = -32000;
+
 /// A job whose task ends `failed`: a JSON-RPC error, not a tool result.
 #[tool(task = optional)]
 async fn protocol_error_job(cx: &Cx) -> String {
     tokio::time::sleep(Duration::from_millis(200)).await;
-    cx.fail(Error::internal(
-        "The job hit a protocol error, as this test job always does",
-    ))
-    .await
+    let why = "The job hit a protocol error, as this test job always does";
+    cx.fail(Error::new(JOB_ERROR, why)).await
 }
 
 /// A form of one field.
