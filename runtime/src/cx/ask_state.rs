@@ -4,6 +4,7 @@
 
 use crate::protocol::{CallToolResult, Error, InputRequest, JsonObject};
 use crate::state::{Answer, Asked, Carried, QuestionId};
+use crate::tasks::TaskId;
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
@@ -97,7 +98,7 @@ pub(crate) enum StartPhase {
 #[derive(Debug)]
 pub(crate) struct TaskLink {
     /// The task's id.
-    pub id: String,
+    pub id: TaskId,
     /// Woken when answers were injected: the tool's waiting asks look again.
     pub notify: Arc<Notify>,
     /// Questions parked in the store and not yet answered, with their wire keys.
@@ -110,7 +111,7 @@ pub(crate) struct TaskLink {
 
 impl TaskLink {
     /// The link of the task `id`, with nothing asked yet.
-    pub(crate) fn new(id: String) -> TaskLink {
+    pub(crate) fn new(id: TaskId) -> TaskLink {
         TaskLink {
             id,
             notify: Arc::new(Notify::new()),

@@ -3,7 +3,6 @@
 
 use super::Cx;
 use super::ask_state::StartPhase;
-use crate::tasks::TaskId;
 use std::task::Poll;
 
 impl Cx {
@@ -36,7 +35,7 @@ impl Cx {
 
     /// The id of the task this call runs as (`taskId`), if it runs as one.
     pub fn task_id(&self) -> Option<String> {
-        self.asks().task.as_ref().map(|t| t.id.clone())
+        self.asks().task.as_ref().map(|t| t.id.to_string())
     }
 
     /// Says what the task is doing now (`statusMessage` in `tasks/get`), when this call runs as
@@ -60,9 +59,6 @@ impl Cx {
             }
             task.status_written_ms = Some(now);
             task.id.clone()
-        };
-        let Some(id) = TaskId::parse(&id) else {
-            return;
         };
         let store = &*config.tasks.store;
         let written = store

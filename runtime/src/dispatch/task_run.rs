@@ -170,7 +170,7 @@ impl<H: Handler> Engine<H> {
             .map_err(store_error)?;
         {
             let mut asks = cx.asks();
-            asks.task = Some(TaskLink::new(record.id.to_string()));
+            asks.task = Some(TaskLink::new(record.id.clone()));
             asks.start = StartPhase::No;
             asks.unbound.clear();
             asks.questions.clear();
