@@ -1,6 +1,7 @@
 //! The one trait a server implements: tools, prompts, resources and completion.
 
 use crate::cx::Cx;
+use crate::identity::Scope;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
     JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
@@ -110,6 +111,34 @@ pub trait Handler: Send + Sync + 'static {
     fn tool_task(&self, name: &str) -> Option<TaskMode> {
         let _ = name;
         None
+    }
+
+    /// The scopes a call of the tool `name` needs (all of them), checked by the HTTP
+    /// transport's resource server (the `auth` feature) before the tool runs; a token that
+    /// lacks one gets `403 insufficient_scope` and the client steps up. Asked per call, so it
+    /// must be a lookup. [`Router`](crate::Router) answers it from `#[tool(scopes = [..])]`;
+    /// the default is none.
+    fn tool_scopes(&self, name: &str) -> &[Scope] {
+        let _ = name;
+        &[]
+    }
+
+    /// The scopes `prompts/get` of the prompt `name` needs (see [`Handler::tool_scopes`]).
+    fn prompt_scopes(&self, name: &str) -> &[Scope] {
+        let _ = name;
+        &[]
+    }
+
+    /// The scopes `resources/read` of `uri` needs (see [`Handler::tool_scopes`]).
+    fn resource_scopes(&self, uri: &str) -> &[Scope] {
+        let _ = uri;
+        &[]
+    }
+
+    /// Every scope this handler declares, in first-declared order: the resource server's
+    /// `scopes_supported` when it is not configured.
+    fn declared_scopes(&self) -> Vec<Scope> {
+        Vec::new()
     }
 
     /// `tools/call`.

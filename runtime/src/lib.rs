@@ -3,6 +3,8 @@
 
 extern crate self as rondo_mcp;
 
+#[cfg(feature = "auth")]
+pub mod auth;
 mod backchannel;
 mod canonical;
 mod config;
@@ -12,6 +14,7 @@ mod era;
 mod handler;
 #[cfg(feature = "http")]
 pub mod http;
+mod identity;
 mod lines;
 mod notify;
 mod prompts;
@@ -40,6 +43,7 @@ pub mod fuzzing;
 
 pub use cx::{AskError, Cx, Principal};
 pub use handler::Handler;
+pub use identity::{AccessToken, Audience, BearerToken, Scope, ScopeError};
 pub use notify::{Change, Notifier};
 pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
 pub use protocol::{CacheHint, CacheScope, Error};

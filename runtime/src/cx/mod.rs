@@ -4,6 +4,7 @@ mod ask;
 mod ask_state;
 mod task;
 
+pub use crate::identity::Principal;
 pub use ask::AskError;
 pub(crate) use ask::Failure;
 pub(crate) use ask_state::{AskState, Ending, Reading, StartPhase, TaskLink};
@@ -23,26 +24,6 @@ use std::fmt;
 use std::future::Future;
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use tokio_util::sync::{CancellationToken, WaitForCancellationFuture};
-
-/// Who is calling, as established by the transport (an auth layer, a TLS peer, ...).
-///
-/// Bound into every sealed `requestState`, so state issued to one principal is rejected when
-/// another presents it.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub struct Principal {
-    id: String,
-}
-
-impl Principal {
-    /// A principal with a stable id (e.g. the `sub` claim of an access token).
-    pub fn new(id: impl Into<String>) -> Self {
-        Principal { id: id.into() }
-    }
-    /// The id.
-    pub fn id(&self) -> &str {
-        &self.id
-    }
-}
 
 /// The context of one request, handed to every handler method.
 ///

@@ -194,7 +194,7 @@ impl<H: Handler> Engine<H> {
             method: method.as_str(),
             target: &params.target,
             args: &params.arguments,
-            principal: conn.principal.as_ref().map(|p| p.id()),
+            principal: conn.principal.as_ref().map(|p| p.key()),
             audience: &self.config.audience,
         };
         let opened = self.state_codec().open(token, &binding.binding())?;
@@ -284,7 +284,7 @@ impl<H: Handler> Engine<H> {
             method: req.method.as_str(),
             target: cx.target(),
             args: &req.arguments,
-            principal: req.principal.as_ref().map(|p| p.id()),
+            principal: req.principal.as_ref().map(|p| p.key()),
             audience: &cfg.audience,
         };
         let state = self.state_codec().seal(binding.binding(), carried)?;

@@ -155,7 +155,7 @@ impl<H: Handler> Engine<H> {
             owner: s.instance.clone(),
             until_ms: now.saturating_add(ms(s.lease)),
         };
-        let principal = cx.principal().map(|p| p.id().to_owned());
+        let principal = cx.principal().map(|p| p.key().to_owned());
         let record = TaskRecord::new(
             principal,
             cx.target(),

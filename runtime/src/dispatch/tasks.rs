@@ -41,7 +41,7 @@ impl<H: Handler> Engine<H> {
         let params = params?;
         let id = TaskId::parse(&params.task_id).ok_or_else(not_found)?;
         let store = &*self.config.tasks.store;
-        let principal = conn.principal.as_ref().map(|p| p.id());
+        let principal = conn.principal.as_ref().map(|p| p.key());
         let now = self.config.clock.now_ms();
         let info = &self.config.info.implementation;
         match method {

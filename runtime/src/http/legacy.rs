@@ -39,7 +39,7 @@ pub(crate) fn initialize<H: Handler>(
     // A session counts against its principal, else its peer's address, else one shared
     // bucket (a mounted service that passes neither).
     let client = match (principal, peer) {
-        (Some(p), _) => format!("principal {}", p.id()),
+        (Some(p), _) => format!("principal {}", p.key()),
         (None, Some(ip)) => format!("address {ip}"),
         (None, None) => "anonymous".to_owned(),
     };
@@ -50,7 +50,7 @@ pub(crate) fn initialize<H: Handler>(
     };
     let id = match ep.sessions.open(
         session,
-        principal.map(|p| p.id().to_owned()),
+        principal.map(|p| p.key().to_owned()),
         client,
         limits,
     ) {
@@ -101,7 +101,7 @@ fn session<H: Handler>(
     id: &str,
     who: Option<&Principal>,
 ) -> Result<Arc<Entry>, (StatusCode, Error)> {
-    let Some(entry) = ep.sessions.get(id, who.map(Principal::id)) else {
+    let Some(entry) = ep.sessions.get(id, who.map(Principal::key)) else {
         let e = Error::invalid_request("unknown or ended session");
         return Err((StatusCode::NOT_FOUND, e));
     };
@@ -130,7 +130,7 @@ pub(crate) fn answer_too_large<H: Handler>(
     let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
         return;
     };
-    let Some(entry) = ep.sessions.get(sid, who.map(Principal::id)) else {
+    let Some(entry) = ep.sessions.get(sid, who.map(Principal::key)) else {
         return;
     };
     let head = protocol::head_of(head);
@@ -298,7 +298,7 @@ pub(crate) fn delete<H: Handler>(
     let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
-    if ep.sessions.close(sid, who.map(Principal::id)) {
+    if ep.sessions.close(sid, who.map(Principal::key)) {
         body::status(StatusCode::OK)
     } else {
         body::refuse(StatusCode::NOT_FOUND, "unknown or ended session")
