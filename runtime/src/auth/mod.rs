@@ -6,8 +6,15 @@
 //! it has not expired, and that it grants the scopes the request's target declares. stdio
 //! servers take their credentials from the environment instead and do not use this module.
 
+mod audience;
+mod challenge;
+mod scopes;
+
 pub use crate::identity::{AccessToken, Audience, BearerToken, Principal, Scope, ScopeError};
 use crate::tools::BoxFuture;
+pub use audience::{CanonicalUrl, UrlError};
+pub use challenge::{Challenge, Code, filter_description};
+pub use scopes::{OFFLINE_ACCESS, ScopeHierarchy};
 use std::fmt;
 
 /// Verifies bearer tokens: a JWT verifier with the issuer's keys, token introspection at the
