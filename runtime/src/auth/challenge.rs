@@ -95,10 +95,7 @@ impl Challenge<'_> {
                 params.push(("error_description", d));
             }
         }
-        params.push((
-            "resource_metadata",
-            filter_url(self.resource_metadata),
-        ));
+        params.push(("resource_metadata", filter_url(self.resource_metadata)));
         if !self.scopes.is_empty() {
             params.push(("scope", scope_list(self.scopes)));
         }

@@ -9,12 +9,14 @@
 mod audience;
 mod challenge;
 mod scopes;
+mod server;
 
 pub use crate::identity::{AccessToken, Audience, BearerToken, Principal, Scope, ScopeError};
 use crate::tools::BoxFuture;
 pub use audience::{CanonicalUrl, UrlError};
 pub use challenge::{Challenge, Code, filter_description};
 pub use scopes::{OFFLINE_ACCESS, ScopeHierarchy};
+pub use server::{ConfigError, Refused, ResourceServer, ResourceServerBuilder};
 use std::fmt;
 
 /// Verifies bearer tokens: a JWT verifier with the issuer's keys, token introspection at the
