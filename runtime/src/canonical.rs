@@ -85,9 +85,14 @@ pub fn short_digest_of(map: &JsonObject) -> String {
 }
 
 fn hex16(digest: &[u8; 32]) -> String {
+    hex(&digest[..8])
+}
+
+/// `bytes` as lowercase hex digits (ids, digests, principal keys).
+pub(crate) fn hex(bytes: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(16);
-    for b in &digest[..8] {
+    let mut out = String::with_capacity(2 * bytes.len());
+    for b in bytes {
         out.push(char::from(HEX[usize::from(b >> 4)]));
         out.push(char::from(HEX[usize::from(b & 15)]));
     }

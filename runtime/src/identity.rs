@@ -2,11 +2,11 @@
 //! raw [`BearerToken`] and the validated [`Scope`].
 //!
 //! These types are named by every layer (the call context, the engine, the HTTP transport and
-//! the `auth` feature), so they live in one leaf module that depends on nothing else in the
-//! crate and needs no feature (design §26).
+//! the `auth` feature), so they live in one module that needs no feature and depends only on
+//! the canonical digest (design §26).
 
+use crate::canonical;
 use serde_json::{Map, Value};
-use sha2::{Digest, Sha256};
 use std::borrow::Cow;
 use std::collections::BTreeSet;
 use std::fmt;
@@ -49,7 +49,8 @@ impl Principal {
 
     /// The principal of a verified access token: the issuer that signed it, its subject
     /// (unique per issuer) and the client application it was issued to. Its key is
-    /// `hex(SHA-256(["issuer", "subject", "client_id" or null]))`: fixed-size, and injective
+    /// the hex SHA-256 of the canonical JSON `["issuer", "subject", "client_id" or null]`:
+    /// fixed-size, and injective
     /// (a JSON array, not a concatenation, so `("a:b", "c")` and `("a", "b:c")` differ). The
     /// client id is part of it on purpose: the same user through another client application
     /// does not inherit its questions.
@@ -64,8 +65,7 @@ impl Principal {
             Value::String(subject.clone()),
             client_id.clone().map_or(Value::Null, Value::String),
         ]);
-        let digest = Sha256::digest(triple.to_string().as_bytes());
-        let key = digest.iter().map(|b| format!("{b:02x}")).collect();
+        let key = canonical::hex(&canonical::digest(&triple));
         Principal {
             id: subject,
             key,

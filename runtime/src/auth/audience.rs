@@ -53,7 +53,6 @@ fn split(url: &str) -> Option<(String, &str)> {
     };
     if let Some(port) = default
         && authority.ends_with(port)
-        && !authority[..authority.len() - port.len()].ends_with(':')
     {
         authority.truncate(authority.len() - port.len());
     }

@@ -62,8 +62,8 @@ pub struct ResourceServerBuilder {
     url: Result<CanonicalUrl, UrlError>,
     authorization_servers: Vec<String>,
     verifier: Option<Arc<dyn TokenVerifier>>,
-    required: Vec<Result<Scope, crate::identity::ScopeError>>,
-    supported: Option<Vec<Result<Scope, crate::identity::ScopeError>>>,
+    required: Vec<Scope>,
+    supported: Option<Vec<Scope>>,
     hierarchy: ScopeHierarchy,
     extra_audiences: Vec<String>,
     resource_name: Option<String>,
@@ -86,12 +86,21 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
-fn scopes<I, S>(names: I) -> Vec<Result<Scope, crate::identity::ScopeError>>
+/// The valid scopes of `names`; each invalid one is an error for `build` to report.
+fn scopes<I, S>(names: I, errors: &mut Vec<String>) -> Vec<Scope>
 where
     I: IntoIterator<Item = S>,
     S: Into<String>,
 {
-    names.into_iter().map(|s| Scope::new(s.into())).collect()
+    let mut out = Vec::new();
+    for name in names {
+        let name = name.into();
+        match Scope::new(name.clone()) {
+            Ok(s) => out.push(s),
+            Err(e) => errors.push(format!("the scope {name:?}: {e}")),
+        }
+    }
+    out
 }
 
 impl ResourceServerBuilder {
@@ -112,7 +121,7 @@ impl ResourceServerBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.required = scopes(names);
+        self.required = scopes(names, &mut self.errors);
         self
     }
     /// The metadata's `scopes_supported` (default: the scopes the handler declares).
@@ -121,7 +130,7 @@ impl ResourceServerBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.supported = Some(scopes(names));
+        self.supported = Some(scopes(names, &mut self.errors));
         self
     }
     /// A broader scope implies narrower ones (see [`ScopeHierarchy`]).
@@ -130,15 +139,12 @@ impl ResourceServerBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        if let (Ok(b), Ok(n)) = (
-            Scope::new(broad.to_owned()),
-            scopes(narrow).into_iter().collect::<Result<Vec<_>, _>>(),
-        ) {
-            self.hierarchy = self.hierarchy.implies(b, n);
-        } else {
-            self.errors.push(format!(
-                "`implies({broad:?}, ..)` names a scope that is not valid"
-            ));
+        match Scope::new(broad.to_owned()) {
+            Ok(b) => {
+                let narrow = scopes(narrow, &mut self.errors);
+                self.hierarchy = self.hierarchy.implies(b, narrow);
+            }
+            Err(e) => self.errors.push(format!("the scope {broad:?}: {e}")),
         }
         self
     }
@@ -191,24 +197,14 @@ impl ResourceServerBuilder {
         let verifier = self
             .verifier
             .ok_or_else(|| ConfigError("a resource server needs a `verifier`".into()))?;
-        let bad = |e: crate::identity::ScopeError| ConfigError(format!("a scope: {e}"));
-        let required = self
-            .required
-            .into_iter()
-            .collect::<Result<Vec<_>, _>>()
-            .map_err(bad)?;
-        let supported = match self.supported {
-            Some(s) => Some(s.into_iter().collect::<Result<Vec<_>, _>>().map_err(bad)?),
-            None => None,
-        };
         Ok(ResourceServer {
             inner: Arc::new(Inner {
                 metadata_urls: url.metadata_urls(),
                 url,
                 authorization_servers: self.authorization_servers,
                 verifier,
-                required,
-                supported,
+                required: self.required,
+                supported: self.supported,
                 hierarchy: self.hierarchy,
                 extra_audiences: self.extra_audiences,
                 resource_name: self.resource_name,
@@ -626,7 +622,7 @@ mod tests {
             implies
                 .unwrap_err()
                 .to_string()
-                .contains("implies(\"admin\"")
+                .contains(r#"the scope "x\"y""#)
         );
     }
 }

@@ -220,7 +220,7 @@ fn evict_one(map: &mut HashMap<String, Arc<Entry>>, which: impl Fn(&Entry) -> bo
 fn mint() -> Option<String> {
     let mut raw = [0u8; 16];
     getrandom::fill(&mut raw).ok()?;
-    Some(raw.iter().map(|b| format!("{b:02x}")).collect())
+    Some(crate::canonical::hex(&raw))
 }
 
 #[cfg(test)]

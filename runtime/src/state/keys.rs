@@ -255,7 +255,7 @@ pub(crate) fn fill_random(buf: &mut [u8]) {
 pub(crate) fn random_id() -> String {
     let mut id = [0u8; 16];
     fill_random(&mut id);
-    id.iter().map(|b| format!("{b:02x}")).collect()
+    crate::canonical::hex(&id)
 }
 
 #[cfg(test)]
