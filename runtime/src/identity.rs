@@ -22,17 +22,45 @@ use std::time::SystemTime;
 /// tasks, and 2025-11-25 sessions. The key is a function of the identity, never of the token,
 /// so a client that obtains a new token for the same user (a refresh, a step-up to more
 /// scopes) keeps its questions' answers, its tasks and its session.
-#[derive(Clone, PartialEq, Eq, Hash)]
+///
+/// Two principals are equal when their keys are: the token that proved an identity is not
+/// part of it.
+#[derive(Clone)]
 pub struct Principal {
     id: String,
     key: String,
     verified: Option<Arc<Verified>>,
 }
 
-#[derive(Debug, PartialEq, Eq, Hash)]
 struct Verified {
     issuer: String,
     client_id: Option<String>,
+    /// The token this principal was established by, on a protected endpoint.
+    grant: Option<Grant>,
+}
+
+/// What a verified request carried: the checked token and, when the operator opted in, the
+/// raw bearer token.
+struct Grant {
+    token: AccessToken,
+    bearer: Option<BearerToken>,
+    /// The token's scopes and every scope they imply under the server's hierarchy.
+    effective: BTreeSet<Scope>,
+}
+
+impl PartialEq for Principal {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key && self.is_verified() == other.is_verified()
+    }
+}
+
+impl Eq for Principal {}
+
+impl std::hash::Hash for Principal {
+    fn hash<S: std::hash::Hasher>(&self, state: &mut S) {
+        self.key.hash(state);
+        self.is_verified().hash(state);
+    }
 }
 
 impl Principal {
@@ -59,7 +87,15 @@ impl Principal {
         subject: impl Into<String>,
         client_id: Option<String>,
     ) -> Self {
-        let (issuer, subject) = (issuer.into(), subject.into());
+        Principal::verified_with(issuer.into(), subject.into(), client_id, None)
+    }
+
+    fn verified_with(
+        issuer: String,
+        subject: String,
+        client_id: Option<String>,
+        grant: Option<Grant>,
+    ) -> Self {
         let triple = Value::Array(vec![
             Value::String(issuer.clone()),
             Value::String(subject.clone()),
@@ -69,8 +105,55 @@ impl Principal {
         Principal {
             id: subject,
             key,
-            verified: Some(Arc::new(Verified { issuer, client_id })),
+            verified: Some(Arc::new(Verified {
+                issuer,
+                client_id,
+                grant,
+            })),
         }
+    }
+
+    /// The principal a protected endpoint established from `token`, carrying it (and the raw
+    /// `bearer` token when the operator exposes it, and the `effective` scopes: the granted
+    /// ones and what they imply) for the call context.
+    #[cfg_attr(not(feature = "auth"), allow(dead_code))]
+    pub(crate) fn of_grant(
+        token: AccessToken,
+        bearer: Option<BearerToken>,
+        effective: BTreeSet<Scope>,
+    ) -> Self {
+        let (iss, sub, cid) = (
+            token.issuer.clone(),
+            token.subject.clone(),
+            token.client_id.clone(),
+        );
+        let grant = Grant {
+            token,
+            bearer,
+            effective,
+        };
+        Principal::verified_with(iss, sub, cid, Some(grant))
+    }
+
+    /// The verified access token of this request, on an endpoint protected by a resource
+    /// server (the `auth` feature); `None` otherwise.
+    pub fn access_token(&self) -> Option<&AccessToken> {
+        let grant = self.verified.as_ref()?.grant.as_ref()?;
+        Some(&grant.token)
+    }
+
+    /// The raw bearer token, when the resource server exposes it.
+    pub(crate) fn bearer_token(&self) -> Option<&BearerToken> {
+        self.verified.as_ref()?.grant.as_ref()?.bearer.as_ref()
+    }
+
+    /// Whether the verified token grants `scope`, itself or through a broader scope that
+    /// implies it.
+    pub(crate) fn grants(&self, scope: &str) -> bool {
+        self.verified
+            .as_ref()
+            .and_then(|v| v.grant.as_ref())
+            .is_some_and(|g| g.effective.contains(scope))
     }
 
     /// The id: the token's subject for a verified principal, the given id otherwise.

@@ -2,6 +2,7 @@
 //! ([`PromptSet`]), and what a prompt may return ([`IntoPromptResult`]).
 
 use crate::cx::Cx;
+use crate::identity::Scope;
 use crate::protocol::{Content, Error, GetPromptResult, JsonObject, Prompt, PromptMessage};
 use crate::sets::{ItemSet, SetEntry};
 use crate::tools::BoxFuture;
@@ -18,6 +19,9 @@ pub trait PromptHandler: 'static {
     const NAME: &'static str;
     /// The definition listed by `prompts/list`.
     fn definition() -> Prompt;
+    /// The OAuth scopes `prompts/get` needs on a protected HTTP endpoint (see
+    /// [`ToolHandler::SCOPES`](crate::ToolHandler::SCOPES)); `#[prompt(scopes = [..])]` sets it.
+    const SCOPES: &'static [Scope] = &[];
     /// Renders the prompt.
     fn get<'a>(
         cx: &'a Cx,
@@ -39,6 +43,7 @@ struct PromptEntry {
     name: &'static str,
     definition: fn() -> Prompt,
     get: GetFn,
+    scopes: &'static [Scope],
 }
 
 impl SetEntry for PromptEntry {
@@ -65,6 +70,7 @@ impl PromptSet {
             name: P::NAME,
             definition: P::definition,
             get: P::get,
+            scopes: P::SCOPES,
         });
         self
     }
@@ -78,6 +84,14 @@ impl PromptSet {
     /// The definitions, in the order the prompts were added.
     pub(crate) fn list(&self) -> Vec<Prompt> {
         self.items.entries().map(|e| (e.definition)()).collect()
+    }
+    /// The scopes of the prompt `name` (none for an unknown one).
+    pub(crate) fn scopes(&self, name: &str) -> &'static [Scope] {
+        self.items.find(name).map_or(&[], |e| e.scopes)
+    }
+    /// Every declared scope of the set, in order.
+    pub(crate) fn all_scopes(&self) -> impl Iterator<Item = &Scope> + '_ {
+        self.items.entries().flat_map(|e| e.scopes)
     }
     /// Renders the prompt `name`; `None` when the set has no such prompt.
     pub(crate) fn get<'a>(

@@ -3,6 +3,7 @@
 //! templates that match them ([`UriTemplate`]).
 
 use crate::cx::Cx;
+use crate::identity::Scope;
 use crate::protocol::{Error, ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use crate::sets::{ItemSet, SetEntry};
 use crate::tools::BoxFuture;
@@ -29,6 +30,10 @@ pub trait ResourceHandler: 'static {
     const URI: &'static str;
     /// The listing.
     fn definition() -> ResourceDef;
+    /// The OAuth scopes `resources/read` needs on a protected HTTP endpoint (see
+    /// [`ToolHandler::SCOPES`](crate::ToolHandler::SCOPES)); `#[resource(scopes = [..])]` sets
+    /// it.
+    const SCOPES: &'static [Scope] = &[];
     /// Reads the resource at `uri`; `vars` holds the template variables it matched.
     fn read<'a>(
         cx: &'a Cx,
@@ -56,6 +61,7 @@ struct ResourceEntry {
     template: UriTemplate,
     definition: fn() -> ResourceDef,
     read: ReadFn,
+    scopes: &'static [Scope],
 }
 
 impl SetEntry for ResourceEntry {
@@ -82,6 +88,7 @@ impl ResourceSet {
             template: UriTemplate::parse(R::URI),
             definition: R::definition,
             read: R::read,
+            scopes: R::SCOPES,
         });
         self
     }
@@ -96,17 +103,30 @@ impl ResourceSet {
     pub(crate) fn definitions(&self) -> impl Iterator<Item = ResourceDef> + '_ {
         self.items.entries().map(|e| (e.definition)())
     }
+    /// The entry that serves `uri` (fixed URIs before templates), with the variables it
+    /// matched.
+    fn serving(&self, uri: &str) -> Option<(&ResourceEntry, BTreeMap<String, String>)> {
+        let fixed = self.items.entries().filter(|e| e.template.is_fixed());
+        let templated = self.items.entries().filter(|e| !e.template.is_fixed());
+        fixed
+            .chain(templated)
+            .find_map(|e| e.template.matches(uri).map(|vars| (e, vars)))
+    }
     /// Reads `uri` from the first entry that matches it (fixed URIs before templates).
     pub(crate) fn read<'a>(
         &self,
         cx: &'a Cx,
         uri: &'a str,
     ) -> Option<BoxFuture<'a, Result<ReadResourceResult, Error>>> {
-        let fixed = self.items.entries().filter(|e| e.template.is_fixed());
-        let templated = self.items.entries().filter(|e| !e.template.is_fixed());
-        fixed
-            .chain(templated)
-            .find_map(|e| e.template.matches(uri).map(|vars| (e.read)(cx, uri, vars)))
+        self.serving(uri).map(|(e, vars)| (e.read)(cx, uri, vars))
+    }
+    /// The scopes of the entry that serves `uri` (none when no entry does).
+    pub(crate) fn scopes(&self, uri: &str) -> &'static [Scope] {
+        self.serving(uri).map_or(&[], |(e, _)| e.scopes)
+    }
+    /// Every declared scope of the set, in order.
+    pub(crate) fn all_scopes(&self) -> impl Iterator<Item = &Scope> + '_ {
+        self.items.entries().flat_map(|e| e.scopes)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use crate::cx::Cx;
 use crate::handler::Handler;
+use crate::identity::Scope;
 use crate::prompts::PromptSet;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
@@ -50,6 +51,8 @@ pub struct Router {
     header_params: HashMap<String, Box<[HeaderParam]>>,
     /// Tool name -> its task mode, for the task-capable tools.
     task_modes: HashMap<String, TaskMode>,
+    /// Tool name -> the scopes a call needs, for the tools that declare any.
+    tool_scopes: HashMap<String, Box<[Scope]>>,
     prompts: PromptSet,
     resources: ResourceSet,
     complete: Option<CompleteFn>,
@@ -96,6 +99,10 @@ impl Router {
             }
             if let Some(mode) = tools.task_mode(&t.name) {
                 self.task_modes.insert(t.name.clone(), mode);
+            }
+            let scopes = tools.scopes(&t.name);
+            if !scopes.is_empty() {
+                self.tool_scopes.insert(t.name.clone(), scopes.into());
             }
             self.tools.push(t);
         }
@@ -158,6 +165,33 @@ impl Handler for Router {
 
     fn tool_task(&self, name: &str) -> Option<TaskMode> {
         self.task_modes.get(name).copied()
+    }
+
+    fn tool_scopes(&self, name: &str) -> &[Scope] {
+        self.tool_scopes.get(name).map_or(&[], |s| s)
+    }
+
+    fn prompt_scopes(&self, name: &str) -> &[Scope] {
+        self.prompts.scopes(name)
+    }
+
+    fn resource_scopes(&self, uri: &str) -> &[Scope] {
+        self.resources.scopes(uri)
+    }
+
+    fn declared_scopes(&self) -> Vec<Scope> {
+        let tools = self
+            .tools
+            .iter()
+            .flat_map(|t| self.tool_scopes.get(&t.name).into_iter().flatten());
+        let mut out: Vec<Scope> = Vec::new();
+        let rest = self.prompts.all_scopes().chain(self.resources.all_scopes());
+        for s in tools.chain(rest) {
+            if !out.contains(s) {
+                out.push(s.clone());
+            }
+        }
+        out
     }
 
     async fn call_tool(

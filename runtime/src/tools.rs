@@ -2,6 +2,7 @@
 //! what a tool may return ([`IntoToolResult`]).
 
 use crate::cx::Cx;
+use crate::identity::Scope;
 use crate::protocol::{CallToolResult, Content, Error, JsonObject, Tool};
 use crate::sets::{ItemSet, SetEntry};
 use schemars::JsonSchema;
@@ -48,6 +49,10 @@ pub trait ToolHandler: 'static {
     /// Whether the tool may run as a task (the tasks extension, 2026-07-28): `None`, the
     /// default, always answers synchronously. `#[tool(task = optional)]` sets it.
     const TASK: Option<TaskMode> = None;
+    /// The OAuth scopes a call needs on a protected HTTP endpoint (the `auth` feature): a
+    /// token without one of them gets `403 insufficient_scope` naming them all, before the
+    /// tool runs. None by default; `#[tool(scopes = ["orders:write"])]` sets it.
+    const SCOPES: &'static [Scope] = &[];
     /// Runs the tool.
     fn call<'a>(
         cx: &'a Cx,
@@ -64,6 +69,11 @@ pub trait ToolBox: Send + Sync + 'static {
     fn task_mode(&self, name: &str) -> Option<TaskMode> {
         let _ = name;
         None
+    }
+    /// The scopes the tool `name` needs (see [`ToolHandler::SCOPES`]); none by default.
+    fn scopes(&self, name: &str) -> &[Scope] {
+        let _ = name;
+        &[]
     }
     /// Calls the tool `name`; `None` when this set has no such tool.
     fn call<'a>(
@@ -90,6 +100,7 @@ struct ToolEntry {
     definition: fn() -> Tool,
     call: CallFn,
     task: Option<TaskMode>,
+    scopes: &'static [Scope],
 }
 
 impl SetEntry for ToolEntry {
@@ -117,6 +128,7 @@ impl ToolSet {
             definition: T::definition,
             call: T::call,
             task: T::TASK,
+            scopes: T::SCOPES,
         });
         self
     }
@@ -136,6 +148,9 @@ impl ToolBox for ToolSet {
     }
     fn task_mode(&self, name: &str) -> Option<TaskMode> {
         self.items.find(name).and_then(|e| e.task)
+    }
+    fn scopes(&self, name: &str) -> &[Scope] {
+        self.items.find(name).map_or(&[], |e| e.scopes)
     }
 }
 

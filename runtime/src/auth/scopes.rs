@@ -52,6 +52,18 @@ impl ScopeHierarchy {
         }
     }
 
+    /// The `granted` scopes and every scope they imply: what a request with those scopes may
+    /// do.
+    pub fn expand(&self, granted: &BTreeSet<Scope>) -> BTreeSet<Scope> {
+        let mut out = granted.clone();
+        for g in granted {
+            if let Some(implied) = self.closure.get(g) {
+                out.extend(implied.iter().cloned());
+            }
+        }
+        out
+    }
+
     /// Whether the `granted` scopes satisfy `required`: it is granted, or a granted scope
     /// implies it.
     pub fn satisfied(&self, required: &Scope, granted: &BTreeSet<Scope>) -> bool {

@@ -5,7 +5,7 @@
 use super::audience::{CanonicalUrl, UrlError};
 use super::scopes::{OFFLINE_ACCESS, ScopeHierarchy};
 use super::{AuthError, TokenVerifier};
-use crate::identity::{AccessToken, Audience, BearerToken, Scope};
+use crate::identity::{AccessToken, Audience, BearerToken, Principal, Scope};
 use serde_json::{Value, json};
 use std::fmt;
 use std::sync::Arc;
@@ -55,6 +55,7 @@ struct Inner {
     root_metadata: bool,
     leeway: Duration,
     max_token_bytes: usize,
+    expose_bearer_token: bool,
 }
 
 /// A [`ResourceServer`] being configured.
@@ -71,6 +72,7 @@ pub struct ResourceServerBuilder {
     root_metadata: bool,
     leeway: Duration,
     max_token_bytes: usize,
+    expose_bearer_token: bool,
     errors: Vec<String>,
 }
 
@@ -181,6 +183,16 @@ impl ResourceServerBuilder {
         self
     }
 
+    /// Whether handlers may read the raw bearer token through
+    /// [`Cx::bearer_token`](crate::Cx::bearer_token) (default no). The MCP specification
+    /// forbids passing the client's token through to upstream APIs ("token passthrough"): a
+    /// server that calls other services on the user's behalf exchanges it for a token of its
+    /// own (RFC 8693) or uses its own credentials. Turn this on only for such an exchange.
+    pub fn expose_bearer_token(mut self, expose: bool) -> Self {
+        self.expose_bearer_token = expose;
+        self
+    }
+
     /// The resource server, or what is wrong with its settings.
     pub fn build(self) -> Result<ResourceServer, ConfigError> {
         let url = self
@@ -212,6 +224,7 @@ impl ResourceServerBuilder {
                 root_metadata: self.root_metadata,
                 leeway: self.leeway,
                 max_token_bytes: self.max_token_bytes,
+                expose_bearer_token: self.expose_bearer_token,
             }),
         })
     }
@@ -243,6 +256,7 @@ impl ResourceServer {
             root_metadata: true,
             leeway: Duration::from_secs(30),
             max_token_bytes: MAX_TOKEN_BYTES,
+            expose_bearer_token: false,
             errors: Vec::new(),
         }
     }
@@ -319,6 +333,32 @@ impl ResourceServer {
         values: &[&[u8]],
         now: SystemTime,
     ) -> Result<AccessToken, Refused> {
+        self.check(values, now).await.map(|(at, _)| at)
+    }
+
+    /// The principal of a request's `Authorization` headers (see
+    /// [`authenticate`](Self::authenticate)), carrying its token for the call context.
+    pub(crate) async fn principal(
+        &self,
+        values: &[&[u8]],
+        now: SystemTime,
+    ) -> Result<Principal, Refused> {
+        let (at, bearer) = self.check(values, now).await?;
+        let bearer = self.inner.expose_bearer_token.then_some(bearer);
+        let effective = self.inner.hierarchy.expand(&at.scopes);
+        Ok(Principal::of_grant(at, bearer, effective))
+    }
+
+    /// How far past `exp` a token is still accepted.
+    pub fn leeway(&self) -> Duration {
+        self.inner.leeway
+    }
+
+    async fn check(
+        &self,
+        values: &[&[u8]],
+        now: SystemTime,
+    ) -> Result<(AccessToken, BearerToken), Refused> {
         let i = &*self.inner;
         let raw = match values {
             [] => return Err(Refused::Missing),
@@ -377,7 +417,7 @@ impl ResourceServer {
                 i.hierarchy.challenge_scopes(&i.required, &at.scopes),
             ));
         }
-        Ok(at)
+        Ok((at, token))
     }
 }
 

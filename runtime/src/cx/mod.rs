@@ -5,6 +5,7 @@ mod ask_state;
 mod task;
 
 pub use crate::identity::Principal;
+use crate::identity::{AccessToken, BearerToken, Scope};
 pub use ask::AskError;
 pub(crate) use ask::Failure;
 pub(crate) use ask_state::{AskState, Ending, Reading, StartPhase, TaskLink};
@@ -125,9 +126,33 @@ impl Cx {
     pub fn client_info(&self) -> Option<&Implementation> {
         self.req.client_info.as_ref()
     }
-    /// The principal the transport authenticated, if any.
+    /// The principal the transport authenticated, if any: on a protected HTTP endpoint (the
+    /// `auth` feature) the verified issuer, subject and client id of the request's token.
     pub fn principal(&self) -> Option<&Principal> {
         self.req.principal.as_ref()
+    }
+    /// The verified access token of this request, on an endpoint protected by a resource
+    /// server: its scopes, expiry and every claim. Never the raw token (see
+    /// [`bearer_token`](Cx::bearer_token)).
+    pub fn access_token(&self) -> Option<&AccessToken> {
+        self.principal()?.access_token()
+    }
+    /// The scopes the request's token grants, as the token names them (empty without one).
+    pub fn scopes(&self) -> impl Iterator<Item = &Scope> + '_ {
+        self.access_token().into_iter().flat_map(|t| &t.scopes)
+    }
+    /// Whether the request's token grants `scope`, by name or through a broader scope that
+    /// implies it under the server's hierarchy. `false` without a token.
+    pub fn has_scope(&self, scope: &str) -> bool {
+        self.principal().is_some_and(|p| p.grants(scope))
+    }
+    /// The raw bearer token of this request, only when the resource server was built with
+    /// [`expose_bearer_token(true)`](crate::auth::ResourceServerBuilder::expose_bearer_token)
+    /// (feature `auth`). The MCP specification forbids forwarding it to upstream APIs
+    /// ("token passthrough"); this is for a token exchange (RFC 8693) and the like. Its
+    /// `Debug` and `Display` print only its length.
+    pub fn bearer_token(&self) -> Option<&BearerToken> {
+        self.principal()?.bearer_token()
     }
     /// Resolves when the client cancels the request (or closes its stream, on HTTP).
     pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {

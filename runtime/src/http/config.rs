@@ -23,6 +23,8 @@ pub struct HttpConfig {
     pub(crate) max_connections: usize,
     pub(crate) drain: Duration,
     pub(crate) path: String,
+    #[cfg(feature = "auth")]
+    pub(crate) protection: Option<crate::auth::ResourceServer>,
 }
 
 impl Default for HttpConfig {
@@ -43,6 +45,8 @@ impl Default for HttpConfig {
             max_connections: 1024,
             drain: Duration::from_secs(10),
             path: "/mcp".into(),
+            #[cfg(feature = "auth")]
+            protection: None,
         }
     }
 }
@@ -131,6 +135,19 @@ impl HttpConfig {
     /// The endpoint path [`serve`](super::serve) answers on (default `/mcp`).
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
+        self
+    }
+
+    /// Protects the endpoint with `rs` (feature `auth`): every request must carry an access
+    /// token that its verifier accepts, issued for this server, unexpired, with the scopes
+    /// the request's target declares. The Protected Resource Metadata document is served
+    /// at [`McpService::metadata_paths`](super::McpService::metadata_paths) without a token
+    /// (and [`serve`](super::serve) routes those paths). A [`Principal`](crate::Principal) in
+    /// the request's extensions is then ignored: the verified token is the only source of
+    /// identity.
+    #[cfg(feature = "auth")]
+    pub fn protect(mut self, rs: crate::auth::ResourceServer) -> Self {
+        self.protection = Some(rs);
         self
     }
 }

@@ -4,6 +4,7 @@
 use super::config::HttpConfig;
 use super::session::Sessions;
 use crate::dispatch::Engine;
+use crate::handler::Handler;
 
 /// The engine behind an endpoint, the endpoint's settings and its live 2025-11-25 sessions.
 pub(crate) struct Endpoint<H> {
@@ -15,19 +16,39 @@ pub(crate) struct Endpoint<H> {
     pub sessions: Sessions,
     /// The largest request body, in bytes.
     pub limit: usize,
+    /// The resource server guarding the endpoint, when it is protected.
+    #[cfg(feature = "auth")]
+    pub protection: Option<super::auth::Protection>,
 }
 
-impl<H> Endpoint<H> {
+impl<H: Handler> Endpoint<H> {
     /// An endpoint for `engine` with `config`; bodies default to the server's message limit.
     pub(crate) fn new(engine: Engine<H>, config: HttpConfig) -> Endpoint<H> {
         let limit = config
             .max_body_bytes
             .unwrap_or(engine.config.max_message_bytes);
+        #[cfg(feature = "auth")]
+        let protection = config
+            .protection
+            .clone()
+            .map(|rs| super::auth::Protection::new(rs, &engine.handler.declared_scopes()));
         Endpoint {
             engine,
             config,
             sessions: Sessions::default(),
             limit,
+            #[cfg(feature = "auth")]
+            protection,
         }
+    }
+
+    /// The paths this endpoint answers when served on its own: the endpoint's, then the
+    /// metadata document's.
+    pub(crate) fn serves(&self, path: &str) -> bool {
+        #[cfg(feature = "auth")]
+        if self.protection.as_ref().is_some_and(|p| p.serves(path)) {
+            return true;
+        }
+        path == self.config.path
     }
 }

@@ -16,7 +16,19 @@ pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
 /// Why a request whose `Host` or `Origin` is not allowed is refused with `403` (2026-07-28
 /// § Streamable HTTP, Security: "If the `Origin` header is present and invalid, servers MUST
 /// respond with HTTP 403 Forbidden"; a foreign `Host` is the DNS-rebinding signal).
+#[cfg(any(test, feature = "fuzzing"))]
 pub(crate) fn check_origin(
+    cfg: &HttpConfig,
+    uri: &Uri,
+    headers: &HeaderMap,
+) -> Result<(), &'static str> {
+    check_host(cfg, uri, headers)?;
+    check_origin_header(cfg, headers)
+}
+
+/// The `Host` half of [`check_origin`]: the first check of every request, the metadata
+/// document's paths included.
+pub(crate) fn check_host(
     cfg: &HttpConfig,
     uri: &Uri,
     headers: &HeaderMap,
@@ -35,6 +47,15 @@ pub(crate) fn check_origin(
             }
         }
     }
+    Ok(())
+}
+
+/// The `Origin` half of [`check_origin`] (the metadata document skips it: it is public and
+/// meant to be read by browser clients on other origins).
+pub(crate) fn check_origin_header(
+    cfg: &HttpConfig,
+    headers: &HeaderMap,
+) -> Result<(), &'static str> {
     if cfg.any_origin {
         return Ok(());
     }

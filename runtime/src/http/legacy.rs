@@ -205,6 +205,12 @@ async fn request<H: Handler>(
     principal: Option<Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
+    #[cfg(feature = "auth")]
+    if let Some(p) = &ep.protection
+        && let Some(refused) = p.check_target(&*ep.engine.handler, &req, principal.as_ref())
+    {
+        return refused;
+    }
     let cancel = CancellationToken::new();
     let Some(serial) = entry.register(&req.id, &cancel) else {
         let e = Error::invalid_request("a request with this id is already in flight");

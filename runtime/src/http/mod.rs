@@ -31,6 +31,8 @@
 //! # }
 //! ```
 
+#[cfg(feature = "auth")]
+mod auth;
 mod body;
 mod config;
 mod endpoint;

@@ -4,7 +4,8 @@
 //! in which the spec's rules depend on each other): `_meta` complete (`-32602`, 400), then
 //! `MCP-Protocol-Version` = `_meta` version (`-32020`, 400), then the version is served
 //! (`-32022`, 400), then the routing param (`name` or `uri`) is a string (`-32602`, 400), then
-//! `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` (`-32020`, 400); the
+//! `Mcp-Method` / `Mcp-Name` / `Mcp-Param-*` (`-32020`, 400), then, on a protected endpoint,
+//! the scopes the target declares (403 `insufficient_scope`); the
 //! dispatcher then answers, `-32601` as 404. `Mcp-Session-Id` and `Last-Event-ID` are ignored
 //! (§ Earlier Streamable HTTP Revisions).
 
@@ -58,6 +59,13 @@ async fn request<H: Handler>(
             return body::error(StatusCode::BAD_REQUEST, Some(&req.id), &e);
         }
     };
+    // The target's declared scopes, taken from the checked body (never from `Mcp-Name`).
+    #[cfg(feature = "auth")]
+    if let Some(p) = &ep.protection
+        && let Some(refused) = p.check_target(&*ep.engine.handler, &req, principal.as_ref())
+    {
+        return refused;
+    }
     let job = Job {
         engine: ep.engine.clone(),
         req,

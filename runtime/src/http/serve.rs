@@ -38,7 +38,8 @@ pub async fn serve<H: Handler>(
     serve_listener(server.into_http(HttpConfig::default()), listener, shutdown).await
 }
 
-/// Serves `service` on `listener` at its configured path (other paths get 404) until
+/// Serves `service` on `listener` at its configured path, and at its metadata paths when it
+/// is protected (other paths get 404), until
 /// `shutdown` resolves. Then it stops accepting, calls [`McpService::shutdown`] (listen and GET
 /// streams end), lets requests in flight finish for the drain timeout, and cancels what is
 /// left (dropping a modern request's stream cancels it).
@@ -143,7 +144,7 @@ impl<H: Handler> hyper::service::Service<Request<Incoming>> for AtPath<H> {
         let service = self.0.clone();
         req.extensions_mut().insert(self.1);
         Box::pin(async move {
-            if req.uri().path() == service.config().path {
+            if service.serves(req.uri().path()) {
                 Ok(service.handle(req).await)
             } else {
                 Ok(body::status(StatusCode::NOT_FOUND))

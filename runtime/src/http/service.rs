@@ -36,8 +36,10 @@ use std::task::{Context, Poll};
 /// # let _ = mcp;
 /// ```
 ///
-/// Clones share sessions and settings. An authentication layer in front may put a
-/// [`Principal`] into the request's extensions; handlers see it as [`Cx::principal`](crate::Cx::principal).
+/// Clones share sessions and settings. A protected endpoint ([`HttpConfig::protect`], feature
+/// `auth`) verifies each request's bearer token itself; otherwise an authentication layer in
+/// front may put a [`Principal`] into the request's extensions. Handlers see either as
+/// [`Cx::principal`](crate::Cx::principal).
 ///
 /// [`tower::Service`]: tower_service::Service
 pub struct McpService<H> {
@@ -91,20 +93,75 @@ impl<H: Handler> McpService<H> {
     {
         let (parts, body) = req.into_parts();
         let ep = &*self.endpoint;
-        if let Err(reason) = guard::check_origin(&ep.config, &parts.uri, &parts.headers) {
+        if let Err(reason) = guard::check_host(&ep.config, &parts.uri, &parts.headers) {
             return body::refuse(StatusCode::FORBIDDEN, reason);
         }
-        let who = parts.extensions.get::<Principal>();
+        #[cfg(feature = "auth")]
+        if let Some(p) = &ep.protection
+            && p.serves(parts.uri.path())
+        {
+            return p.metadata(&parts.method);
+        }
+        if let Err(reason) = guard::check_origin_header(&ep.config, &parts.headers) {
+            return body::refuse(StatusCode::FORBIDDEN, reason);
+        }
+        let who = match self.identify(&parts).await {
+            Ok(who) => who,
+            Err(refused) => return refused,
+        };
         match parts.method {
-            Method::GET => legacy::get(ep, &parts.headers, who),
-            Method::DELETE => legacy::delete(ep, &parts.headers, who),
-            Method::POST => self.post(parts, body).await,
+            Method::GET => legacy::get(ep, &parts.headers, who.as_ref()),
+            Method::DELETE => legacy::delete(ep, &parts.headers, who.as_ref()),
+            Method::POST => self.post(parts, body, who).await,
             _ => body::method_not_allowed(),
         }
     }
 
+    /// Who sends the request: the principal of its verified token on a protected endpoint
+    /// (or the answer refusing it, before any body byte is read), else the [`Principal`] a
+    /// layer in front put into its extensions.
+    async fn identify(
+        &self,
+        parts: &http::request::Parts,
+    ) -> Result<Option<Principal>, Response<McpBody>> {
+        #[cfg(feature = "auth")]
+        if let Some(p) = &self.endpoint.protection {
+            return p.authenticate(&parts.headers).await.map(Some);
+        }
+        Ok(parts.extensions.get::<Principal>().cloned())
+    }
+
+    /// The paths of the Protected Resource Metadata document (feature `auth`): the
+    /// path-inserted one, then the root one when it is served; none when the endpoint is not
+    /// [protected](HttpConfig::protect). [`serve`](super::serve) routes them; mounted in
+    /// another router, route each to a clone of this service:
+    ///
+    /// ```ignore
+    /// let mut app = axum::Router::new().route_service("/mcp", mcp.clone());
+    /// for path in mcp.metadata_paths() {
+    ///     app = app.route_service(&path, mcp.clone());
+    /// }
+    /// ```
+    #[cfg(feature = "auth")]
+    pub fn metadata_paths(&self) -> Vec<String> {
+        self.endpoint
+            .protection
+            .as_ref()
+            .map_or_else(Vec::new, |p| p.paths().to_vec())
+    }
+
+    /// Whether [`serve`](super::serve) routes `path` to this service.
+    pub(crate) fn serves(&self, path: &str) -> bool {
+        self.endpoint.serves(path)
+    }
+
     /// A POST: one JSON-RPC message, served on the path of its era.
-    async fn post<B>(&self, parts: http::request::Parts, body: B) -> Response<McpBody>
+    async fn post<B>(
+        &self,
+        parts: http::request::Parts,
+        body: B,
+        principal: Option<Principal>,
+    ) -> Response<McpBody>
     where
         B: Body + Send,
         B::Data: Send,
@@ -115,8 +172,7 @@ impl<H: Handler> McpService<H> {
             Ok(b) => b,
             Err(unread) => {
                 if !unread.head.is_empty() {
-                    let who = parts.extensions.get::<Principal>();
-                    legacy::answer_too_large(ep, headers, who, &unread.head);
+                    legacy::answer_too_large(ep, headers, principal.as_ref(), &unread.head);
                 }
                 return body::refuse(unread.status, unread.reason);
             }
@@ -125,7 +181,6 @@ impl<H: Handler> McpService<H> {
             Ok(m) => m,
             Err(rej) => return body::error(StatusCode::BAD_REQUEST, rej.id.as_ref(), &rej.error),
         };
-        let principal = parts.extensions.get::<Principal>().cloned();
         let accepts_json = guard::accepts_json(headers);
         let session = headers::single(headers, SESSION_ID, "Mcp-Session-Id");
         match (era::select(signals(headers, &msg, &session)), session) {
