@@ -137,6 +137,9 @@ impl Checks {
     /// event, as the test reads it.
     pub async fn send(&self, addr: SocketAddr, req: Request<Full<Bytes>>) -> Reply {
         let (mut parts, body) = req.into_parts();
+        // Not MCP messages, so not checked against its schema (the tests assert them): the
+        // OAuth documents under `/.well-known/` and the OAuth error bodies of challenges.
+        let well_known = parts.uri.path().starts_with("/.well-known/");
         let body = body.collect().await.expect("a full body").to_bytes();
         if !body.is_empty() {
             self.sent(&body);
@@ -168,9 +171,10 @@ impl Checks {
             buf: Vec::new(),
             checks: self.clone(),
         };
+        let oauth = well_known || reply.headers.contains_key("www-authenticate");
         if reply.content_type() != "text/event-stream" {
             reply.buf = reply.rest().await;
-            if !reply.buf.is_empty() {
+            if !reply.buf.is_empty() && !oauth {
                 self.received(&reply.buf);
             }
         }
@@ -384,9 +388,16 @@ pub struct AxumApp {
 
 impl AxumApp {
     pub async fn start<H: Handler>(svc: McpService<H>) -> AxumApp {
-        let app = axum::Router::new()
-            .route_service("/mcp", svc)
-            .layer(axum::middleware::map_request(authenticate));
+        AxumApp::start_with(svc, &[]).await
+    }
+
+    /// The service at `/mcp` and at each of `paths` too.
+    pub async fn start_with<H: Handler>(svc: McpService<H>, paths: &[String]) -> AxumApp {
+        let mut app = axum::Router::new().route_service("/mcp", svc.clone());
+        for p in paths {
+            app = app.route_service(p, svc.clone());
+        }
+        let app = app.layer(axum::middleware::map_request(authenticate));
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let addr = listener.local_addr().unwrap();
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();

@@ -11,17 +11,28 @@ pub struct Session {
     pub addr: SocketAddr,
     pub id: String,
     checks: Checks,
+    /// The `Authorization` header every request of the session carries, if any.
+    authorization: std::sync::Mutex<Option<String>>,
 }
 
 impl Session {
     pub async fn open(addr: SocketAddr) -> Session {
+        Session::open_as(addr, None).await
+    }
+
+    /// A session whose requests carry `Authorization: <authorization>`.
+    pub async fn open_as(addr: SocketAddr, authorization: Option<&str>) -> Session {
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25",
             "capabilities": {"elicitation": {}},
             "clientInfo": {"name": "http-tests", "version": "1.0.0"}}});
         let checks = Checks::new(Revision::V2025_11_25);
+        let mut h = vec![ACCEPT];
+        if let Some(a) = authorization {
+            h.push(("authorization", a));
+        }
         let r = checks
-            .send(addr, request(Method::POST, &[ACCEPT], Some(&init)))
+            .send(addr, request(Method::POST, &h, Some(&init)))
             .await;
         assert_eq!(r.status, StatusCode::OK);
         let id = r.headers["mcp-session-id"]
@@ -34,18 +45,32 @@ impl Session {
         );
         let msg = r.json().await;
         assert_eq!(msg["result"]["protocolVersion"], "2025-11-25");
-        let s = Session { addr, id, checks };
+        let s = Session {
+            addr,
+            id,
+            checks,
+            authorization: std::sync::Mutex::new(authorization.map(str::to_owned)),
+        };
         let note = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
         assert_eq!(s.post(&note).await.status, StatusCode::ACCEPTED);
         s
     }
 
+    /// From now on, requests carry `Authorization: <authorization>` (or none).
+    pub fn authorize(&self, authorization: Option<&str>) {
+        *self.authorization.lock().unwrap() = authorization.map(str::to_owned);
+    }
+
     pub async fn send(&self, method: Method, body: Option<&Value>) -> Reply {
-        let h = [
+        let auth = self.authorization.lock().unwrap().clone();
+        let mut h = vec![
             ACCEPT,
             ("mcp-session-id", self.id.as_str()),
             ("mcp-protocol-version", "2025-11-25"),
         ];
+        if let Some(a) = &auth {
+            h.push(("authorization", a));
+        }
         self.checks.send(self.addr, request(method, &h, body)).await
     }
 
