@@ -194,6 +194,40 @@ impl fmt::Debug for Principal {
     }
 }
 
+/// The scope that a refresh token is asked for; never a resource's scope (2026-07-28:
+/// servers SHOULD NOT put it in a challenge or in `scopes_supported`).
+pub const OFFLINE_ACCESS: &str = "offline_access";
+
+/// The scopes a `403 insufficient_scope` names: the operation's `required` scopes (all of
+/// them, at once, in their order), then the other `granted` ones, so that a client that
+/// replaces its scopes with the challenge's keeps what it had. `offline_access` is never named.
+pub(crate) fn challenge_scopes<'a>(
+    required: &'a [Scope],
+    granted: impl IntoIterator<Item = &'a Scope>,
+) -> Vec<Scope> {
+    let mut out: Vec<Scope> = Vec::new();
+    for s in required.iter().chain(granted) {
+        if s.as_str() != OFFLINE_ACCESS && !out.contains(s) {
+            out.push(s.clone());
+        }
+    }
+    out
+}
+
+/// What `cx.require_scopes` found missing, for the transport to answer as a step-up
+/// (`403 insufficient_scope`) when nothing was sent for the request yet.
+#[derive(Debug, Clone)]
+#[cfg_attr(not(feature = "auth"), allow(dead_code))]
+pub(crate) struct StepUp {
+    /// The challenge's scopes (see [`challenge_scopes`]).
+    pub scopes: Vec<Scope>,
+    /// The scopes the token lacks.
+    pub missing: Vec<Scope>,
+}
+
+/// Where a request's [`StepUp`] is recorded; only protected endpoints have one.
+pub(crate) type StepUpSlot = Arc<std::sync::OnceLock<StepUp>>;
+
 /// An OAuth scope: a non-empty scope-token of printable ASCII without space, `"` or `\`
 /// (RFC 6749 §3.3), so it can be written into a `WWW-Authenticate` challenge as it is.
 #[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -88,6 +88,78 @@ impl ToolHandler for WhoAmI {
     }
 }
 
+/// How often each subject's `checkout` asked its question: a kept answer is not asked again.
+static ASKED: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+
+fn asked_of(subject: &str) -> usize {
+    let m = ASKED.lock().unwrap();
+    m.as_ref()
+        .and_then(|m| m.get(subject))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// `checkout`: asks for a confirmation, and only after the answer decides that it needs
+/// `orders:write` (`cx.require_scopes`), the case a declaration cannot express.
+struct Checkout;
+
+impl ToolHandler for Checkout {
+    const NAME: &'static str = "checkout";
+    fn definition() -> Tool {
+        Tool::new(
+            "checkout",
+            "Confirms and places an order",
+            Tool::no_arguments(),
+        )
+    }
+    fn call<'a>(cx: &'a Cx, _: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
+        Box::pin(async move {
+            let who = cx
+                .principal()
+                .map(|p| p.subject().to_owned())
+                .unwrap_or_default();
+            let form = rondo_mcp::protocol::ElicitRequest::Form {
+                message: "Place the order?".into(),
+                requested_schema: serde_json::from_value(json!({"type": "object",
+                    "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}))
+                .unwrap(),
+            };
+            let answer = match cx.elicit("confirm", form).await {
+                Ok(a) => a,
+                Err(why) => return Ok(CallToolResult::text(format!("Cannot ask: {why}"))),
+            };
+            *ASKED
+                .lock()
+                .unwrap()
+                .get_or_insert_with(HashMap::new)
+                .entry(who)
+                .or_default() += 1;
+            let ok = answer.content.as_ref().and_then(|c| c.get("ok")) == Some(&json!(true));
+            if !ok {
+                return Ok(CallToolResult::text("not ordered"));
+            }
+            cx.require_scopes(["orders:write"])?;
+            Ok(CallToolResult::text("checked out"))
+        })
+    }
+}
+
+/// `audit`: needs `orders:read` by a decision in its body, before it sends anything.
+struct Audit;
+
+impl ToolHandler for Audit {
+    const NAME: &'static str = "audit";
+    fn definition() -> Tool {
+        Tool::new("audit", "Shows the order log", Tool::no_arguments())
+    }
+    fn call<'a>(cx: &'a Cx, _: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
+        Box::pin(async move {
+            cx.require_scopes(["orders:read"])?;
+            Ok(CallToolResult::text("the log"))
+        })
+    }
+}
+
 /// A verifier that knows a fixed table of tokens (or is down: every verify is `Unavailable`).
 struct Table {
     tokens: HashMap<&'static str, AccessToken>,
@@ -144,6 +216,9 @@ fn table() -> HashMap<&'static str, AccessToken> {
         ("erin-read", token("erin", &["books:read"])),
         ("erin-write", token("erin", &["books:read", "orders:write"])),
         ("no-books", token("frank", &["orders:write"])),
+        ("ivan-read", token("ivan", &["books:read"])),
+        ("ivan-write", token("ivan", &["books:read", "orders:write"])),
+        ("judy-write", token("judy", &["books:read", "orders:write"])),
         (
             "expired",
             AccessToken::new(ISSUER, "alice", past, Audience::Values(vec![URL.into()]))
@@ -199,8 +274,13 @@ fn resource_server(down: bool, expose: bool) -> ResourceServer {
 }
 
 fn service(down: bool, expose: bool) -> McpService<Router> {
-    let router = Router::new(ServerInfo::new("bookshop", "1.0.0"))
-        .tools(rondo_mcp::ToolSet::new().with::<Order>().with::<WhoAmI>());
+    let router = Router::new(ServerInfo::new("bookshop", "1.0.0")).tools(
+        rondo_mcp::ToolSet::new()
+            .with::<Order>()
+            .with::<WhoAmI>()
+            .with::<Checkout>()
+            .with::<Audit>(),
+    );
     Server::new(router).into_http(HttpConfig::default().protect(resource_server(down, expose)))
 }
 
@@ -595,4 +675,95 @@ async fn a_principal_from_the_extensions_is_ignored_on_a_protected_endpoint() {
     assert_eq!(doc.status, StatusCode::OK);
     assert_eq!(doc.json().await["resource"], URL);
     app.stop().await;
+}
+
+#[tokio::test]
+async fn a_step_up_between_rounds_keeps_the_answers() {
+    let s = protected().await;
+    let first = call(1, "checkout");
+    let as_ = |tok: &'static str| {
+        move |h: &mut Vec<(String, String)>| {
+            h.push(("authorization".into(), bearer(tok)));
+        }
+    };
+    // Round 1 with a read-only token: the question.
+    let irr = post_modern(s.addr, &first, as_("ivan-read"))
+        .await
+        .json()
+        .await;
+    assert_eq!(irr["result"]["resultType"], "input_required", "{irr}");
+    let state = irr["result"]["requestState"].clone();
+    let retry = modern(
+        2,
+        "tools/call",
+        json!({"name": "checkout", "arguments": {}, "requestState": state,
+            "inputResponses": {"confirm": {"action": "accept", "content": {"ok": true}}}}),
+    );
+    // Round 2: the answer is in, and now the tool needs `orders:write`: a 403 to step up.
+    let (ps, body) = challenge(
+        post_modern(s.addr, &retry, as_("ivan-read")).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    assert_eq!(param(&ps, "error"), Some("insufficient_scope"));
+    assert_eq!(param(&ps, "scope"), Some("orders:write books:read"));
+    assert_eq!(body["scope"], "orders:write books:read");
+    assert_eq!(asked_of("ivan"), 1);
+    // Another user cannot use the state, whatever their scopes.
+    let other = post_modern(s.addr, &retry, as_("judy-write"))
+        .await
+        .json()
+        .await;
+    assert_eq!(other["error"]["code"], -32602, "{other}");
+    assert_eq!(other["error"]["message"], "Invalid or expired requestState");
+    // The same retry with the stepped-up token completes: the state and its answer are kept
+    // (the round the 403 took was given back to the replay guard).
+    let done = post_modern(s.addr, &retry, as_("ivan-write"))
+        .await
+        .json()
+        .await;
+    assert_eq!(text(&done), "checked out", "{done}");
+    assert_eq!(
+        asked_of("ivan"),
+        2,
+        "the tool ran again, with the kept answer"
+    );
+    // Now the round is taken for good.
+    let replay = post_modern(s.addr, &retry, as_("ivan-write"))
+        .await
+        .json()
+        .await;
+    assert_eq!(replay["error"]["code"], -32602, "{replay}");
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn require_scopes_in_a_body_is_the_same_step_up_at_both_revisions() {
+    let s = protected().await;
+    let (ps, _) = challenge(
+        call_as(s.addr, "audit", Some(&bearer("alice-read"))).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    assert_eq!(param(&ps, "scope"), Some("orders:read books:read"));
+    // `orders:admin` implies `orders:read`.
+    let r = call_as(s.addr, "audit", Some(&bearer("hank-admin"))).await;
+    assert_eq!(text(&r.json().await), "the log");
+
+    let session = Session::open_as(s.addr, Some(&bearer("alice-read"))).await;
+    let audit = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "audit", "arguments": {}}});
+    let (ps, _) = challenge(session.post(&audit).await, StatusCode::FORBIDDEN).await;
+    assert_eq!(param(&ps, "scope"), Some("orders:read books:read"));
+    s.stop().await;
+}
+
+#[tokio::test]
+async fn without_a_resource_server_require_scopes_is_not_in_force() {
+    let router = Router::new(ServerInfo::new("open", "1.0.0"))
+        .tools(rondo_mcp::ToolSet::new().with::<Audit>().with::<Order>());
+    let s = start(Server::new(router), HttpConfig::default()).await;
+    let r = call_as(s.addr, "audit", None).await;
+    assert_eq!(text(&r.json().await), "the log");
+    s.stop().await;
 }

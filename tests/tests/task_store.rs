@@ -210,4 +210,22 @@ mod redis {
             Ok(true)
         );
     }
+
+    #[tokio::test]
+    async fn a_released_round_is_taken_once_more_on_any_instance() {
+        let Some(server) = RedisServer::start() else {
+            return;
+        };
+        let one = RedisReplayGuard::connect(&server.url()).await.unwrap();
+        let two = RedisReplayGuard::connect(&server.url()).await.unwrap();
+        let now = SystemTime::now();
+        let later = now + Duration::from_secs(600);
+        assert_eq!(one.first_use("step.1", later, now).await, Ok(true));
+        // A step-up gives the round back; the client's retry may land on another instance.
+        one.release("step.1").await.unwrap();
+        assert_eq!(two.first_use("step.1", later, now).await, Ok(true));
+        assert_eq!(one.first_use("step.1", later, now).await, Ok(false));
+        // Releasing a round never taken is harmless.
+        two.release("never.1").await.unwrap();
+    }
 }

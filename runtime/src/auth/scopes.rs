@@ -4,12 +4,9 @@
 //! Rondo cannot guess a hierarchy from scope names; the operator states it as a table
 //! (`broad` implies `narrow..`), closed transitively when it is built.
 
-use crate::identity::Scope;
+pub use crate::identity::OFFLINE_ACCESS;
+use crate::identity::{self, Scope};
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The scope that a refresh token is asked for; never a resource's scope (2026-07-28:
-/// servers SHOULD NOT put it in a challenge or in `scopes_supported`).
-pub const OFFLINE_ACCESS: &str = "offline_access";
 
 /// Which scopes imply which: `implies(broad, [narrow..])`, closed transitively. Cycles mean
 /// equivalence.
@@ -85,13 +82,7 @@ impl ScopeHierarchy {
     /// their order), then the other granted ones, so that a client that replaces its scopes
     /// with the challenge's keeps what it had. `offline_access` is never named.
     pub fn challenge_scopes(&self, required: &[Scope], granted: &BTreeSet<Scope>) -> Vec<Scope> {
-        let mut out: Vec<Scope> = Vec::new();
-        for s in required.iter().chain(granted) {
-            if s.as_str() != OFFLINE_ACCESS && !out.contains(s) {
-                out.push(s.clone());
-            }
-        }
-        out
+        identity::challenge_scopes(required, granted)
     }
 }
 

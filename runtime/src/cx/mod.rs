@@ -5,7 +5,7 @@ mod ask_state;
 mod task;
 
 pub use crate::identity::Principal;
-use crate::identity::{AccessToken, BearerToken, Scope};
+use crate::identity::{self, AccessToken, BearerToken, Scope, StepUp, StepUpSlot};
 pub use ask::AskError;
 pub(crate) use ask::Failure;
 pub(crate) use ask_state::{AskState, Ending, Reading, StartPhase, TaskLink};
@@ -15,7 +15,7 @@ use crate::config::{Config, FlowSettings};
 use crate::notify::Notifier;
 use crate::protocol::{
     ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
-    RequestId, Revision, notification,
+    RequestId, Revision, echo, notification,
 };
 use crate::sync::lock;
 use serde::Serialize;
@@ -54,6 +54,8 @@ pub(crate) struct RequestFacts {
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) principal: Option<Principal>,
+    /// Where [`Cx::require_scopes`] records a step-up (protected endpoints only).
+    pub(crate) step_up: Option<StepUpSlot>,
     /// The arguments of a tool call or a prompt (`{}` for other methods).
     pub(crate) arguments: JsonObject,
     pub(crate) cancel: CancellationToken,
@@ -153,6 +155,60 @@ impl Cx {
     /// `Debug` and `Display` print only its length.
     pub fn bearer_token(&self) -> Option<&BearerToken> {
         self.principal()?.bearer_token()
+    }
+    /// `Ok` when the request's token grants every one of `scopes` (by name or through a
+    /// broader scope); otherwise the step-up error, to return with `?`: a decision inside a
+    /// tool body, where declaring `#[tool(scopes = [..])]` cannot express it (a scope needed
+    /// only for some arguments, or only in a later round).
+    ///
+    /// On a protected HTTP endpoint, returned before anything was sent for the request, it
+    /// is answered as `403 insufficient_scope` naming the scopes, as a declared scope is, and
+    /// the client steps up: it obtains a wider token and sends the same request again. A
+    /// 2026-07-28 retry keeps its `requestState` and answers (they are bound to the user, not
+    /// to the token), so a question answered before the step-up is not asked again. Once a
+    /// progress notification or a 2025-11-25 question has gone out, the status can no longer
+    /// change: the request then fails with `-32603` whose `data` is `{"error":
+    /// "insufficient_scope", "scope": ".."}`, so call this before sending anything.
+    ///
+    /// Without a verified token (stdio, or HTTP without a resource server) no authorization
+    /// is in force and this returns `Ok`. A scope that is not a valid scope-token is an
+    /// internal error.
+    pub fn require_scopes<S: AsRef<str>>(
+        &self,
+        scopes: impl IntoIterator<Item = S>,
+    ) -> Result<(), Error> {
+        let Some((p, token)) = self.principal().and_then(|p| Some((p, p.access_token()?))) else {
+            return Ok(());
+        };
+        let mut required = Vec::new();
+        for s in scopes {
+            let s = s.as_ref();
+            let scope = Scope::new(s.to_owned())
+                .map_err(|e| Error::internal(format!("require_scopes: {}: {e}", echo(s))))?;
+            required.push(scope);
+        }
+        let missing: Vec<Scope> = required
+            .iter()
+            .filter(|s| !p.grants(s.as_str()))
+            .cloned()
+            .collect();
+        if missing.is_empty() {
+            return Ok(());
+        }
+        let scopes = identity::challenge_scopes(&required, &token.scopes);
+        let list = |v: &[Scope]| v.iter().map(Scope::as_str).collect::<Vec<_>>().join(" ");
+        let e = Error {
+            code: crate::protocol::code::INTERNAL_ERROR,
+            message: format!(
+                "This request needs the scope {}; authorize it and send the request again",
+                list(&missing)
+            ),
+            data: Some(json!({"error": "insufficient_scope", "scope": list(&scopes)})),
+        };
+        if let Some(slot) = &self.req.step_up {
+            let _ = slot.set(StepUp { scopes, missing });
+        }
+        Err(e)
     }
     /// Resolves when the client cancels the request (or closes its stream, on HTTP).
     pub fn cancelled(&self) -> WaitForCancellationFuture<'_> {

@@ -20,6 +20,7 @@ use crate::config::Config;
 use crate::cx::{AskState, Cx, Principal, RequestFacts};
 use crate::era::ModernMeta;
 use crate::handler::Handler;
+use crate::identity::StepUpSlot;
 use crate::notify::Notifier;
 use crate::protocol::{
     self, CacheHint, ClientCapabilities, CompleteEnvelope, Enveloped, Error, Implementation,
@@ -63,6 +64,8 @@ pub(crate) struct Conn {
     pub principal: Option<Principal>,
     /// Cancelled when the client cancels the request or drops its stream.
     pub cancel: CancellationToken,
+    /// Where `cx.require_scopes` records a step-up, on a protected endpoint.
+    pub step_up: Option<StepUpSlot>,
 }
 
 /// How the engine serves a request, as the transport decided with `era::select`.
@@ -209,6 +212,7 @@ impl<H: Handler> Engine<H> {
             log_level: facts.log_level,
             progress_token: facts.progress_token,
             principal: conn.principal.clone(),
+            step_up: conn.step_up.clone(),
             arguments: req.arguments,
             cancel: conn.cancel.clone(),
             out: conn.out.clone(),

@@ -23,6 +23,8 @@ pub(super) struct Bound {
     pub(super) round: u32,
     /// The flow's id, when a `requestState` carried it (a first round mints one when needed).
     pub(super) flow: Option<String>,
+    /// The sealed round taken through the replay guard, if one was.
+    pub(super) taken: Option<String>,
 }
 
 /// What a request's `requestState` is bound to, borrowed from the request. The [`Binding`],
@@ -149,6 +151,7 @@ impl<H: Handler> Engine<H> {
         mut params: TargetParams,
     ) -> Answered {
         let bound = self.open_rounds(&method, conn, &facts, &mut params).await?;
+        let taken = bound.taken;
         let parsed = Parsed {
             id,
             method,
@@ -162,7 +165,22 @@ impl<H: Handler> Engine<H> {
             Driven::Panicked(msg) => T::panicked(cx.target(), msg),
             other => other,
         };
-        self.finish_rounds(&cx, out)
+        let answered = self.finish_rounds(&cx, out);
+        if answered.is_err() && cx.req.step_up.as_ref().is_some_and(|s| s.get().is_some()) {
+            self.release(taken).await;
+        }
+        answered
+    }
+
+    /// Gives the round back to the replay guard after a step-up (`cx.require_scopes`), so
+    /// that the client's retry with a wider token is served, not refused as a replay.
+    async fn release(&self, taken: Option<String>) {
+        let (Some(round), Some(guard)) = (taken, &self.config.replay) else {
+            return;
+        };
+        if let Err(e) = guard.release_round(&round).await {
+            tracing::warn!(error = %e, round, "the replay guard could not release a stepped-up round");
+        }
     }
 
     /// Opens the rounds of a method that may ask for input: opens and binds its
@@ -180,6 +198,7 @@ impl<H: Handler> Engine<H> {
             asks: AskState::asking(Carried::default(), unbound),
             round: 0,
             flow: None,
+            taken: None,
         };
         if !facts.revision.is_modern() {
             return Ok(fresh(JsonObject::new()));
@@ -198,7 +217,7 @@ impl<H: Handler> Engine<H> {
             audience: &self.config.audience,
         };
         let opened = self.state_codec().open(token, &binding.binding())?;
-        self.first_use(&opened).await?;
+        let taken = self.first_use(&opened).await?;
         let mut carried = opened.carried;
         tracing::Span::current().record("round", carried.round);
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
@@ -210,20 +229,26 @@ impl<H: Handler> Engine<H> {
                 asks.accept(question, v);
             }
         }
-        Ok(Bound { asks, round, flow })
+        Ok(Bound {
+            asks,
+            round,
+            flow,
+            taken,
+        })
     }
 
     /// Takes the opened round through the replay guard, if there is one: a round taken before
     /// is the frozen `-32602` (the reason goes to the log), a guard that cannot tell refuses
-    /// the retry with `-32603` and its message. Nothing has run yet either way.
-    async fn first_use(&self, opened: &Opened) -> Result<(), Error> {
+    /// the retry with `-32603` and its message. Nothing has run yet either way. The round
+    /// taken, when there is a guard.
+    async fn first_use(&self, opened: &Opened) -> Result<Option<String>, Error> {
         let Some(guard) = &self.config.replay else {
-            return Ok(());
+            return Ok(None);
         };
         let round = opened.round_id();
         let now_ms = self.config.clock.now_ms();
         match guard.first_use_ms(&round, opened.expires_ms, now_ms).await {
-            Ok(true) => Ok(()),
+            Ok(true) => Ok(Some(round)),
             Ok(false) => {
                 tracing::warn!(
                     reason = "already taken (a replayed retry)",

@@ -119,6 +119,8 @@ impl<H: Handler> Engine<H> {
         // has no progress or log messages for a task.
         facts.cancel = CancellationToken::new();
         facts.out = Outbound::closed();
+        // A task cannot answer with an HTTP status: `cx.require_scopes` fails it instead.
+        facts.step_up = None;
         let mut asks = asks;
         if start == TaskStart::Explicit {
             asks.start = StartPhase::Armed;

@@ -2,14 +2,16 @@
 //! document, the bearer check of every request, and the `401`/`403` challenges (design §26).
 
 use super::body::{self, McpBody};
+use super::exchange::{Challenger, StepUpWatch};
 use crate::auth::{Challenge, Code, Refused, ResourceServer};
 use crate::cx::Principal;
 use crate::handler::Handler;
-use crate::identity::Scope;
+use crate::identity::{Scope, StepUp};
 use crate::protocol::{Method as RpcMethod, Request};
 use bytes::Bytes;
 use http::header::{self, HeaderMap, HeaderValue};
 use http::{Method, Response, StatusCode};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 /// What a protected endpoint is served with, built once from the resource server and the
@@ -204,6 +206,14 @@ impl Protection {
         Some(self.challenge(Code::InsufficientScope, &description, &scopes))
     }
 
+    /// The watch of one request for a step-up from `cx.require_scopes`.
+    pub(crate) fn watch(self: &Arc<Self>) -> StepUpWatch {
+        StepUpWatch {
+            slot: Default::default(),
+            answer: self.clone(),
+        }
+    }
+
     /// The refusal when `who` lacks a scope the target of `req` declares (step 9 of the order
     /// of checks, after the headers were checked against the body).
     pub(crate) fn check_target<H: Handler>(
@@ -220,5 +230,14 @@ impl Protection {
             _ => return None,
         };
         self.require(who, required, &format!("{what} {}", t.target))
+    }
+}
+
+impl Challenger for Protection {
+    fn step_up(&self, s: &StepUp) -> Response<McpBody> {
+        let names: Vec<&str> = s.missing.iter().map(Scope::as_str).collect();
+        let description = format!("This request needs {}", names.join(" "));
+        tracing::debug!(%description, "step-up asked by the handler");
+        self.challenge(Code::InsufficientScope, &description, &s.scopes)
     }
 }

@@ -18,7 +18,7 @@ pub(crate) struct Endpoint<H> {
     pub limit: usize,
     /// The resource server guarding the endpoint, when it is protected.
     #[cfg(feature = "auth")]
-    pub protection: Option<super::auth::Protection>,
+    pub protection: Option<std::sync::Arc<super::auth::Protection>>,
 }
 
 impl<H: Handler> Endpoint<H> {
@@ -28,10 +28,22 @@ impl<H: Handler> Endpoint<H> {
             .max_body_bytes
             .unwrap_or(engine.config.max_message_bytes);
         #[cfg(feature = "auth")]
+        let protected = config.protection.is_some();
+        #[cfg(not(feature = "auth"))]
+        let protected = false;
+        if !protected && !engine.handler.declared_scopes().is_empty() {
+            // Fail-open on an unprotected transport (design §26): said once, loudly.
+            tracing::warn!(
+                "scopes are declared but not enforced: this HTTP endpoint has no resource \
+                 server (HttpConfig::protect, feature `auth`)"
+            );
+        }
+        #[cfg(feature = "auth")]
         let protection = config
             .protection
             .clone()
-            .map(|rs| super::auth::Protection::new(rs, &engine.handler.declared_scopes()));
+            .map(|rs| super::auth::Protection::new(rs, &engine.handler.declared_scopes()))
+            .map(std::sync::Arc::new);
         Endpoint {
             engine,
             config,
@@ -40,6 +52,15 @@ impl<H: Handler> Endpoint<H> {
             #[cfg(feature = "auth")]
             protection,
         }
+    }
+
+    /// A fresh step-up watch for one request, on a protected endpoint.
+    pub(crate) fn step_up_watch(&self) -> Option<super::exchange::StepUpWatch> {
+        #[cfg(feature = "auth")]
+        if let Some(p) = &self.protection {
+            return Some(p.watch());
+        }
+        None
     }
 
     /// The paths this endpoint answers when served on its own: the endpoint's, then the

@@ -13,10 +13,12 @@ use crate::backchannel::Outbound;
 use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route};
 use crate::handler::Handler;
+use crate::identity::{StepUp, StepUpSlot};
 use crate::protocol::Message;
 use crate::protocol::{Error, Request, RequestId};
 use bytes::Bytes;
 use http::{Response, StatusCode};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, Interval, interval_at};
@@ -48,6 +50,22 @@ pub(crate) struct Job<H> {
     pub principal: Option<Principal>,
     /// Cancels the request.
     pub cancel: CancellationToken,
+    /// On a protected endpoint: where `cx.require_scopes` records a step-up, and who answers
+    /// it.
+    pub step_up: Option<StepUpWatch>,
+}
+
+/// Turns a recorded step-up into the transport's answer (the resource server's
+/// `403 insufficient_scope`).
+pub(crate) trait Challenger: Send + Sync {
+    /// The answer to `step_up`.
+    fn step_up(&self, step_up: &StepUp) -> Response<McpBody>;
+}
+
+/// A request's step-up slot and its challenger.
+pub(crate) struct StepUpWatch {
+    pub slot: StepUpSlot,
+    pub answer: Arc<dyn Challenger>,
 }
 
 /// Runs `job` and answers it. `hold` is dropped when the handler finishes (it unregisters a
@@ -64,6 +82,7 @@ pub(crate) async fn run<H: Handler>(
         out: Outbound(tx),
         principal: job.principal,
         cancel: job.cancel.clone(),
+        step_up: job.step_up.as_ref().map(|w| w.slot.clone()),
     };
     let (engine, req, route) = (job.engine, job.req, job.route);
     tokio::spawn(async move {
@@ -81,6 +100,13 @@ pub(crate) async fn run<H: Handler>(
             let reply = final_message(done_rx.await, &id);
             if let Some(g) = guard {
                 g.disarm();
+            }
+            // Nothing was sent yet, so a step-up can still be the HTTP status clients act on.
+            if let (Some(w), Some(msg)) = (&job.step_up, &reply)
+                && msg.error_code().is_some()
+                && let Some(s) = w.slot.get()
+            {
+                return w.answer.step_up(s);
             }
             match reply {
                 Some(msg) if opts.accepts_json => {

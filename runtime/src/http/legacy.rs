@@ -227,6 +227,7 @@ async fn request<H: Handler>(
         route: Route::Legacy(entry.session.clone()),
         principal,
         cancel,
+        step_up: ep.step_up_watch(),
     };
     let opts = Opts {
         modern: false,

@@ -72,6 +72,7 @@ async fn request<H: Handler>(
         route: Route::Modern(Ok(meta)),
         principal,
         cancel: CancellationToken::new(),
+        step_up: ep.step_up_watch(),
     };
     let opts = Opts {
         modern: true,

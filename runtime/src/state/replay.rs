@@ -53,6 +53,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 ///     ) -> Result<bool, GuardError> {
 ///         Ok(self.0.lock().unwrap().insert(round.to_owned()))
 ///     }
+///     async fn release(&self, round: &str) -> Result<(), GuardError> {
+///         self.0.lock().unwrap().remove(round);
+///         Ok(())
+///     }
 /// }
 /// # let _ = rondo_mcp::Server::new(rondo_mcp::Router::new(rondo_mcp::ServerInfo::new("s", "1")))
 /// #     .replay_guard(Remember::default());
@@ -66,6 +70,16 @@ pub trait ReplayGuard: Send + Sync + 'static {
         expires_at: SystemTime,
         now: SystemTime,
     ) -> impl Future<Output = Result<bool, GuardError>> + Send;
+
+    /// Forgets that `round` was taken, so that it can be taken once more. The server calls
+    /// it only when the request that took the round ended in a step-up: the tool's
+    /// `cx.require_scopes` found the access token short of a scope and the client was told
+    /// (`403 insufficient_scope`) to come back with a wider token. Its retry, the same
+    /// `requestState` and answers under the new token, is then served instead of refused as a
+    /// replay. Nothing is gained by replaying in between: the retry is bound to the same
+    /// principal and carries the same answers. An error is logged; the step-up retry is then
+    /// refused as a replay and the client starts the call again.
+    fn release(&self, round: &str) -> impl Future<Output = Result<(), GuardError>> + Send;
 }
 
 /// Why a [`ReplayGuard`] cannot tell whether a round was taken: the retry is refused with
@@ -99,17 +113,25 @@ impl std::error::Error for GuardError {}
 /// The boxed future of a type-erased [`ReplayGuard`].
 pub(crate) type GuardFuture<'a> =
     Pin<Box<dyn Future<Output = Result<bool, GuardError>> + Send + 'a>>;
+/// The boxed future of [`ReplayGuard::release`], type-erased.
+pub(crate) type ReleaseFuture<'a> =
+    Pin<Box<dyn Future<Output = Result<(), GuardError>> + Send + 'a>>;
 
 /// [`ReplayGuard`] behind a pointer: the configuration holds `Arc<dyn ErasedGuard>`.
 pub(crate) trait ErasedGuard: Send + Sync {
     /// [`ReplayGuard::first_use`], with times in ms since the epoch.
     fn first_use_ms<'a>(&'a self, round: &'a str, expires_ms: u64, now_ms: u64) -> GuardFuture<'a>;
+    /// [`ReplayGuard::release`].
+    fn release_round<'a>(&'a self, round: &'a str) -> ReleaseFuture<'a>;
 }
 
 impl<G: ReplayGuard> ErasedGuard for G {
     fn first_use_ms<'a>(&'a self, round: &'a str, expires_ms: u64, now_ms: u64) -> GuardFuture<'a> {
         let at = |ms| UNIX_EPOCH + Duration::from_millis(ms);
         Box::pin(self.first_use(round, at(expires_ms), at(now_ms)))
+    }
+    fn release_round<'a>(&'a self, round: &'a str) -> ReleaseFuture<'a> {
+        Box::pin(self.release(round))
     }
 }
 
@@ -215,6 +237,12 @@ impl ReplayGuard for MemoryReplayGuard {
     ) -> Result<bool, GuardError> {
         self.take(round, ms(expires_at), ms(now))
     }
+    async fn release(&self, round: &str) -> Result<(), GuardError> {
+        // The queue entry stays until its expiry; popping it then finds nothing to forget, or
+        // forgets the round retaken with the same expiry, which is when it expires anyway.
+        crate::sync::lock(&self.taken).expiry.remove(round);
+        Ok(())
+    }
 }
 
 /// `at` in ms since the epoch (0 before it).
@@ -256,5 +284,15 @@ mod tests {
             "a.1 expired, so c.1 fits"
         );
         assert_eq!(g.len(), 2);
+    }
+
+    #[tokio::test]
+    async fn a_released_round_is_taken_once_more() {
+        let g = MemoryReplayGuard::new(8);
+        assert_eq!(g.take("f.1", 1_000, 0), Ok(true));
+        g.release("f.1").await.unwrap();
+        assert_eq!(g.take("f.1", 1_000, 10), Ok(true));
+        assert_eq!(g.take("f.1", 1_000, 20), Ok(false));
+        assert_eq!(g.len(), 1);
     }
 }

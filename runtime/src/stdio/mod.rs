@@ -241,6 +241,7 @@ impl<H: Handler> StdioConn<H> {
             out: self.out.clone(),
             principal: None,
             cancel,
+            step_up: None,
         };
         let (engine, in_flight) = (self.engine.clone(), self.in_flight.clone());
         self.tasks.spawn(async move {

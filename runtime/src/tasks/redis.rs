@@ -272,6 +272,15 @@ impl ReplayGuard for RedisReplayGuard {
             .map_err(|e| GuardError::new(unavailable(e).to_string()))?;
         Ok(set.is_some())
     }
+
+    async fn release(&self, round: &str) -> Result<(), GuardError> {
+        let _: i64 = redis::cmd("DEL")
+            .arg(format!("{}{round}", self.prefix))
+            .query_async(&mut self.conn.clone())
+            .await
+            .map_err(|e| GuardError::new(unavailable(e).to_string()))?;
+        Ok(())
+    }
 }
 
 /// A connection to `url` that reconnects by itself.
