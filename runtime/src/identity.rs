@@ -46,6 +46,8 @@ struct Grant {
     bearer: Option<BearerToken>,
     /// The token's scopes and every scope they imply under the server's hierarchy.
     effective: BTreeSet<Scope>,
+    /// The token's expiry plus the server's leeway: when streams it opened end.
+    valid_until: SystemTime,
 }
 
 impl PartialEq for Principal {
@@ -121,6 +123,7 @@ impl Principal {
         token: AccessToken,
         bearer: Option<BearerToken>,
         effective: BTreeSet<Scope>,
+        leeway: std::time::Duration,
     ) -> Self {
         let (iss, sub, cid) = (
             token.issuer.clone(),
@@ -128,6 +131,11 @@ impl Principal {
             token.client_id.clone(),
         );
         let grant = Grant {
+            // A verifier may return any expiry: no overflow on one at the end of time.
+            valid_until: token
+                .expires_at
+                .checked_add(leeway)
+                .unwrap_or(token.expires_at),
             token,
             bearer,
             effective,
@@ -145,6 +153,12 @@ impl Principal {
     /// The raw bearer token, when the resource server exposes it.
     pub(crate) fn bearer_token(&self) -> Option<&BearerToken> {
         self.verified.as_ref()?.grant.as_ref()?.bearer.as_ref()
+    }
+
+    /// When the token that established this principal stops being accepted (its expiry plus
+    /// the leeway): a stream it opened ends then. `None` without a token.
+    pub(crate) fn valid_until(&self) -> Option<SystemTime> {
+        Some(self.verified.as_ref()?.grant.as_ref()?.valid_until)
     }
 
     /// Whether the verified token grants `scope`, itself or through a broader scope that
@@ -191,6 +205,19 @@ impl fmt::Debug for Principal {
                 .field("client_id", &v.client_id);
         }
         d.finish()
+    }
+}
+
+/// Resolves when the token that established `who` stops being accepted; never without one.
+pub(crate) async fn token_expiry(who: Option<&Principal>) {
+    match who.and_then(Principal::valid_until) {
+        Some(at) => {
+            let left = at
+                .duration_since(std::time::SystemTime::now())
+                .unwrap_or_default();
+            tokio::time::sleep(left).await;
+        }
+        None => std::future::pending().await,
     }
 }
 

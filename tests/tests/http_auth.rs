@@ -219,6 +219,11 @@ fn table() -> HashMap<&'static str, AccessToken> {
         ("ivan-read", token("ivan", &["books:read"])),
         ("ivan-write", token("ivan", &["books:read", "orders:write"])),
         ("judy-write", token("judy", &["books:read", "orders:write"])),
+        ("brief", {
+            let mut t = token("kim", &["books:read"]);
+            t.expires_at = SystemTime::now() + Duration::from_millis(1500);
+            t
+        }),
         (
             "expired",
             AccessToken::new(ISSUER, "alice", past, Audience::Values(vec![URL.into()]))
@@ -259,6 +264,13 @@ fn table() -> HashMap<&'static str, AccessToken> {
 }
 
 fn resource_server(down: bool, expose: bool) -> ResourceServer {
+    builder(down)
+        .expose_bearer_token(expose)
+        .build()
+        .expect("a valid resource server")
+}
+
+fn builder(down: bool) -> rondo_mcp::auth::ResourceServerBuilder {
     ResourceServer::builder(URL)
         .authorization_server(ISSUER)
         .verifier(Table {
@@ -268,9 +280,6 @@ fn resource_server(down: bool, expose: bool) -> ResourceServer {
         .required_scopes(["books:read"])
         .implies("orders:admin", ["orders:write", "orders:read"])
         .resource_name("Bookshop")
-        .expose_bearer_token(expose)
-        .build()
-        .expect("a valid resource server")
 }
 
 fn service(down: bool, expose: bool) -> McpService<Router> {
@@ -766,4 +775,92 @@ async fn without_a_resource_server_require_scopes_is_not_in_force() {
     let r = call_as(s.addr, "audit", None).await;
     assert_eq!(text(&r.json().await), "the log");
     s.stop().await;
+}
+
+#[tokio::test]
+async fn streams_end_when_the_token_that_opened_them_expires() {
+    let rs = builder(false)
+        .leeway(Duration::ZERO)
+        .build()
+        .expect("a valid resource server");
+    let router = Router::new(ServerInfo::new("bookshop", "1.0.0").with_tools_list_changed())
+        .tools(rondo_mcp::ToolSet::new().with::<WhoAmI>());
+    let s = start(Server::new(router), HttpConfig::default().protect(rs)).await;
+    // A 2025-11-25 GET stream and a 2026-07-28 listen stream, both opened under the token.
+    let session = Session::open_as(s.addr, Some(&bearer("brief"))).await;
+    let get = session.send(Method::GET, None).await;
+    assert_eq!(get.status, StatusCode::OK);
+    let listen = modern(
+        7,
+        "subscriptions/listen",
+        json!({"notifications": {"toolsListChanged": true}}),
+    );
+    let mut stream = post_modern(s.addr, &listen, |h| {
+        h.push(("authorization".into(), bearer("brief")));
+    })
+    .await;
+    let ack = stream.event().await.expect("ack");
+    assert_eq!(ack["method"], "notifications/subscriptions/acknowledged");
+    // At the token's expiry the listen stream ends as at shutdown: the completion result,
+    // then the end; the GET stream closes.
+    let done = stream.event().await.expect("completion");
+    assert_eq!(done["id"], 7, "{done}");
+    assert!(stream.event().await.is_none());
+    assert_eq!(get.events().await, Vec::<Value>::new());
+    s.stop().await;
+}
+
+/// Captures what the server logs, at every level, on the test's thread.
+#[derive(Clone, Default)]
+struct Captured(std::sync::Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn tokens_never_reach_the_logs() {
+    let logs = Captured::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::TRACE)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    // `#[tokio::test]` runs the server's tasks on this thread, so they log here.
+    let _default = tracing::subscriber::set_default(subscriber);
+    let s = protected().await;
+    for tok in [
+        "alice-read",
+        "dave-read",
+        "forged",
+        "expired",
+        "other-audience",
+    ] {
+        let _ = call_as(s.addr, "order", Some(&bearer(tok)))
+            .await
+            .text()
+            .await;
+    }
+    let _ = call_as(s.addr, "audit", Some(&bearer("alice-read")))
+        .await
+        .text()
+        .await;
+    let _ = call_as(s.addr, "whoami", Some("Bearer t0k.a t0k.b"))
+        .await
+        .text()
+        .await;
+    s.stop().await;
+    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    assert!(
+        logs.contains("insufficient"),
+        "the refusals are logged: {logs}"
+    );
+    assert!(!logs.contains("t0k."), "a token reached the logs: {logs}");
 }

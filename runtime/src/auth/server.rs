@@ -346,7 +346,12 @@ impl ResourceServer {
         let (at, bearer) = self.check(values, now).await?;
         let bearer = self.inner.expose_bearer_token.then_some(bearer);
         let effective = self.inner.hierarchy.expand(&at.scopes);
-        Ok(Principal::of_grant(at, bearer, effective))
+        Ok(Principal::of_grant(
+            at,
+            bearer,
+            effective,
+            self.inner.leeway,
+        ))
     }
 
     /// How far past `exp` a token is still accepted.
@@ -408,7 +413,8 @@ impl ResourceServer {
                 ));
             }
         }
-        if at.expires_at + i.leeway <= now {
+        let valid_until = at.expires_at.checked_add(i.leeway).unwrap_or(at.expires_at);
+        if valid_until <= now {
             return Err(Refused::Invalid("The access token expired".into()));
         }
         let missing = i.hierarchy.missing(&i.required, &at.scopes);

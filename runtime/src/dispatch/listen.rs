@@ -13,6 +13,7 @@
 
 use super::{Answered, Conn, Engine};
 use crate::handler::Handler;
+use crate::identity::token_expiry;
 use crate::notify::filter::Filter;
 use crate::protocol::{
     self, CompleteEnvelope, Enveloped, Error, JsonObject, Request, meta, notification,
@@ -49,11 +50,16 @@ impl<H: Handler> Engine<H> {
             return Ok(None);
         }
         tracing::debug!(filter = ?filter, "listen stream open");
+        let expired = token_expiry(conn.principal.as_ref());
+        tokio::pin!(expired);
         loop {
             tokio::select! {
                 biased;
                 _ = conn.cancel.cancelled() => return Ok(None),
                 _ = self.hub.closing() => break,
+                // The token that opened the stream is no longer accepted: the stream ends as
+                // at shutdown, and the client listens again with a fresh token.
+                _ = &mut expired => break,
                 event = events.recv() => match event {
                     Ok(change) if filter.wants(&change) => {
                         if !conn.out.send(change.to_message(Some(&sub))).await {

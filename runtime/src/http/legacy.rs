@@ -11,6 +11,7 @@ use super::session::{Entry, Limits, OpenError};
 use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::handler::Handler;
+use crate::identity::token_expiry;
 use crate::notify::Change;
 use crate::notify::filter::Advertised;
 use crate::protocol::Message;
@@ -260,8 +261,14 @@ pub(crate) fn get<H: Handler>(
     let events = ep.engine.hub.subscribe();
     let adv = Advertised::of(&ep.engine.config.info.capabilities);
     let keep_alive = ep.config.keep_alive;
+    let who = who.cloned();
     tokio::spawn(async move {
-        standalone(&entry, events, adv, &tx, keep_alive).await;
+        tokio::select! {
+            _ = standalone(&entry, events, adv, &tx, keep_alive) => {}
+            // The token that opened the stream is no longer accepted: the stream closes and
+            // the client opens it again with a fresh token.
+            _ = token_expiry(who.as_ref()) => {}
+        }
         entry.close_get();
     });
     body::sse(rx)
