@@ -40,14 +40,16 @@ struct Verified {
 }
 
 /// What a verified request carried: the checked token and, when the operator opted in, the
-/// raw bearer token.
-struct Grant {
-    token: AccessToken,
-    bearer: Option<BearerToken>,
+/// raw bearer token, with what the resource server derived from it.
+pub(crate) struct Grant {
+    pub token: AccessToken,
+    pub bearer: Option<BearerToken>,
     /// The token's scopes and every scope they imply under the server's hierarchy.
-    effective: BTreeSet<Scope>,
+    pub effective: BTreeSet<Scope>,
     /// The token's expiry plus the server's leeway: when streams it opened end.
-    valid_until: SystemTime,
+    pub valid_until: SystemTime,
+    /// Whether lists show only what this token may use.
+    pub filter_lists: bool,
 }
 
 impl PartialEq for Principal {
@@ -115,31 +117,12 @@ impl Principal {
         }
     }
 
-    /// The principal a protected endpoint established from `token`, carrying it (and the raw
-    /// `bearer` token when the operator exposes it, and the `effective` scopes: the granted
-    /// ones and what they imply) for the call context.
+    /// The principal a protected endpoint established from a verified token, carrying the
+    /// grant for the call context.
     #[cfg_attr(not(feature = "auth"), allow(dead_code))]
-    pub(crate) fn of_grant(
-        token: AccessToken,
-        bearer: Option<BearerToken>,
-        effective: BTreeSet<Scope>,
-        leeway: std::time::Duration,
-    ) -> Self {
-        let (iss, sub, cid) = (
-            token.issuer.clone(),
-            token.subject.clone(),
-            token.client_id.clone(),
-        );
-        let grant = Grant {
-            // A verifier may return any expiry: no overflow on one at the end of time.
-            valid_until: token
-                .expires_at
-                .checked_add(leeway)
-                .unwrap_or(token.expires_at),
-            token,
-            bearer,
-            effective,
-        };
+    pub(crate) fn of_grant(grant: Grant) -> Self {
+        let t = &grant.token;
+        let (iss, sub, cid) = (t.issuer.clone(), t.subject.clone(), t.client_id.clone());
         Principal::verified_with(iss, sub, cid, Some(grant))
     }
 
@@ -159,6 +142,15 @@ impl Principal {
     /// the leeway): a stream it opened ends then. `None` without a token.
     pub(crate) fn valid_until(&self) -> Option<SystemTime> {
         Some(self.verified.as_ref()?.grant.as_ref()?.valid_until)
+    }
+
+    /// Whether lists show only what this principal's token may use.
+    pub(crate) fn filters_lists(&self) -> bool {
+        self.grant().is_some_and(|g| g.filter_lists)
+    }
+
+    fn grant(&self) -> Option<&Grant> {
+        self.verified.as_ref()?.grant.as_ref()
     }
 
     /// Whether the verified token grants `scope`, itself or through a broader scope that

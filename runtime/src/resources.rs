@@ -100,8 +100,8 @@ impl ResourceSet {
         self.items.merge(other.items);
     }
     /// The listings, in the order the resources were added.
-    pub(crate) fn definitions(&self) -> impl Iterator<Item = ResourceDef> + '_ {
-        self.items.entries().map(|e| (e.definition)())
+    pub(crate) fn definitions(&self) -> impl Iterator<Item = (ResourceDef, &'static [Scope])> + '_ {
+        self.items.entries().map(|e| ((e.definition)(), e.scopes))
     }
     /// The entry that serves `uri` (fixed URIs before templates), with the variables it
     /// matched.

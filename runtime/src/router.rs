@@ -155,8 +155,17 @@ impl Handler for Router {
             .unwrap_or_else(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
     }
 
-    async fn list_tools(&self, _cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
-        Page::slice(&self.tools, cursor, self.page_size, |t| &t.name)
+    async fn list_tools(&self, cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        if self.tool_scopes.is_empty() || !cx.lists_filtered() {
+            return Page::slice(&self.tools, cursor, self.page_size, |t| &t.name);
+        }
+        let visible: Vec<Tool> = self
+            .tools
+            .iter()
+            .filter(|t| cx.can_see(self.tool_scopes(&t.name)))
+            .cloned()
+            .collect();
+        Page::slice(&visible, cursor, self.page_size, |t| &t.name)
     }
 
     fn header_params(&self, name: &str) -> &[HeaderParam] {
@@ -210,8 +219,10 @@ impl Handler for Router {
         }
     }
 
-    async fn list_prompts(&self, _cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Prompt>, Error> {
-        Page::slice(&self.prompts.list(), cursor, self.page_size, |p| &p.name)
+    async fn list_prompts(&self, cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Prompt>, Error> {
+        let mut all = self.prompts.list();
+        all.retain(|p| cx.can_see(self.prompts.scopes(&p.name)));
+        Page::slice(&all, cursor, self.page_size, |p| &p.name)
     }
 
     async fn get_prompt(
@@ -231,13 +242,14 @@ impl Handler for Router {
 
     async fn list_resources(
         &self,
-        _cx: &Cx,
+        cx: &Cx,
         cursor: Option<&Cursor>,
     ) -> Result<Page<Resource>, Error> {
         let all: Vec<Resource> = self
             .resources
             .definitions()
-            .filter_map(|d| match d {
+            .filter(|(_, scopes)| cx.can_see(scopes))
+            .filter_map(|(d, _)| match d {
                 ResourceDef::Static(r) => Some(r),
                 ResourceDef::Template(_) => None,
             })
@@ -247,13 +259,14 @@ impl Handler for Router {
 
     async fn list_resource_templates(
         &self,
-        _cx: &Cx,
+        cx: &Cx,
         cursor: Option<&Cursor>,
     ) -> Result<Page<ResourceTemplate>, Error> {
         let all: Vec<ResourceTemplate> = self
             .resources
             .definitions()
-            .filter_map(|d| match d {
+            .filter(|(_, scopes)| cx.can_see(scopes))
+            .filter_map(|(d, _)| match d {
                 ResourceDef::Template(t) => Some(t),
                 ResourceDef::Static(_) => None,
             })

@@ -864,3 +864,47 @@ async fn tokens_never_reach_the_logs() {
     );
     assert!(!logs.contains("t0k."), "a token reached the logs: {logs}");
 }
+
+#[tokio::test]
+async fn lists_can_show_each_caller_only_what_it_may_call() {
+    let names = |msg: &Value| -> Vec<String> {
+        msg["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{msg}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let list = modern(3, "tools/list", json!({}));
+    let list_as = |addr, tok: &'static str| {
+        let list = list.clone();
+        async move {
+            post_modern(addr, &list, |h| {
+                h.push(("authorization".into(), bearer(tok)));
+            })
+            .await
+            .json()
+            .await
+        }
+    };
+    // By default every caller sees every tool, and the list is the same for all.
+    let open = protected().await;
+    let all = list_as(open.addr, "alice-read").await;
+    assert!(names(&all).contains(&"order".to_owned()), "{all}");
+    assert_eq!(all["result"]["cacheScope"], "public", "{all}");
+    open.stop().await;
+
+    let rs = builder(false).filter_lists(true).build().unwrap();
+    let router = Router::new(ServerInfo::new("bookshop", "1.0.0"))
+        .tools(rondo_mcp::ToolSet::new().with::<Order>().with::<WhoAmI>());
+    let s = start(Server::new(router), HttpConfig::default().protect(rs)).await;
+    let reader = list_as(s.addr, "alice-read").await;
+    assert_eq!(names(&reader), ["whoami"]);
+    assert_eq!(reader["result"]["cacheScope"], "private", "{reader}");
+    let writer = list_as(s.addr, "dave-write").await;
+    assert_eq!(names(&writer), ["order", "whoami"]);
+    // Through the hierarchy too.
+    let admin = list_as(s.addr, "hank-admin").await;
+    assert_eq!(names(&admin), ["order", "whoami"]);
+    s.stop().await;
+}

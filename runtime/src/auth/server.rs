@@ -5,7 +5,7 @@
 use super::audience::{CanonicalUrl, UrlError};
 use super::scopes::{OFFLINE_ACCESS, ScopeHierarchy};
 use super::{AuthError, TokenVerifier};
-use crate::identity::{AccessToken, Audience, BearerToken, Principal, Scope};
+use crate::identity::{AccessToken, Audience, BearerToken, Grant, Principal, Scope};
 use serde_json::{Value, json};
 use std::fmt;
 use std::sync::Arc;
@@ -56,6 +56,7 @@ struct Inner {
     leeway: Duration,
     max_token_bytes: usize,
     expose_bearer_token: bool,
+    filter_lists: bool,
 }
 
 /// A [`ResourceServer`] being configured.
@@ -73,6 +74,7 @@ pub struct ResourceServerBuilder {
     leeway: Duration,
     max_token_bytes: usize,
     expose_bearer_token: bool,
+    filter_lists: bool,
     errors: Vec<String>,
 }
 
@@ -193,6 +195,18 @@ impl ResourceServerBuilder {
         self
     }
 
+    /// Whether `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list`
+    /// show each caller only the items whose declared scopes its token grants (default no).
+    /// Filtered lists are marked `cacheScope: "private"` (they differ per token). Off by
+    /// default because a client that sees a tool it cannot call yet learns to step up for it;
+    /// one that never sees it cannot. Paging runs on the filtered list, so a cursor is only
+    /// meaningful to callers with the same scopes. [`Router`](crate::Router) filters by
+    /// itself; a hand-written handler asks [`Cx::can_see`](crate::Cx::can_see).
+    pub fn filter_lists(mut self, filter: bool) -> Self {
+        self.filter_lists = filter;
+        self
+    }
+
     /// The resource server, or what is wrong with its settings.
     pub fn build(self) -> Result<ResourceServer, ConfigError> {
         let url = self
@@ -225,6 +239,7 @@ impl ResourceServerBuilder {
                 leeway: self.leeway,
                 max_token_bytes: self.max_token_bytes,
                 expose_bearer_token: self.expose_bearer_token,
+                filter_lists: self.filter_lists,
             }),
         })
     }
@@ -257,6 +272,7 @@ impl ResourceServer {
             leeway: Duration::from_secs(30),
             max_token_bytes: MAX_TOKEN_BYTES,
             expose_bearer_token: false,
+            filter_lists: false,
             errors: Vec::new(),
         }
     }
@@ -344,14 +360,14 @@ impl ResourceServer {
         now: SystemTime,
     ) -> Result<Principal, Refused> {
         let (at, bearer) = self.check(values, now).await?;
-        let bearer = self.inner.expose_bearer_token.then_some(bearer);
-        let effective = self.inner.hierarchy.expand(&at.scopes);
-        Ok(Principal::of_grant(
-            at,
-            bearer,
-            effective,
-            self.inner.leeway,
-        ))
+        let i = &*self.inner;
+        Ok(Principal::of_grant(Grant {
+            bearer: i.expose_bearer_token.then_some(bearer),
+            effective: i.hierarchy.expand(&at.scopes),
+            valid_until: at.expires_at.checked_add(i.leeway).unwrap_or(at.expires_at),
+            filter_lists: i.filter_lists,
+            token: at,
+        }))
     }
 
     /// How far past `exp` a token is still accepted.

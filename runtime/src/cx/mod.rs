@@ -156,6 +156,21 @@ impl Cx {
     pub fn bearer_token(&self) -> Option<&BearerToken> {
         self.principal()?.bearer_token()
     }
+    /// Whether a list should show an item that needs `required`: yes, unless the resource
+    /// server filters lists
+    /// ([`filter_lists`](crate::auth::ResourceServerBuilder::filter_lists)) and the request's
+    /// token lacks one of them. For a hand-written handler's lists; [`Router`](crate::Router)
+    /// asks it for every tool, prompt and resource.
+    pub fn can_see(&self, required: &[Scope]) -> bool {
+        match self.principal() {
+            Some(p) if p.filters_lists() => required.iter().all(|s| p.grants(s.as_str())),
+            _ => true,
+        }
+    }
+    /// Whether this request's lists are filtered by its token (then they are private).
+    pub(crate) fn lists_filtered(&self) -> bool {
+        self.principal().is_some_and(Principal::filters_lists)
+    }
     /// `Ok` when the request's token grants every one of `scopes` (by name or through a
     /// broader scope); otherwise the step-up error, to return with `?`: a decision inside a
     /// tool body, where declaring `#[tool(scopes = [..])]` cannot express it (a scope needed

@@ -105,7 +105,9 @@ impl<H: Handler> Engine<H> {
                     items: page.items.into_iter().map(adjust).collect(),
                     next_cursor: page.next_cursor,
                 };
-                self.complete(&cx.req.method, cx.req.revision, result, false)
+                // A list filtered by the caller's token is theirs alone.
+                let private = cx.lists_filtered();
+                self.complete(&cx.req.method, cx.req.revision, result, private)
             }
             other => settle(other),
         }

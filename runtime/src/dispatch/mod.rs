@@ -163,8 +163,8 @@ impl<H: Handler> Engine<H> {
 
     /// The complete answer of `method`, written once: on 2026-07-28 with the envelope
     /// (`resultType`, `serverInfo`, and for cacheable methods `ttlMs`/`cacheScope`, which are
-    /// `0`/`private` when the result was built from the client's answers); on 2025-11-25 as
-    /// it is.
+    /// `0`/`private` when the result is the caller's own: built from the client's answers, or
+    /// a list filtered by its token); on 2025-11-25 as it is.
     fn complete(
         &self,
         method: &Method,
