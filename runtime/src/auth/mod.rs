@@ -10,6 +10,8 @@ mod audience;
 mod challenge;
 #[cfg(feature = "auth-jwt")]
 pub mod jwt;
+#[cfg(feature = "auth-remote")]
+mod remote;
 mod scopes;
 mod server;
 

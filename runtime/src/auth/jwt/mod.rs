@@ -4,6 +4,10 @@
 //! audience the resource server checks.
 
 mod claims;
+#[cfg(feature = "auth-remote")]
+mod fetched;
+#[cfg(all(test, feature = "auth-remote"))]
+mod fetched_tests;
 mod keys;
 #[cfg(test)]
 mod tests;
@@ -62,9 +66,16 @@ pub struct JwtVerifier {
 struct Inner {
     issuer: String,
     algorithms: Vec<Algorithm>,
-    keys: Arc<KeySet>,
+    keys: Keys,
     leeway: Duration,
     require_at_jwt: bool,
+}
+
+/// Where the keys are.
+enum Keys {
+    Static(Arc<KeySet>),
+    #[cfg(feature = "auth-remote")]
+    Remote(Box<super::remote::RemoteKeys<KeySet>>),
 }
 
 /// A [`JwtVerifier`] being configured.
@@ -72,6 +83,8 @@ pub struct JwtVerifierBuilder {
     issuer: String,
     algorithms: Option<Vec<Algorithm>>,
     keys: Vec<Key>,
+    #[cfg(feature = "auth-remote")]
+    remote: fetched::Settings,
     hmac: Option<Algorithm>,
     leeway: Duration,
     require_at_jwt: bool,
@@ -86,6 +99,8 @@ impl JwtVerifier {
             issuer: issuer.into(),
             algorithms: None,
             keys: Vec::new(),
+            #[cfg(feature = "auth-remote")]
+            remote: fetched::Settings::default(),
             hmac: None,
             leeway: Duration::from_secs(30),
             require_at_jwt: false,
@@ -99,10 +114,26 @@ impl JwtVerifier {
     }
 
     /// The whole check of `token` at `now`.
-    pub(crate) fn verify_at(&self, token: &str, now: SystemTime) -> Result<AccessToken, AuthError> {
-        let i = &*self.inner;
+    pub(crate) async fn check(
+        &self,
+        token: &str,
+        now: SystemTime,
+    ) -> Result<AccessToken, AuthError> {
         let header = self.header(token)?;
-        let key = match i.keys.pick(header.kid.as_deref(), header.alg) {
+        let (kid, alg) = (header.kid.as_deref(), header.alg);
+        let set = match &self.inner.keys {
+            Keys::Static(set) => set.clone(),
+            #[cfg(feature = "auth-remote")]
+            Keys::Remote(remote) => {
+                let set = remote.current().await.map_err(|_| unavailable())?;
+                match set.pick(kid, alg) {
+                    // A key the issuer added since the set was fetched (a rotation).
+                    Pick::UnknownKid => remote.refresh_after(&set).await.unwrap_or(set),
+                    _ => set,
+                }
+            }
+        };
+        let key = match set.pick(kid, alg) {
             Pick::Found(k) => k,
             Pick::UnknownKid | Pick::NoKeyForAlg => {
                 return Err(invalid("is signed by an unknown key"));
@@ -113,8 +144,8 @@ impl JwtVerifier {
                 ));
             }
         };
-        let claims = signed_claims(token, &key.key, header.alg)?;
-        claims::access_token(claims, &i.issuer, i.leeway, now)
+        let claims = signed_claims(token, &key.key, alg)?;
+        claims::access_token(claims, &self.inner.issuer, self.inner.leeway, now)
     }
 
     /// The token's header, if its algorithm is allowed and its type accepted.
@@ -141,6 +172,11 @@ impl JwtVerifier {
 
 fn invalid(what: &str) -> AuthError {
     AuthError::Invalid(format!("The access token {what}"))
+}
+
+#[cfg(feature = "auth-remote")]
+fn unavailable() -> AuthError {
+    AuthError::Unavailable("The issuer's keys cannot be fetched".into())
 }
 
 /// The claims of `token` once its signature by `key` with `alg` is checked (nothing else: the
@@ -176,7 +212,7 @@ impl TokenVerifier for JwtVerifier {
         &'a self,
         token: &'a BearerToken,
     ) -> BoxFuture<'a, Result<AccessToken, AuthError>> {
-        Box::pin(async move { self.verify_at(token.expose(), SystemTime::now()) })
+        Box::pin(self.check(token.expose(), SystemTime::now()))
     }
 }
 
@@ -185,7 +221,6 @@ impl fmt::Debug for JwtVerifier {
         f.debug_struct("JwtVerifier")
             .field("issuer", &self.inner.issuer)
             .field("algorithms", &self.inner.algorithms)
-            .field("keys", &self.inner.keys.keys.len())
             .finish_non_exhaustive()
     }
 }
@@ -313,20 +348,31 @@ impl JwtVerifierBuilder {
                 "HMAC algorithms are allowed only with `hmac_secret`",
             ));
         }
-        if self.keys.is_empty() {
-            return Err(ConfigError::new("a JWT verifier needs at least one key"));
-        }
         if self.keys.len() > keys::MAX_KEYS {
             return Err(ConfigError::new("a JWT verifier holds at most 64 keys"));
         }
+        #[cfg(feature = "auth-remote")]
+        let keys = match self.remote.build(&self.issuer, !self.keys.is_empty())? {
+            Some(remote) => Keys::Remote(Box::new(remote)),
+            None => static_keys(self.keys)?,
+        };
+        #[cfg(not(feature = "auth-remote"))]
+        let keys = static_keys(self.keys)?;
         Ok(JwtVerifier {
             inner: Arc::new(Inner {
                 issuer: self.issuer,
                 algorithms,
-                keys: Arc::new(KeySet { keys: self.keys }),
+                keys,
                 leeway: self.leeway,
                 require_at_jwt: self.require_at_jwt,
             }),
         })
     }
+}
+
+fn static_keys(keys: Vec<Key>) -> Result<Keys, ConfigError> {
+    if keys.is_empty() {
+        return Err(ConfigError::new("a JWT verifier needs at least one key"));
+    }
+    Ok(Keys::Static(Arc::new(KeySet { keys })))
 }

@@ -50,7 +50,8 @@ fn verifier() -> JwtVerifier {
 }
 
 fn check(v: &JwtVerifier, token: &str) -> Result<AccessToken, AuthError> {
-    v.verify_at(token, SystemTime::now())
+    futures_util::FutureExt::now_or_never(v.check(token, SystemTime::now()))
+        .expect("static keys need no waiting")
 }
 
 fn refused(v: &JwtVerifier, token: &str) -> String {
