@@ -5,6 +5,7 @@
 use rondo_mcp::protocol::Revision;
 use rondo_mcp::testing::{Direction, Frame, Validator};
 
+pub mod auth_as;
 pub mod published;
 pub mod servers;
 

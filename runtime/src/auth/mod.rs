@@ -8,6 +8,10 @@
 
 mod audience;
 mod challenge;
+#[cfg(feature = "auth-jwt")]
+pub mod jwt;
+#[cfg(feature = "auth-remote")]
+mod remote;
 mod scopes;
 mod server;
 
@@ -15,6 +19,8 @@ pub use crate::identity::{AccessToken, Audience, BearerToken, Principal, Scope, 
 use crate::tools::BoxFuture;
 pub use audience::{CanonicalUrl, UrlError};
 pub use challenge::{Challenge, Code, filter_description};
+#[cfg(feature = "auth-jwt")]
+pub use jwt::{Algorithm, JwtVerifier, JwtVerifierBuilder};
 pub use scopes::{OFFLINE_ACCESS, ScopeHierarchy};
 pub use server::{ConfigError, Refused, ResourceServer, ResourceServerBuilder};
 use std::fmt;

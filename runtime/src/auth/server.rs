@@ -90,6 +90,14 @@ impl fmt::Display for ConfigError {
 
 impl std::error::Error for ConfigError {}
 
+impl ConfigError {
+    /// An error with this text (for the other builders of the `auth` features).
+    #[cfg_attr(not(feature = "auth-jwt"), allow(dead_code))]
+    pub(crate) fn new(text: impl Into<String>) -> Self {
+        ConfigError(text.into())
+    }
+}
+
 /// The valid scopes of `names`; each invalid one is an error for `build` to report.
 fn scopes<I, S>(names: I, errors: &mut Vec<String>) -> Vec<Scope>
 where
