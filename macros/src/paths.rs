@@ -178,6 +178,9 @@ private_items! {
     tool_box => "ToolBox";
     /// `TaskMode`: `ToolHandler::TASK` and `ToolBox::task_mode` of a `task = ..` tool.
     task_mode => "TaskMode";
+    /// `Scope`: the `SCOPES` of a tool, prompt or resource with `scopes = [..]`, and
+    /// `ToolBox::scopes`.
+    scope => "Scope";
     /// `ToolSet`: built by `tools![..]`.
     tool_set => "ToolSet";
     /// `Tool`: the definition in `tools/list`.

@@ -24,6 +24,8 @@ pub enum Value {
     Path,
     /// A list of distinct paths, each element spanned on its own: `asks = [approve, travel::confirm]`.
     PathList,
+    /// A list of distinct string literals, each element spanned on its own: `scopes = ["a", "b"]`.
+    StrList,
     /// Any expression: `input_schema = json!({..})`.
     Expr,
     /// One of a few bare words, each element a word: `task = optional`.
@@ -46,8 +48,13 @@ pub const TOOL_KEYS: &[Key] = &[
     ("asks", Value::PathList),
     (TASK, Value::Word(&[OPTIONAL, REQUIRED])),
     (TASK_START, Value::Word(&[ENTRY, EXPLICIT])),
+    (SCOPES, Value::StrList),
     ("crate", Value::Path),
 ];
+/// `scopes = [..]`: the OAuth scopes a call needs on a protected HTTP endpoint (all of them).
+pub const SCOPES: &str = "scopes";
+/// The scope no item may require: servers should not ask for it (2026-07-28, refresh tokens).
+pub const OFFLINE_ACCESS: &str = "offline_access";
 /// `task = ..`: whether the tool may run as a task (the tasks extension).
 pub const TASK: &str = "task";
 /// `task = optional`: a task when the client declared the extension, a synchronous call otherwise.
@@ -66,6 +73,7 @@ pub const PROMPT_KEYS: &[Key] = &[
     ("title", Value::Str),
     ("description", Value::Str),
     ("asks", Value::PathList),
+    (SCOPES, Value::StrList),
     ("crate", Value::Path),
 ];
 /// The keys `#[resource(..)]` accepts after the URI.
@@ -75,6 +83,7 @@ pub const RESOURCE_KEYS: &[Key] = &[
     ("description", Value::Str),
     ("mime_type", Value::Str),
     ("asks", Value::PathList),
+    (SCOPES, Value::StrList),
     ("crate", Value::Path),
 ];
 /// The keys `#[toolbox(..)]` accepts.

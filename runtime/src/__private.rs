@@ -6,6 +6,7 @@ pub use serde_json; // all
 pub use std::collections::BTreeMap; // #[resource]
 
 pub use crate::cx::Cx; // all
+pub use crate::identity::Scope; // #[tool], #[prompt], #[resource], #[toolbox]: scopes = [..]
 pub use crate::prompts::{IntoPromptResult, PromptHandler, PromptSet}; // #[prompt], prompts![]
 pub use crate::protocol::Revision; // #[derive(Elicit)]
 pub use crate::protocol::{

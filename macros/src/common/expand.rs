@@ -129,6 +129,24 @@ pub fn handler_block(
     }}
 }
 
+/// `&[Scope::from_static("a"), ..]`: the checked scopes of `scopes = [..]`, a `&'static [Scope]`
+/// in a `const` (`from_static` is a `const fn`; the model has checked each scope, so it never
+/// panics).
+pub fn scopes(paths: &Paths, scopes: &[String]) -> TokenStream {
+    let scope = paths.scope();
+    quote!(&[#(#scope::from_static(#scopes)),*])
+}
+
+/// `const SCOPES: &'static [Scope] = ..;` of a `ToolHandler`, `PromptHandler` or
+/// `ResourceHandler` impl; nothing without `scopes = [..]` (the trait's default is none).
+pub fn scopes_const(paths: &Paths, given: &[String]) -> Option<TokenStream> {
+    if given.is_empty() {
+        return None;
+    }
+    let (scope, list) = (paths.scope(), scopes(paths, given));
+    Some(quote!(const SCOPES: &'static [#scope] = #list;))
+}
+
 /// `Some(value)`, or `None` for an optional key the user left out.
 pub fn optional(value: Option<impl ToTokens>) -> TokenStream {
     match value {

@@ -7,6 +7,7 @@ pub mod entry;
 pub mod expand;
 pub mod fallback;
 pub mod lifetimes;
+pub mod scopes;
 pub mod signature;
 
 use proc_macro2::TokenStream;

@@ -1,9 +1,10 @@
 //! Attribute keys, checked against a macro's key table (`symbols.rs`) before darling reads them,
 //! so every message is ours and names the attribute: an unknown key (with a suggestion), a key
-//! given twice, a value of the wrong kind (`value.rs`), a bad element of a list (`list.rs`), a
-//! word that is not one of the key's (`word.rs`).
+//! given twice, a value of the wrong kind (`value.rs`), a bad element of a list of paths
+//! (`list.rs`) or of strings (`strings.rs`), a word that is not one of the key's (`word.rs`).
 
 pub mod list;
+pub mod strings;
 mod value;
 pub mod word;
 

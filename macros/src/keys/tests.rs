@@ -2,6 +2,7 @@
 //! its culprit.
 
 use super::list::PathList;
+use super::strings::StrList;
 use super::suggest;
 use super::word::Word;
 use crate::common::args::{from_metas, meta_list};
@@ -276,7 +277,7 @@ fn a_key_of_another_item_attribute_is_misplaced_not_misspelt() {
     assert_eq!(
         errors,
         [
-            "unknown `#[prompt]` argument `task` (a `#[tool]` argument); expected one of `name`, `title`, `description`, `asks`, `crate`"
+            "unknown `#[prompt]` argument `task` (a `#[tool]` argument); expected one of `name`, `title`, `description`, `asks`, `scopes`, `crate`"
         ]
     );
     // Not on a parameter's `#[arg]`, where `name` is still taken for `rename`.
@@ -288,5 +289,150 @@ fn a_key_of_another_item_attribute_is_misplaced_not_misspelt() {
     assert_eq!(
         errors,
         ["unknown `#[arg]` argument `name`; did you mean `rename`?"]
+    );
+}
+
+/// A table with a string-list key, as `#[tool]`'s `scopes`.
+const STR_KEYS: &[Key] = &[("scopes", Value::StrList), ("name", Value::Str)];
+
+/// The arguments of [`STR_KEYS`].
+#[derive(FromMeta, Default)]
+struct StrArgs {
+    /// `scopes = [..]`.
+    scopes: Option<StrList>,
+    /// `name = ".."`.
+    #[allow(dead_code)]
+    name: Option<String>,
+}
+
+/// Parses `#[tool(args)]` against [`STR_KEYS`]: the strings of `scopes` with the source text
+/// of each (`None` when the key was dropped), the source text of the list, and each error as
+/// (message, the source text it points at).
+fn parse_strs(args: &str) -> (Option<(Texts, String)>, Texts) {
+    let mut acc = darling::Error::accumulator();
+    let tokens = args.parse().expect("test arguments tokenize");
+    let parsed: Option<StrArgs> =
+        meta_list(tokens, &mut acc).and_then(|metas| from_metas(TOOL, STR_KEYS, metas, &mut acc));
+    let list = parsed.expect("darling reads what the checks kept").scopes;
+    let strs = list.map(|list| {
+        let strs = list
+            .strs
+            .iter()
+            .map(|s| (s.value(), s.span().source_text().unwrap_or_default()))
+            .collect();
+        (strs, list.span.source_text().unwrap_or_default())
+    });
+    let errors = acc
+        .into_inner()
+        .into_iter()
+        .map(|e| (e.to_string(), e.span().source_text().unwrap_or_default()))
+        .collect();
+    (strs, errors)
+}
+
+#[test]
+fn a_list_of_strings_keeps_each_literal_with_its_span() {
+    let (strs, errors) = parse_strs("scopes = [\"books:read\", r\"x\", \"orders:write\",]");
+    assert_eq!(errors, []);
+    let (strs, list) = strs.expect("the key is kept");
+    assert_eq!(
+        strs,
+        [
+            word("books:read", "\"books:read\""),
+            word("x", "r\"x\""),
+            word("orders:write", "\"orders:write\"")
+        ]
+    );
+    assert_eq!(list, "[\"books:read\", r\"x\", \"orders:write\",]");
+    // An empty list is read as one: whether it may be empty is the model's rule.
+    assert_eq!(
+        parse_strs("scopes = []"),
+        (Some((vec![], "[]".into())), vec![])
+    );
+}
+
+#[test]
+fn a_string_list_value_that_is_not_a_list_is_one_error_at_it() {
+    let expected =
+        "`#[tool]` argument `scopes` takes a list of string literals: write `scopes = [\"...\"]`";
+    for (args, at) in [
+        ("scopes = a", "a"),
+        ("scopes = 1", "1"),
+        ("scopes = f()", "f()"),
+        ("scopes(\"a\")", "scopes"),
+        ("scopes", "scopes"),
+    ] {
+        assert_eq!(
+            parse_strs(args),
+            (None, vec![error(expected, at)]),
+            "{args}"
+        );
+    }
+    // A lone string is still read, as a list of one, so its own checks still run.
+    let (strs, errors) = parse_strs("scopes = \"books:read\"");
+    assert_eq!(
+        errors,
+        [error(
+            "`#[tool]` argument `scopes` takes a list of string literals, not a single string: write `scopes = [\"books:read\"]`",
+            "\"books:read\""
+        )]
+    );
+    assert_eq!(
+        strs.expect("kept as a list of one").0,
+        [word("books:read", "\"books:read\"")]
+    );
+}
+
+#[test]
+fn an_element_that_is_not_a_string_is_one_error_at_the_element() {
+    let rule =
+        "`#[tool]` argument `scopes` takes a list of string literals, and this element is not one";
+    let (strs, errors) = parse_strs("scopes = [\"a\", b, 1, 'c', m::d, f(), \"e\"]");
+    assert_eq!(
+        strs.expect("the good elements stay").0,
+        [word("a", "\"a\""), word("e", "\"e\"")]
+    );
+    assert_eq!(
+        errors,
+        [
+            error(&format!("{rule}; write it in quotes: `\"b\"`"), "b"),
+            error(&format!("{rule}; write it in quotes: `\"1\"`"), "1"),
+            error(
+                &format!("{rule}; write it in double quotes: `\"c\"`"),
+                "'c'"
+            ),
+            error(&format!("{rule}; write it in quotes: `\"m::d\"`"), "m::d"),
+            error(
+                &format!(
+                    "{rule}: the value is checked when the macro expands, so it must be written out; write a literal such as `\"orders:write\"`"
+                ),
+                "f()"
+            ),
+        ]
+    );
+    // When no element is left the key is dropped, so the empty-list rule does not fire too.
+    let (strs, errors) = parse_strs("scopes = [a]");
+    assert_eq!((strs, errors.len()), (None, 1));
+}
+
+#[test]
+fn a_string_listed_twice_is_one_error_at_the_second() {
+    let (strs, errors) = parse_strs("scopes = [\"a\", \"b\", r\"a\", \"b\"]");
+    assert_eq!(
+        strs.expect("kept").0,
+        [word("a", "\"a\""), word("b", "\"b\"")]
+    );
+    assert_eq!(
+        errors,
+        [
+            error(
+                "r\"a\" is listed twice in `#[tool]` argument `scopes`; remove one",
+                "r\"a\""
+            ),
+            error(
+                "\"b\" is listed twice in `#[tool]` argument `scopes`; remove one",
+                "\"b\""
+            ),
+        ]
     );
 }

@@ -1,6 +1,6 @@
 //! What the value of a key must be (`symbols::Value`), and the message when it is not.
 
-use super::{list, word};
+use super::{list, strings, word};
 use crate::diag::{err_at, err_on};
 use crate::symbols::{ELICIT, FALLBACK, FALLBACK_ARGS, Key, REFUSE, Value};
 use darling::ast::NestedMeta;
@@ -17,7 +17,9 @@ pub fn check(attr: &str, key: Key, meta: NestedMeta, acc: &mut Accumulator) -> O
         return Some(word::check(attr, key.0, words, meta, acc));
     }
     match meta {
-        NestedMeta::Meta(Meta::NameValue(mut nv)) if key.1 == Value::PathList => {
+        NestedMeta::Meta(Meta::NameValue(mut nv))
+            if matches!(key.1, Value::PathList | Value::StrList) =>
+        {
             let kept = list_value(attr, key, &mut nv.value, acc);
             kept.then(|| NestedMeta::Meta(Meta::NameValue(nv)))
         }
@@ -31,15 +33,31 @@ pub fn check(attr: &str, key: Key, meta: NestedMeta, acc: &mut Accumulator) -> O
     }
 }
 
-/// The value of a list key, pruned in place; `false` when nothing of it can be kept.
+/// The value of a list key, pruned in place; `false` when nothing of it can be kept. A lone
+/// element (a path for a path list, a string for a string list) is an error and is kept as a
+/// list of one, so a later check on the list reads it.
 fn list_value(attr: &str, key: Key, value: &mut Expr, acc: &mut Accumulator) -> bool {
     match value {
         Expr::Group(g) => list_value(attr, key, &mut g.expr, acc),
+        Expr::Array(array) if key.1 == Value::StrList => strings::prune(attr, key.0, array, acc),
         Expr::Array(array) => {
             list::prune(attr, key.0, array, acc);
             true
         }
-        Expr::Path(p) if p.qself.is_none() => {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Str(s), ..
+        }) if key.1 == Value::StrList => {
+            let msg = format!(
+                "`#[{attr}]` argument `{}` takes a list of string literals, not a single string: write `{} = [{}]`",
+                key.0,
+                key.0,
+                s.token()
+            );
+            acc.push(err_on(&*value, msg));
+            *value = syn::parse_quote!([#value]);
+            true
+        }
+        Expr::Path(p) if p.qself.is_none() && key.1 == Value::PathList => {
             acc.push(err_on(value, expected(attr, key)));
             *value = syn::parse_quote!([#value]);
             true
@@ -83,7 +101,7 @@ fn accepts(value: Value, expr: &Expr) -> bool {
         (Value::Str, Expr::Lit(l)) => matches!(l.lit, Lit::Str(_)),
         (Value::Bool, Expr::Lit(l)) => matches!(l.lit, Lit::Bool(_)),
         (Value::Path, Expr::Path(p)) => p.qself.is_none(),
-        (Value::PathList, Expr::Array(_)) => true,
+        (Value::PathList | Value::StrList, Expr::Array(_)) => true,
         (Value::Word(words), Expr::Path(p)) => p
             .path
             .get_ident()
@@ -99,6 +117,7 @@ fn expected(attr: &str, key: Key) -> String {
         Value::Bool => "`true` or `false`",
         Value::Path => "a path",
         Value::PathList => "a list of paths",
+        Value::StrList => "a list of string literals",
         Value::Expr => "an expression",
         Value::Word(words) => return word::expected(attr, key.0, words),
     };
@@ -127,6 +146,7 @@ fn example(attr: &str, (key, value): Key) -> String {
         Value::Path if key == FALLBACK => format!("`{key} = some_fn` or `{key} = {REFUSE}`"),
         Value::Path => format!("`{key} = ::rondo_mcp`"),
         Value::PathList => format!("`{key} = [..]`"),
+        Value::StrList => format!("`{key} = [\"...\"]`"),
         Value::Expr => format!("`{key} = ...`"),
         Value::Word(words) => format!("`{key} = {}`", words[0]),
     }

@@ -28,12 +28,14 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let get = get(prompt, &paths);
     let group = Group::of(&prompt.asks);
     let checks = asks::no_argument_fallbacks(&paths, group, PROMPT);
+    let scopes = crate::common::expand::scopes_const(&paths, &prompt.scopes);
     let inner = quote! {
         #items
         #checks
         #[automatically_derived]
         impl #handler for #ident {
             const NAME: &'static #STR = #name;
+            #scopes
             #definition
             #get
         }

@@ -25,6 +25,9 @@ pub struct Prompt {
     pub sig: Signature,
     /// `asks = [..]`: the questions the prompt may ask.
     pub asks: Asks,
+    /// `scopes = [..]`: the OAuth scopes a call needs (all of them), each a checked scope-token,
+    /// in the order written; empty leaves `SCOPES` at its default, none.
+    pub scopes: Vec<String>,
 }
 
 /// Validates the prompt function (its signature's `#[arg]`s are stripped in place).
@@ -40,6 +43,7 @@ pub fn model(
     signature::check_duplicate_args(PROMPT, &sig.args, acc);
     let name = resolve_name(PROMPT, args.name.as_ref(), &sig.ident, acc);
     let description = description(args.description.as_ref(), attrs, &sig.ident, acc);
+    let scopes = crate::common::scopes::model(PROMPT, args.scopes, acc);
     Prompt {
         krate,
         name,
@@ -47,6 +51,7 @@ pub fn model(
         description,
         sig,
         asks,
+        scopes,
     }
 }
 

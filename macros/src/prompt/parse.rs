@@ -20,6 +20,8 @@ pub struct PromptArgs {
     pub krate: Option<syn::Path>,
     /// `asks = [..]`: the questions the function may ask.
     pub asks: Option<crate::keys::list::PathList>,
+    /// `scopes = ["..", ..]`: the OAuth scopes a call needs.
+    pub scopes: Option<crate::keys::strings::StrList>,
 }
 
 /// Parses `#[prompt(..)]`, reporting unknown keys with suggestions.

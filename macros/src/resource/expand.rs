@@ -21,11 +21,13 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
     let (definition, read) = (definition(r, &paths), read(r, &paths));
     let group = Group::of(&r.asks);
     let checks = asks::no_argument_fallbacks(&paths, group, RESOURCE);
+    let scopes = crate::common::expand::scopes_const(&paths, &r.scopes);
     let inner = quote! {
         #checks
         #[automatically_derived]
         impl #handler for #ident {
             const URI: &'static #STR = #uri;
+            #scopes
             #definition
             #read
         }

@@ -32,6 +32,9 @@ pub struct Resource {
     pub sig: Signature,
     /// `asks = [..]`: the questions the resource may ask.
     pub asks: Asks,
+    /// `scopes = [..]`: the OAuth scopes a call needs (all of them), each a checked scope-token,
+    /// in the order written; empty leaves `SCOPES` at its default, none.
+    pub scopes: Vec<String>,
 }
 
 /// Validates the resource. A missing URI (parsing reported it) leaves `uri` empty, and nothing
@@ -54,6 +57,7 @@ pub fn model(
     if let (Some(uri), Some(vars)) = (&uri, &vars) {
         template::check_params(uri, vars, &sig, acc);
     }
+    let scopes = crate::common::scopes::model(RESOURCE, args.scopes, acc);
     Resource {
         krate,
         uri: uri.unwrap_or_default(),
@@ -64,5 +68,6 @@ pub fn model(
         mime_type: args.mime_type.map(|m| m.value()),
         sig,
         asks,
+        scopes,
     }
 }

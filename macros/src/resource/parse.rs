@@ -28,6 +28,8 @@ pub struct ResourceArgs {
     pub krate: Option<syn::Path>,
     /// `asks = [..]`: the questions the function may ask.
     pub asks: Option<crate::keys::list::PathList>,
+    /// `scopes = ["..", ..]`: the OAuth scopes a call needs.
+    pub scopes: Option<crate::keys::strings::StrList>,
 }
 
 /// Parses `#[resource(..)]`: the URI, then the keys, reporting unknown ones with suggestions.

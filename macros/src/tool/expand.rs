@@ -140,7 +140,8 @@ pub fn task_mode(paths: &Paths, task: Task) -> TokenStream {
 }
 
 /// `impl ToolHandler for #ident`, with the arguments struct before it; `TASK` only for a tool
-/// with `task = ..` (the trait's default is a synchronous call).
+/// with `task = ..` (the trait's default is a synchronous call), `SCOPES` only for one with
+/// `scopes = [..]`.
 fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
     let (handler, cx_ty, json_object) = (paths.tool_handler(), paths.cx(), paths.json_object());
     let (tool_ty, future) = (paths.tool(), paths.handler_future(paths.call_tool_result()));
@@ -156,12 +157,14 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
         let (task_mode, mode) = (paths.task_mode(), task_mode(paths, task));
         quote!(const TASK: #OPTION<#task_mode> = #mode;)
     });
+    let scopes = crate::common::expand::scopes_const(paths, &tool.scopes);
     quote! {
         #items
         #[automatically_derived]
         impl #handler for #ident {
             const NAME: &'static #STR = #name;
             #task
+            #scopes
             fn definition() -> #tool_ty {
                 #definition
             }

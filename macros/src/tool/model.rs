@@ -34,6 +34,9 @@ pub struct Tool {
     /// `task = ..` and `task_start = ..`: `None` (no `task`) leaves `ToolHandler::TASK` at
     /// its default, a synchronous call.
     pub task: Option<Task>,
+    /// `scopes = [..]`: the OAuth scopes a call needs (all of them), each a checked scope-token,
+    /// in the order written; empty leaves `SCOPES` at its default, none.
+    pub scopes: Vec<String>,
 }
 
 /// A task-capable tool's mode, as `TaskMode` in the runtime.
@@ -78,6 +81,7 @@ pub fn model(
         check_no_named_args(&analyzed, acc);
     }
     let task = task(args.task.as_ref(), args.task_start.as_ref(), acc);
+    let scopes = crate::common::scopes::model(TOOL, args.scopes, acc);
     Tool {
         krate,
         name,
@@ -93,6 +97,7 @@ pub fn model(
         sig: analyzed,
         asks,
         task,
+        scopes,
     }
 }
 

@@ -35,6 +35,8 @@ pub struct ToolArgs {
     pub task: Option<Word>,
     /// `task_start = entry` (the default) or `task_start = explicit`: where the task starts.
     pub task_start: Option<Word>,
+    /// `scopes = ["..", ..]`: the OAuth scopes a call needs.
+    pub scopes: Option<crate::keys::strings::StrList>,
 }
 
 /// Parses the attribute's tokens, reporting unknown keys with suggestions.

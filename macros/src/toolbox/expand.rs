@@ -113,6 +113,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
     let (cx_ty, json_object) = (paths.cx(), paths.json_object());
     let future = paths.handler_future(paths.call_tool_result());
     let task_modes = task_modes(&paths, tools, &name_ident);
+    let scopes = scopes(&paths, tools, &name_ident);
     quote! {
         #(#items)*
         #[automatically_derived]
@@ -121,6 +122,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
                 #VEC_MACRO![#(#defs),*]
             }
             #task_modes
+            #scopes
             fn call<'__rondo>(
                 &'__rondo self,
                 #cx: &'__rondo #cx_ty,
@@ -155,6 +157,37 @@ fn task_modes(paths: &Paths, tools: &[Tool], name_ident: &syn::Ident) -> Option<
             match #name_ident {
                 #(#arms)*
                 _ => #NONE,
+            }
+        }
+    })
+}
+
+/// `fn scopes`, one arm per tool with `scopes = [..]`; nothing when no tool has them (the
+/// trait's default answers none). Each list is a `const`, so the slice is `'static`.
+fn scopes(paths: &Paths, tools: &[Tool], name_ident: &syn::Ident) -> Option<TokenStream> {
+    let scope = paths.scope();
+    let arms: Vec<TokenStream> = tools
+        .iter()
+        .filter(|tool| !tool.scopes.is_empty())
+        .map(|tool| {
+            let (name, list) = (
+                &tool.name,
+                crate::common::expand::scopes(paths, &tool.scopes),
+            );
+            quote!(#name => {
+                const SCOPES: &[#scope] = #list;
+                SCOPES
+            })
+        })
+        .collect();
+    if arms.is_empty() {
+        return None;
+    }
+    Some(quote! {
+        fn scopes(&self, #name_ident: &#STR) -> &[#scope] {
+            match #name_ident {
+                #(#arms)*
+                _ => &[],
             }
         }
     })
