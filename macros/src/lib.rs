@@ -46,8 +46,21 @@ use proc_macro::TokenStream;
 ///
 /// Keys: `name`, `title`, `description`, `read_only_hint`, `destructive_hint`,
 /// `idempotent_hint`, `open_world_hint`, `input_schema = expr`, `asks = [..]`, `task`,
-/// `task_start`, `crate = ::path` (absolute: `::path`, `crate::path`, or `$crate::path` from a
-/// wrapper crate's `macro_rules!`).
+/// `task_start`, `scopes = ["..", ..]`, `crate = ::path` (absolute: `::path`, `crate::path`, or
+/// `$crate::path` from a wrapper crate's `macro_rules!`).
+///
+/// `scopes = ["orders:write"]` names the OAuth scopes a call needs on a protected HTTP endpoint
+/// (all of them; `ToolHandler::SCOPES`): a token without one gets `403 insufficient_scope`
+/// before the tool runs. Each is checked when the macro expands: a non-empty RFC 6749
+/// scope-token (printable ASCII without spaces, `"` or `\`, at most 256 bytes), listed once,
+/// not `offline_access`; an empty list is an error (remove the key). `#[prompt]`, `#[resource]`
+/// and `#[toolbox]` methods take the same key.
+///
+/// ```compile_fail
+/// /// Two scopes written as one.
+/// #[rondo_mcp::tool(scopes = ["orders:write books:read"])]
+/// async fn order() -> String { String::new() }
+/// ```
 ///
 /// `task = optional` lets the tool run as a task (the tasks extension of 2026-07-28, which the
 /// server then advertises): a task when the request declared the extension, a synchronous call
@@ -94,7 +107,8 @@ pub fn tool(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// The `#[tool]` attributes inside need no import: the container reads and removes them, and
-/// rejects duplicate names at the second one.
+/// rejects duplicate names at the second one. They take the keys of `#[tool]`, `scopes = [..]`
+/// included (`ToolBox::scopes` answers them by tool name).
 #[proc_macro_attribute]
 pub fn toolbox(args: TokenStream, item: TokenStream) -> TokenStream {
     toolbox::expand(args.into(), item.into()).into()
@@ -113,6 +127,10 @@ pub fn toolbox(args: TokenStream, item: TokenStream) -> TokenStream {
 /// let prompts = rondo_mcp::prompts![review];
 /// # let _ = prompts;
 /// ```
+///
+/// Keys: `name`, `title`, `description` (default: the doc comment, required), `asks = [..]`,
+/// `scopes = ["..", ..]` (the OAuth scopes `prompts/get` needs, checked as on `#[tool]`),
+/// `crate = ::path`.
 #[proc_macro_attribute]
 pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
     prompt::expand(args.into(), item.into()).into()
@@ -133,6 +151,10 @@ pub fn prompt(args: TokenStream, item: TokenStream) -> TokenStream {
 /// let resources = rondo_mcp::resources![note];
 /// # let _ = resources;
 /// ```
+///
+/// Keys after the URI: `name`, `title`, `description`, `mime_type`, `asks = [..]`,
+/// `scopes = ["..", ..]` (the OAuth scopes `resources/read` of every URI it serves needs,
+/// checked as on `#[tool]`), `crate = ::path`.
 #[proc_macro_attribute]
 pub fn resource(args: TokenStream, item: TokenStream) -> TokenStream {
     resource::expand(args.into(), item.into()).into()

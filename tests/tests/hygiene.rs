@@ -1,9 +1,10 @@
 //! Hygiene (CONTRIBUTING.md, "Paths and hygiene"): every macro (the question macros `#[elicit]`,
 //! `#[sample]` and `#[roots]` too, asked from tools, a toolbox method and a prompt) is used in a
-//! module that shadows the prelude names and the runtime's name (`struct Result; struct Ok; ..; mod
-//! rondo_mcp {}`), under `#![deny(warnings)]`. It compiles only if the expansions name everything
-//! by absolute path, and the server it builds answers. Primitive types (`str`, `bool`) are not
-//! shadowed: the serde and schemars derives the user's own types need do not qualify them.
+//! module that shadows the prelude names and the runtime's name (`struct Result; struct Ok; ..;
+//! struct Scope; mod rondo_mcp {}`), under `#![deny(warnings)]`. It compiles only if the
+//! expansions name everything by absolute path, and the server it builds answers. Primitive types
+//! (`str`, `bool`) are not shadowed: the serde and schemars derives the user's own types need do
+//! not qualify them.
 
 #![deny(warnings)]
 
@@ -24,6 +25,8 @@ mod shadowed {
     struct String;
     #[allow(dead_code)]
     struct Vec;
+    #[allow(dead_code)]
+    struct Scope;
     mod rondo_mcp {}
 
     use ::rondo_mcp::prelude::{Cx, Error, ResourceContents, Router, Server, ServerInfo};
@@ -47,7 +50,7 @@ mod shadowed {
     }
 
     /// Answers pong.
-    #[tool(task = optional)]
+    #[tool(task = optional, scopes = ["ping"])]
     fn ping() -> &'static ::core::primitive::str {
         "pong"
     }
@@ -65,7 +68,7 @@ mod shadowed {
     #[toolbox]
     impl Shop {
         /// Orders items.
-        #[tool(name = "order", task = optional, task_start = explicit)]
+        #[tool(name = "order", task = optional, task_start = explicit, scopes = ["shop:order"])]
         async fn order(&self, _cx: &Cx, #[args] order: Order) -> Text {
             ::std::format!("{} of {}", order.count, self.stock)
         }
@@ -88,13 +91,13 @@ mod shadowed {
     }
 
     /// Greets someone.
-    #[prompt]
+    #[prompt(scopes = ["prompts"])]
     fn greeting(name: Text, style: Maybe<Text>) -> Text {
         ::std::format!("hello {name} {}", style.unwrap_or_default())
     }
 
     /// A note by id.
-    #[resource("note://{id}", mime_type = "text/plain")]
+    #[resource("note://{id}", mime_type = "text/plain", scopes = ["notes:read"])]
     async fn note(id: Text) -> ::core::result::Result<ResourceContents, Error> {
         ::core::result::Result::Ok(ResourceContents::text(
             ::std::format!("note://{id}"),

@@ -97,13 +97,13 @@ fn message(attr: &str, lit: &LitStr, problem: &Problem) -> String {
                 .map(|p| format!("{p:?}"))
                 .collect();
             format!(
-                "{at}: {} contains a space, which separates scopes in a token; write each scope as its own string: `{SCOPES} = [{}]`",
+                "{at}: `{}` contains a space, which separates scopes in a token; write each scope as its own string: `{SCOPES} = [{}]`",
                 lit.token(),
                 parts.join(", ")
             )
         }
         Problem::Char(c) => format!(
-            "{at}: {} contains {}; {rule}: remove it or spell the scope without it",
+            "{at}: `{}` contains {}; {rule}: remove it or spell the scope without it",
             lit.token(),
             described(*c)
         ),

@@ -54,7 +54,7 @@ pub fn prune(attr: &str, key: &str, array: &mut ExprArray, acc: &mut Accumulator
         };
         if seen.contains(&lit.value()) {
             let msg = format!(
-                "{} is listed twice in `#[{attr}]` argument `{key}`; remove one",
+                "`{}` is listed twice in `#[{attr}]` argument `{key}`; remove one",
                 lit.token()
             );
             acc.push(err_on(&elem, msg));

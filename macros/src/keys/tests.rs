@@ -426,11 +426,11 @@ fn a_string_listed_twice_is_one_error_at_the_second() {
         errors,
         [
             error(
-                "r\"a\" is listed twice in `#[tool]` argument `scopes`; remove one",
+                "`r\"a\"` is listed twice in `#[tool]` argument `scopes`; remove one",
                 "r\"a\""
             ),
             error(
-                "\"b\" is listed twice in `#[tool]` argument `scopes`; remove one",
+                "`\"b\"` is listed twice in `#[tool]` argument `scopes`; remove one",
                 "\"b\""
             ),
         ]
