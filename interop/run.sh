@@ -2,8 +2,10 @@
 # Drives Rondo's example servers with real clients at both protocol revisions over stdio and
 # Streamable HTTP: the official MCP Python SDK (interop/python_sdk.py), the official MCP
 # TypeScript SDK's client (interop/ts/sdk.mjs) and, as a smoke test, the MCP Inspector's CLI
-# (interop/ts/inspector.mjs). Installs the pinned Python SDK into a virtual environment under
-# target/ (needs python3 >= 3.10 with venv) and the pinned TypeScript SDK and Inspector with
+# (interop/ts/inspector.mjs); then the bookshop protected by a real OAuth authorization server
+# (interop/ts/auth.mjs, with the Python SDK's OAuth client in interop/python_auth.py). Installs
+# the pinned Python SDK into a virtual environment under target/ (needs python3 >= 3.10 with
+# venv) and the pinned TypeScript SDK, the Inspector and the authorization server with
 # `npm ci` (needs npm; the scripts run on the Node 22 binary conformance/'s lockfile pins),
 # builds the servers, runs every driver, and fails if any check of any of them failed.
 set -euo pipefail
@@ -28,4 +30,6 @@ echo "== the official MCP TypeScript SDK"
 "$node" interop/ts/sdk.mjs target/debug || status=1
 echo "== the MCP Inspector's CLI"
 "$node" interop/ts/inspector.mjs target/debug || status=1
+echo "== the protected bookshop against an OAuth authorization server (oauth2-mock-server), and the Python SDK's OAuth client"
+"$node" interop/ts/auth.mjs target/debug "$venv/bin/python" || status=1
 exit "$status"

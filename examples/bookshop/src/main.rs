@@ -11,10 +11,19 @@
 //! Environment: `RONDO_STATE_KEYS` (the key ring a fleet shares, `id:secret,...`, the first
 //! entry seals) and `BOOKSHOP_ALLOWED_HOSTS` (comma-separated `Host` names to accept besides
 //! the local ones, e.g. the name clients use behind a load balancer).
+//!
+//! Authorization (`--http` only): with `BOOKSHOP_AUTH_ISSUER` (the authorization server's
+//! issuer URL) and `BOOKSHOP_PUBLIC_URL` (this endpoint's canonical URL, e.g.
+//! `https://books.example/mcp`: the audience its tokens must name) set, the endpoint is an
+//! OAuth 2.1 resource server: every request needs a JWT access token from that issuer with
+//! the scope `books:read`, and `order_book` needs `orders:write` too. The issuer's keys come
+//! from `BOOKSHOP_AUTH_JWKS_URL` when set, else from its discovery document. Without them it
+//! serves anyone, as a local server.
 
 mod demo;
 
 use rondo_example_bookshop::router;
+use rondo_mcp::auth::{Algorithm, JwtVerifier, ResourceServer};
 use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
@@ -34,14 +43,45 @@ fn server() -> Server<Router> {
     }
 }
 
-/// The HTTP settings: the defaults, plus the `Host` names in `BOOKSHOP_ALLOWED_HOSTS`.
-fn http_config() -> HttpConfig {
+/// The HTTP settings: the defaults, plus the `Host` names in `BOOKSHOP_ALLOWED_HOSTS`, and
+/// the resource server when `BOOKSHOP_AUTH_ISSUER` is set.
+fn http_config() -> Result<HttpConfig, String> {
     let hosts = std::env::var("BOOKSHOP_ALLOWED_HOSTS").unwrap_or_default();
-    hosts
+    let cfg = hosts
         .split(',')
         .map(str::trim)
         .filter(|h| !h.is_empty())
-        .fold(HttpConfig::default(), HttpConfig::allow_host)
+        .fold(HttpConfig::default(), HttpConfig::allow_host);
+    Ok(match resource_server()? {
+        Some(rs) => cfg.protect(rs),
+        None => cfg,
+    })
+}
+
+/// The resource server the environment describes, if it names an issuer.
+fn resource_server() -> Result<Option<ResourceServer>, String> {
+    let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+    let Some(issuer) = var("BOOKSHOP_AUTH_ISSUER") else {
+        return Ok(None);
+    };
+    let url = var("BOOKSHOP_PUBLIC_URL")
+        .ok_or("BOOKSHOP_AUTH_ISSUER needs BOOKSHOP_PUBLIC_URL, this endpoint's canonical URL")?;
+    let keys = JwtVerifier::builder(&issuer).algorithms([Algorithm::RS256, Algorithm::ES256]);
+    let keys = match var("BOOKSHOP_AUTH_JWKS_URL") {
+        Some(jwks) => keys.jwks_url(&jwks),
+        None => keys.discover(),
+    };
+    let verifier = keys
+        .build()
+        .map_err(|e| format!("the token verifier: {e}"))?;
+    let rs = ResourceServer::builder(&url)
+        .authorization_server(&issuer)
+        .verifier(verifier)
+        .required_scopes(["books:read"])
+        .resource_name("Bookshop")
+        .build()
+        .map_err(|e| format!("the resource server: {e}"))?;
+    Ok(Some(rs))
 }
 
 #[tokio::main]
@@ -61,7 +101,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 .map(|a| a.parse())
                 .transpose()?
                 .unwrap_or(([127, 0, 0, 1], 3000).into());
-            let service = server().into_http(http_config());
+            let config = http_config().unwrap_or_else(|e| {
+                eprintln!("bookshop: {e}");
+                std::process::exit(2);
+            });
+            let service = server().into_http(config);
             let listener = tokio::net::TcpListener::bind(addr).await?;
             eprintln!("bookshop: MCP endpoint http://{addr}/mcp");
             rondo_mcp::http::serve_listener(service, listener, rondo_mcp::http::shutdown_signal())

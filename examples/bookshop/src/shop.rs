@@ -204,7 +204,7 @@ fn confirm_order(book: &Book, quantity: u32) -> Form<Confirmation> {
 #[toolbox]
 impl Shop {
     /// Searches the catalogue by title or author (case-insensitive).
-    #[tool(read_only_hint = true)]
+    #[tool(read_only_hint = true, scopes = ["books:read"])]
     async fn search_books(
         &self,
         #[arg(description = "Words from the title or author")] query: String,
@@ -217,7 +217,7 @@ impl Shop {
     }
 
     /// Orders a book. The user confirms in a form; the model cannot confirm for them.
-    #[tool(destructive_hint = false, asks = [confirm_order])]
+    #[tool(destructive_hint = false, asks = [confirm_order], scopes = ["orders:write"])]
     async fn order_book(
         &self,
         cx: &Cx,
