@@ -8,6 +8,8 @@
 
 mod audience;
 mod challenge;
+#[cfg(feature = "auth-remote")]
+pub mod introspection;
 #[cfg(feature = "auth-jwt")]
 pub mod jwt;
 #[cfg(feature = "auth-remote")]
@@ -19,6 +21,8 @@ pub use crate::identity::{AccessToken, Audience, BearerToken, Principal, Scope, 
 use crate::tools::BoxFuture;
 pub use audience::{CanonicalUrl, UrlError};
 pub use challenge::{Challenge, Code, filter_description};
+#[cfg(feature = "auth-remote")]
+pub use introspection::{ClientAuth, IntrospectionVerifier, IntrospectionVerifierBuilder};
 #[cfg(feature = "auth-jwt")]
 pub use jwt::{Algorithm, JwtVerifier, JwtVerifierBuilder};
 pub use scopes::{OFFLINE_ACCESS, ScopeHierarchy};

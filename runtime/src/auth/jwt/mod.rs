@@ -3,7 +3,7 @@
 //! it, the issuer, the expiry and not-before time; the claims become the [`AccessToken`] whose
 //! audience the resource server checks.
 
-mod claims;
+pub(crate) mod claims;
 #[cfg(feature = "auth-remote")]
 mod fetched;
 #[cfg(all(test, feature = "auth-remote"))]

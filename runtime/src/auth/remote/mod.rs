@@ -7,6 +7,8 @@
 
 pub(crate) mod client;
 mod discovery;
+#[cfg(test)]
+pub(crate) mod test_server;
 
 use client::{Fetcher, check_url};
 use http::Uri;
