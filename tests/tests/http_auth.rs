@@ -24,15 +24,34 @@ const ISSUER: &str = "https://id.example";
 const PRM: &str = "/.well-known/oauth-protected-resource/mcp";
 const PRM_ROOT: &str = "/.well-known/oauth-protected-resource";
 
+/// A count per subject, shared by the tests of this file (each uses its own subjects).
+struct Counts(Mutex<Option<HashMap<String, usize>>>);
+
+impl Counts {
+    const fn new() -> Self {
+        Counts(Mutex::new(None))
+    }
+    fn bump(&self, cx: &Cx) {
+        let who = cx.principal().map(|p| p.subject().to_owned());
+        let mut m = self.0.lock().unwrap();
+        *m.get_or_insert_with(HashMap::new)
+            .entry(who.unwrap_or_default())
+            .or_default() += 1;
+    }
+    fn of(&self, subject: &str) -> usize {
+        let m = self.0.lock().unwrap();
+        m.as_ref()
+            .and_then(|m| m.get(subject))
+            .copied()
+            .unwrap_or(0)
+    }
+}
+
 /// How often each subject's `order` ran: a refused call must leave it unchanged.
-static ORDERS: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+static ORDERS: Counts = Counts::new();
 
 fn orders_of(subject: &str) -> usize {
-    let m = ORDERS.lock().unwrap();
-    m.as_ref()
-        .and_then(|m| m.get(subject))
-        .copied()
-        .unwrap_or(0)
+    ORDERS.of(subject)
 }
 
 /// `order`: needs `orders:write`; counts its runs per subject.
@@ -46,16 +65,7 @@ impl ToolHandler for Order {
     }
     fn call<'a>(cx: &'a Cx, _: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
         Box::pin(async move {
-            let who = cx
-                .principal()
-                .map(|p| p.subject().to_owned())
-                .unwrap_or_default();
-            *ORDERS
-                .lock()
-                .unwrap()
-                .get_or_insert_with(HashMap::new)
-                .entry(who)
-                .or_default() += 1;
+            ORDERS.bump(cx);
             Ok(CallToolResult::text("ordered"))
         })
     }
@@ -89,14 +99,10 @@ impl ToolHandler for WhoAmI {
 }
 
 /// How often each subject's `checkout` asked its question: a kept answer is not asked again.
-static ASKED: Mutex<Option<HashMap<String, usize>>> = Mutex::new(None);
+static ASKED: Counts = Counts::new();
 
 fn asked_of(subject: &str) -> usize {
-    let m = ASKED.lock().unwrap();
-    m.as_ref()
-        .and_then(|m| m.get(subject))
-        .copied()
-        .unwrap_or(0)
+    ASKED.of(subject)
 }
 
 /// `checkout`: asks for a confirmation, and only after the answer decides that it needs
@@ -114,10 +120,6 @@ impl ToolHandler for Checkout {
     }
     fn call<'a>(cx: &'a Cx, _: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
         Box::pin(async move {
-            let who = cx
-                .principal()
-                .map(|p| p.subject().to_owned())
-                .unwrap_or_default();
             let form = rondo_mcp::protocol::ElicitRequest::Form {
                 message: "Place the order?".into(),
                 requested_schema: serde_json::from_value(json!({"type": "object",
@@ -128,12 +130,7 @@ impl ToolHandler for Checkout {
                 Ok(a) => a,
                 Err(why) => return Ok(CallToolResult::text(format!("Cannot ask: {why}"))),
             };
-            *ASKED
-                .lock()
-                .unwrap()
-                .get_or_insert_with(HashMap::new)
-                .entry(who)
-                .or_default() += 1;
+            ASKED.bump(cx);
             let ok = answer.content.as_ref().and_then(|c| c.get("ok")) == Some(&json!(true));
             if !ok {
                 return Ok(CallToolResult::text("not ordered"));
