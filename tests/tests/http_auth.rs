@@ -905,3 +905,73 @@ async fn lists_can_show_each_caller_only_what_it_may_call() {
     assert_eq!(names(&admin), ["order", "whoami"]);
     s.stop().await;
 }
+
+/// A prompt that needs `prompts:use`.
+#[rondo_mcp::prompt(scopes = ["prompts:use"])]
+async fn welcome() -> String {
+    "Welcome".into()
+}
+
+/// A template whose every URI needs `books:detail`.
+#[rondo_mcp::resource("books://item/{isbn}", scopes = ["books:detail"])]
+async fn book_item(isbn: String) -> ResourceContents {
+    ResourceContents::text(format!("books://item/{isbn}"), "text/plain", "a book")
+}
+
+/// A resource open to every token.
+#[rondo_mcp::resource("books://about")]
+async fn about_shop() -> ResourceContents {
+    ResourceContents::text("books://about", "text/plain", "about")
+}
+
+#[tokio::test]
+async fn prompts_and_resources_declare_scopes_too() {
+    let rs = builder(false).filter_lists(true).build().unwrap();
+    let router = Router::new(ServerInfo::new("bookshop", "1.0.0"))
+        .prompts(rondo_mcp::prompts![welcome])
+        .resources(rondo_mcp::resources![book_item, about_shop]);
+    let s = start(Server::new(router), HttpConfig::default().protect(rs)).await;
+    let as_ = |tok: &'static str| {
+        move |h: &mut Vec<(String, String)>| h.push(("authorization".into(), bearer(tok)))
+    };
+    let get = modern(1, "prompts/get", json!({"name": "welcome"}));
+    let (ps, _) = challenge(
+        post_modern(s.addr, &get, as_("alice-read")).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    assert_eq!(param(&ps, "scope"), Some("prompts:use books:read"));
+    let read = modern(2, "resources/read", json!({"uri": "books://item/42"}));
+    let (ps, _) = challenge(
+        post_modern(s.addr, &read, as_("alice-read")).await,
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    assert_eq!(param(&ps, "scope"), Some("books:detail books:read"));
+    let open = modern(3, "resources/read", json!({"uri": "books://about"}));
+    let r = post_modern(s.addr, &open, as_("alice-read"))
+        .await
+        .json()
+        .await;
+    assert_eq!(r["result"]["contents"][0]["text"], "about", "{r}");
+    // The filtered lists leave out what the token may not use.
+    let prompts = modern(4, "prompts/list", json!({}));
+    let r = post_modern(s.addr, &prompts, as_("alice-read"))
+        .await
+        .json()
+        .await;
+    assert_eq!(r["result"]["prompts"], json!([]), "{r}");
+    let templates = modern(5, "resources/templates/list", json!({}));
+    let r = post_modern(s.addr, &templates, as_("alice-read"))
+        .await
+        .json()
+        .await;
+    assert_eq!(r["result"]["resourceTemplates"], json!([]), "{r}");
+    let resources = modern(6, "resources/list", json!({}));
+    let r = post_modern(s.addr, &resources, as_("alice-read"))
+        .await
+        .json()
+        .await;
+    assert_eq!(r["result"]["resources"][0]["uri"], "books://about", "{r}");
+    s.stop().await;
+}
