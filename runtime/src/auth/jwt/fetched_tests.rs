@@ -111,7 +111,10 @@ async fn an_unreachable_or_bad_jwks_is_unavailable_and_the_last_good_set_stays()
     server.serve_slowly("/jwks", 200, JWKS, Duration::from_secs(3));
     let started = std::time::Instant::now();
     assert_eq!(check(&v, &good).await.map(|_| ()), unavailable);
-    assert!(started.elapsed() < Duration::from_millis(2900), "cut before the 3 s answer");
+    assert!(
+        started.elapsed() < Duration::from_millis(2900),
+        "cut before the 3 s answer"
+    );
     // Recovery, then a refresh that fails keeps the set.
     server.serve("/jwks", 200, JWKS);
     assert!(check(&v, &good).await.is_ok());
