@@ -294,6 +294,14 @@ private_items! {
     rebind_ref => "RebindRef";
     /// `RebindRefOther`: the second step for a context of another type, kept as it is.
     rebind_ref_other => "RebindRefOther";
+    /// `AskMeta`: what a question asks and its fallback, as `tools/list` advertises it.
+    ask_meta => "AskMeta";
+    /// `AskKind`: what a question asks of the client (`AskMeta::kind`).
+    ask_kind => "AskKind";
+    /// `FallbackKind`: what a question does without an answer (`AskMeta::fallback`).
+    fallback_kind => "FallbackKind";
+    /// `with_asks()`: a tool's definition with its questions in its `_meta`.
+    with_asks => "with_asks";
     /// `with_question_arguments()`: a tool's input schema plus its `fallback = args` questions.
     with_question_arguments => "with_question_arguments";
     /// `argument_collision()`: the index of a tool argument that is also a question's field.

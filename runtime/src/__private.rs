@@ -12,6 +12,7 @@ pub use crate::protocol::Revision; // #[derive(Elicit)]
 pub use crate::protocol::{
     CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
 }; // all
+pub use crate::question::advertise::{AskKind, AskMeta, FallbackKind, with_asks}; // #[elicit], #[tool] asks = [..]
 pub use crate::question::form::check::Bound; // #[derive(Elicit)]
 pub use crate::question::form::spec::{FieldSpec, FormReader, FormSchema}; // #[derive(Elicit)]
 pub use crate::question::form::{

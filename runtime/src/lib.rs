@@ -49,8 +49,8 @@ pub use prompts::{IntoPromptResult, PromptHandler, PromptSet};
 pub use protocol::{CacheHint, CacheScope, Error};
 pub use question::form;
 pub use question::{
-    Answer, AnyQuestion, Asked, Asking, Elicit, ElicitEnum, Fallback, Form, FormError, FormField,
-    ModelReply, NotAccepted, Roots, Sample, Url, UrlFlow,
+    ASKS_META_KEY, Answer, AnyQuestion, Asked, Asking, Elicit, ElicitEnum, Fallback, Form,
+    FormError, FormField, ModelReply, NotAccepted, Roots, Sample, Url, UrlFlow,
 };
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;

@@ -58,6 +58,8 @@ pub struct Router {
     complete: Option<CompleteFn>,
     /// The most items per page of each list; `None`: every list on one page.
     page_size: Option<usize>,
+    /// `advertise_asks(false)`: `tools/list` leaves out each tool's `dev.rondo/asks`.
+    hide_asks: bool,
 }
 
 impl std::fmt::Debug for Router {
@@ -104,6 +106,10 @@ impl Router {
             if !scopes.is_empty() {
                 self.tool_scopes.insert(t.name.clone(), scopes.into());
             }
+            let mut t = t;
+            if self.hide_asks {
+                crate::question::without_asks(&mut t);
+            }
             self.tools.push(t);
         }
         self.boxes.push(Box::new(tools));
@@ -133,6 +139,20 @@ impl Router {
     /// answer carrying the `nextCursor` of the next. Without it every list is one page.
     pub fn page_size(mut self, n: usize) -> Self {
         self.page_size = Some(n.max(1));
+        self
+    }
+
+    /// Whether `tools/list` advertises, in each tool's `_meta` under
+    /// [`ASKS_META_KEY`](crate::ASKS_META_KEY) (`dev.rondo/asks`), the questions its
+    /// `asks = [..]` lists: key, kind, mode, fallback, and whether the capability is required.
+    /// On by default; `false` leaves the key out of every tool, added before or after.
+    pub fn advertise_asks(mut self, advertise: bool) -> Self {
+        self.hide_asks = !advertise;
+        if self.hide_asks {
+            self.tools
+                .iter_mut()
+                .for_each(crate::question::without_asks);
+        }
         self
     }
 

@@ -198,6 +198,19 @@ pub fn schema(paths: &Paths, group: Group, base: TokenStream) -> TokenStream {
     quote!(#with(#base, &[#(#each),*]))
 }
 
+/// A tool's definition with its questions advertised in its `_meta` (`with_asks`), in
+/// declaration order; unchanged for a tool that asks nothing.
+pub fn meta(paths: &Paths, group: Group, definition: TokenStream) -> TokenStream {
+    if group.asks.paths.is_empty() {
+        return definition;
+    }
+    let (with, listed) = (paths.with_asks(), paths.listed());
+    let each = group
+        .entries()
+        .map(|(_, alias)| quote!(#listed::<#alias>::META));
+    quote!(#with(#definition, &[#(#each),*]))
+}
+
 /// For each entry, a `const` error (at the entry) when a field its `fallback = args` adds has
 /// the wire name of one of the tool's `args`.
 pub fn collisions(paths: &Paths, group: Group, tool: &str, args: &[Arg]) -> TokenStream {

@@ -118,12 +118,39 @@ pub fn decl(q: &Question, stage: Stage, paths: &Paths) -> TokenStream {
             const ARGS_FALLBACK: #BOOL = false;
         },
     };
+    let meta = meta(q, paths);
     quote! {
         #[automatically_derived]
         impl #decl for #ident {
             const KEY: &'static #STR = #key;
             #arguments
+            #meta
         }
+    }
+}
+
+/// `const META: AskMeta = ..;`: the kind and fallback `tools/list` advertises (as declared,
+/// also next to errors: a question with errors builds nothing that is listed).
+fn meta(q: &Question, paths: &Paths) -> TokenStream {
+    let (ask_meta, ask_kind, fallback_kind) =
+        (paths.ask_meta(), paths.ask_kind(), paths.fallback_kind());
+    let kind = match q.mode {
+        Mode::Form => quote!(Form),
+        Mode::Url => quote!(Url),
+        Mode::Sample => quote!(Sampling),
+        Mode::Roots => quote!(Roots),
+    };
+    let fallback = match q.fallback {
+        Fallback::Function(_) => quote!(Function),
+        Fallback::Args(_) => quote!(Args),
+        Fallback::Refuse => quote!(Refuse),
+    };
+    quote! {
+        const META: #ask_meta = #ask_meta {
+            key: Self::KEY,
+            kind: #ask_kind::#kind,
+            fallback: #fallback_kind::#fallback,
+        };
     }
 }
 

@@ -72,13 +72,14 @@ fn definition(tool: &Tool, paths: &Paths, asks: Group) -> TokenStream {
         optional(h.idempotent),
         optional(h.open_world),
     );
-    quote! {
+    let definition = quote! {
         #tool_definition(
             #name, #title, #description, #schema,
             <#output as #into_tool_result>::output_schema(),
             [#ro, #de, #id, #ow],
         )
-    }
+    };
+    asks::meta(paths, asks, definition)
 }
 
 /// The call: parse the arguments, call `callee`, convert what it returns.

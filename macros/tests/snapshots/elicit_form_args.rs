@@ -18,6 +18,11 @@ const _: () = {
         > {
             ::rondo_mcp::__private::FormArgs::<Form<Guest>>::schema()
         }
+        const META: ::rondo_mcp::__private::AskMeta = ::rondo_mcp::__private::AskMeta {
+            key: Self::KEY,
+            kind: ::rondo_mcp::__private::AskKind::Form,
+            fallback: ::rondo_mcp::__private::FallbackKind::Args,
+        };
     }
     #[automatically_derived]
     impl ::rondo_mcp::__private::Ask<()> for guest

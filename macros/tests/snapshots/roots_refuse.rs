@@ -13,6 +13,11 @@ const _: () = {
         const KEY: &'static ::core::primitive::str = "workspace";
         const ARGUMENTS: &'static [&'static ::core::primitive::str] = &[];
         const ARGS_FALLBACK: ::core::primitive::bool = false;
+        const META: ::rondo_mcp::__private::AskMeta = ::rondo_mcp::__private::AskMeta {
+            key: Self::KEY,
+            kind: ::rondo_mcp::__private::AskKind::Roots,
+            fallback: ::rondo_mcp::__private::FallbackKind::Refuse,
+        };
     }
     #[automatically_derived]
     impl<'__rondo_0> ::rondo_mcp::__private::Ask<(&'__rondo_0 [String],)> for workspace

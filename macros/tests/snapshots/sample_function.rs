@@ -13,6 +13,11 @@ const _: () = {
         const KEY: &'static ::core::primitive::str = "pick_flights";
         const ARGUMENTS: &'static [&'static ::core::primitive::str] = &[];
         const ARGS_FALLBACK: ::core::primitive::bool = false;
+        const META: ::rondo_mcp::__private::AskMeta = ::rondo_mcp::__private::AskMeta {
+            key: Self::KEY,
+            kind: ::rondo_mcp::__private::AskKind::Sampling,
+            fallback: ::rondo_mcp::__private::FallbackKind::Function,
+        };
     }
     #[automatically_derived]
     impl<'__rondo_0> ::rondo_mcp::__private::Ask<(&'__rondo_0 [Flight],)>

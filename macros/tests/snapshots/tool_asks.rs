@@ -78,30 +78,36 @@ const _: () = {
         impl ::rondo_mcp::__private::ToolHandler for book {
             const NAME: &'static ::core::primitive::str = "book";
             fn definition() -> ::rondo_mcp::__private::Tool {
-                ::rondo_mcp::__private::tool_definition(
-                    "book",
-                    ::core::option::Option::None,
-                    "Books a package.",
-                    ::rondo_mcp::__private::with_question_arguments(
-                        ::rondo_mcp::__private::input_schema::<__RondoArgs_book>(),
-                        &[
-                            ::rondo_mcp::__private::Listed::<
-                                __rondo_ask_0_0,
-                            >::argument_schema,
-                            ::rondo_mcp::__private::Listed::<
-                                __rondo_ask_0_1,
-                            >::argument_schema,
+                ::rondo_mcp::__private::with_asks(
+                    ::rondo_mcp::__private::tool_definition(
+                        "book",
+                        ::core::option::Option::None,
+                        "Books a package.",
+                        ::rondo_mcp::__private::with_question_arguments(
+                            ::rondo_mcp::__private::input_schema::<__RondoArgs_book>(),
+                            &[
+                                ::rondo_mcp::__private::Listed::<
+                                    __rondo_ask_0_0,
+                                >::argument_schema,
+                                ::rondo_mcp::__private::Listed::<
+                                    __rondo_ask_0_1,
+                                >::argument_schema,
+                            ],
+                        ),
+                        <Result<
+                            String,
+                            String,
+                        > as ::rondo_mcp::__private::IntoToolResult>::output_schema(),
+                        [
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
+                            ::core::option::Option::None,
                         ],
                     ),
-                    <Result<
-                        String,
-                        String,
-                    > as ::rondo_mcp::__private::IntoToolResult>::output_schema(),
-                    [
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
-                        ::core::option::Option::None,
+                    &[
+                        ::rondo_mcp::__private::Listed::<__rondo_ask_0_0>::META,
+                        ::rondo_mcp::__private::Listed::<__rondo_ask_0_1>::META,
                     ],
                 )
             }

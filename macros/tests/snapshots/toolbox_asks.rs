@@ -92,14 +92,15 @@ const _: () = {
         impl<T: Clone> ::rondo_mcp::__private::ToolBox for Shop<T> {
             fn tools(&self) -> ::std::vec::Vec<::rondo_mcp::__private::Tool> {
                 ::std::vec![
-                    ::rondo_mcp::__private::tool_definition("book",
+                    ::rondo_mcp::__private::with_asks(::rondo_mcp::__private::tool_definition("book",
                     ::core::option::Option::None, "Books an item.",
                     ::rondo_mcp::__private::with_question_arguments(::rondo_mcp::__private::input_schema::
                     < __RondoArgs_book > (), & [::rondo_mcp::__private::Listed:: <
                     __rondo_ask_0_0 > ::argument_schema]), < String as
                     ::rondo_mcp::__private::IntoToolResult > ::output_schema(),
                     [::core::option::Option::None, ::core::option::Option::None,
-                    ::core::option::Option::None, ::core::option::Option::None],),
+                    ::core::option::Option::None, ::core::option::Option::None],), &
+                    [::rondo_mcp::__private::Listed:: < __rondo_ask_0_0 > ::META]),
                     ::rondo_mcp::__private::tool_definition("count",
                     ::core::option::Option::None, "Counts the stock, asking nothing.",
                     ::rondo_mcp::__private::no_arguments(), < u32 as

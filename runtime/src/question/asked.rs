@@ -1,6 +1,7 @@
 //! A question's identity ([`QuestionDecl`]), its rendering and fallback per input types
 //! ([`Ask`]), and the lazy value a question function returns ([`Asked`]).
 
+use super::advertise::AskMeta;
 use super::{Fallback, Rendered};
 use crate::cx::Cx;
 use crate::protocol::JsonObject;
@@ -25,6 +26,9 @@ pub trait QuestionDecl: 'static {
     /// `fallback = args`: the form's field names, which become optional arguments of every
     /// tool that asks the question. Empty otherwise.
     const ARGUMENTS: &'static [&'static str];
+    /// What it asks of the client and what it does without an answer, as `tools/list`
+    /// advertises it (`dev.rondo/asks`).
+    const META: AskMeta;
     /// `fallback = args`: the schema properties those arguments add to a tool's `inputSchema`.
     fn argument_schema() -> Option<JsonObject> {
         None

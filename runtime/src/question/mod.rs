@@ -7,6 +7,7 @@
 //! `cx/`), reads the answer, or runs the question's fallback with the same inputs. `form`:
 //! forms from types (`#[derive(Elicit)]`).
 
+pub(crate) mod advertise;
 mod answer;
 mod ask_form;
 mod asked;
@@ -18,6 +19,8 @@ mod sample;
 mod scope;
 mod url;
 
+pub use advertise::ASKS_META_KEY;
+pub(crate) use advertise::without_asks;
 pub use answer::{Answer, Fallback, NotAccepted};
 pub use ask_form::Form;
 pub use asked::Asked;

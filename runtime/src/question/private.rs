@@ -1,5 +1,6 @@
 //! What the question macros' expansions call, re-exported by `__private` (not a public API).
 
+use super::advertise::AskMeta;
 use super::{Answer, Asking, Fallback, Form, QuestionDecl, Rendered, Url};
 use crate::cx::Cx;
 use crate::protocol::{CallToolResult, JsonObject, Revision};
@@ -347,6 +348,8 @@ impl<Q: QuestionDecl> Listed<Q> {
     pub fn argument_schema() -> Option<JsonObject> {
         Q::argument_schema()
     }
+    /// See [`QuestionDecl::META`].
+    pub const META: Option<AskMeta> = Some(Q::META);
 }
 
 /// The stand-ins of [`Listed`] for an entry that is not a question.
@@ -359,6 +362,8 @@ pub trait NotListed {
     fn argument_schema() -> Option<JsonObject> {
         None
     }
+    /// Nothing to advertise.
+    const META: Option<AskMeta> = None;
 }
 
 impl<Q> NotListed for Listed<Q> {}

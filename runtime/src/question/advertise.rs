@@ -1,0 +1,152 @@
+//! What a tool may ask, advertised in `tools/list` (docs/design.md §4, "Advertised"): each
+//! `asks = [..]` entry of a `#[tool]` becomes one entry of the tool's `_meta["dev.rondo/asks"]`,
+//! in declaration order, so a host or a registry can tell up front which client capabilities a
+//! tool can use and which it cannot do without. `AskKind`, `FallbackKind`, `AskMeta` and
+//! `with_asks` are the macros' (through `__private`); [`ASKS_META_KEY`] is public.
+
+use crate::protocol::{JsonObject, Tool};
+use serde_json::Value;
+
+/// The `_meta` key of a tool's questions in `tools/list`: `dev.rondo/` is the reverse-DNS
+/// vendor prefix the specification's `_meta` naming rules ask for (its second label is not
+/// `modelcontextprotocol` or `mcp`, which are reserved).
+pub const ASKS_META_KEY: &str = "dev.rondo/asks";
+
+/// What a question asks of the client: the capability it needs, down to the mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskKind {
+    /// `#[elicit(form)]`: `elicitation`, mode `form`.
+    Form,
+    /// `#[elicit(url)]`: `elicitation`, mode `url`.
+    Url,
+    /// `#[sample]`: `sampling`.
+    Sampling,
+    /// `#[roots]`: `roots`.
+    Roots,
+}
+
+/// What a question does when the client cannot answer it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FallbackKind {
+    /// `fallback = some_fn`: the function answers (it may still refuse at run time).
+    Function,
+    /// `fallback = args`: the answer comes from the tool's arguments.
+    Args,
+    /// `fallback = refuse`: the request ends with `-32021`; the capability is required.
+    Refuse,
+}
+
+/// One advertised question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AskMeta {
+    /// The question's key: its function's name, the key of its `inputRequests` entry.
+    pub key: &'static str,
+    /// What it asks.
+    pub kind: AskKind,
+    /// What it does without an answer.
+    pub fallback: FallbackKind,
+}
+
+impl AskMeta {
+    /// `{"key", "kind", "mode"?, "fallback", "required"}`.
+    fn to_json(self) -> Value {
+        let (kind, mode) = match self.kind {
+            AskKind::Form => ("elicitation", Some("form")),
+            AskKind::Url => ("elicitation", Some("url")),
+            AskKind::Sampling => ("sampling", None),
+            AskKind::Roots => ("roots", None),
+        };
+        let fallback = match self.fallback {
+            FallbackKind::Function => "function",
+            FallbackKind::Args => "args",
+            FallbackKind::Refuse => "refuse",
+        };
+        let mut entry = JsonObject::new();
+        entry.insert("key".into(), self.key.into());
+        entry.insert("kind".into(), kind.into());
+        if let Some(mode) = mode {
+            entry.insert("mode".into(), mode.into());
+        }
+        entry.insert("fallback".into(), fallback.into());
+        let required = self.fallback == FallbackKind::Refuse;
+        entry.insert("required".into(), required.into());
+        Value::Object(entry)
+    }
+}
+
+/// `tool` with its questions under [`ASKS_META_KEY`] in its `_meta`, in the order given; an
+/// entry that is no question (`None`, already a compile error) is left out, and so is the key
+/// when nothing remains.
+pub fn with_asks(mut tool: Tool, asks: &[Option<AskMeta>]) -> Tool {
+    let entries: Vec<Value> = asks.iter().flatten().map(|a| a.to_json()).collect();
+    if entries.is_empty() {
+        return tool;
+    }
+    tool.meta
+        .get_or_insert_with(JsonObject::new)
+        .insert(ASKS_META_KEY.to_owned(), Value::Array(entries));
+    tool
+}
+
+/// `tool` without [`ASKS_META_KEY`] in its `_meta` (and without `_meta` when that was all).
+pub(crate) fn without_asks(tool: &mut Tool) {
+    if let Some(meta) = &mut tool.meta {
+        meta.remove(ASKS_META_KEY);
+        if meta.is_empty() {
+            tool.meta = None;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn entries_keep_their_order_and_say_what_is_required() {
+        let tool = Tool::new("t", "d", Tool::no_arguments());
+        let asks = [
+            Some(AskMeta {
+                key: "confirm",
+                kind: AskKind::Form,
+                fallback: FallbackKind::Refuse,
+            }),
+            None,
+            Some(AskMeta {
+                key: "pick",
+                kind: AskKind::Sampling,
+                fallback: FallbackKind::Function,
+            }),
+        ];
+        let mut tool = with_asks(tool, &asks);
+        let meta = serde_json::to_value(&tool.meta).unwrap();
+        assert_eq!(
+            meta,
+            json!({"dev.rondo/asks": [
+                {"key": "confirm", "kind": "elicitation", "mode": "form", "fallback": "refuse", "required": true},
+                {"key": "pick", "kind": "sampling", "fallback": "function", "required": false},
+            ]})
+        );
+        without_asks(&mut tool);
+        assert_eq!(tool.meta, None);
+    }
+
+    #[test]
+    fn other_meta_stays() {
+        let mut tool = Tool::new("t", "d", Tool::no_arguments());
+        tool.meta = Some(JsonObject::from_iter([("com.example/x".into(), json!(1))]));
+        let asks = [Some(AskMeta {
+            key: "where",
+            kind: AskKind::Roots,
+            fallback: FallbackKind::Args,
+        })];
+        let mut tool = with_asks(tool, &asks);
+        assert_eq!(tool.meta.as_ref().map(JsonObject::len), Some(2));
+        without_asks(&mut tool);
+        assert_eq!(
+            tool.meta,
+            Some(JsonObject::from_iter([("com.example/x".into(), json!(1))]))
+        );
+    }
+}
