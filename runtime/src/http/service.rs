@@ -136,11 +136,30 @@ impl<H: Handler> McpService<H> {
     /// [protected](HttpConfig::protect). [`serve`](super::serve) routes them; mounted in
     /// another router, route each to a clone of this service:
     ///
-    /// ```ignore
-    /// let mut app = axum::Router::new().route_service("/mcp", mcp.clone());
-    /// for path in mcp.metadata_paths() {
-    ///     app = app.route_service(&path, mcp.clone());
-    /// }
+    /// ```
+    /// # use rondo_mcp::auth::*;
+    /// # use rondo_mcp::http::HttpConfig;
+    /// # use rondo_mcp::prelude::*;
+    /// # struct V;
+    /// # impl TokenVerifier for V {
+    /// #     fn verify<'a>(&'a self, _: &'a BearerToken) -> rondo_mcp::BoxFuture<'a, Result<AccessToken, AuthError>> {
+    /// #         Box::pin(async { Err(AuthError::Invalid("no".into())) })
+    /// #     }
+    /// # }
+    /// let rs = ResourceServer::builder("https://books.example/mcp")
+    ///     .authorization_server("https://id.example")
+    ///     .verifier(V)
+    ///     .build()?;
+    /// let router = Router::new(ServerInfo::new("books", "1.0.0"));
+    /// let mcp = Server::new(router).into_http(HttpConfig::default().protect(rs));
+    /// let paths = mcp.metadata_paths();
+    /// assert_eq!(
+    ///     paths,
+    ///     ["/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]
+    /// );
+    /// // axum: let mut app = Router::new().route_service("/mcp", mcp.clone());
+    /// //       for p in &paths { app = app.route_service(p, mcp.clone()); }
+    /// # Ok::<(), ConfigError>(())
     /// ```
     #[cfg(feature = "auth")]
     pub fn metadata_paths(&self) -> Vec<String> {
