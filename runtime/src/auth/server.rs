@@ -323,22 +323,10 @@ impl ResourceServer {
             "authorization_servers": i.authorization_servers,
             "bearer_methods_supported": ["header"],
         });
-        let supported: Vec<&str> = i
-            .supported
-            .as_deref()
-            .unwrap_or(declared)
-            .iter()
-            .chain(&i.required)
-            .map(Scope::as_str)
-            .filter(|s| *s != OFFLINE_ACCESS)
-            .fold(Vec::new(), |mut v, s| {
-                if !v.contains(&s) {
-                    v.push(s);
-                }
-                v
-            });
+        let supported = self.scopes_supported(declared);
         if !supported.is_empty() {
-            doc["scopes_supported"] = json!(supported);
+            doc["scopes_supported"] =
+                json!(supported.iter().map(Scope::as_str).collect::<Vec<_>>());
         }
         if let Some(n) = &i.resource_name {
             doc["resource_name"] = json!(n);
@@ -347,6 +335,25 @@ impl ResourceServer {
             doc["resource_documentation"] = json!(d);
         }
         doc
+    }
+
+    /// The metadata's `scopes_supported`: the configured ones, else `declared`, then the
+    /// required ones, each once, never `offline_access`.
+    pub(crate) fn scopes_supported(&self, declared: &[Scope]) -> Vec<Scope> {
+        let i = &*self.inner;
+        let mut out: Vec<Scope> = Vec::new();
+        for s in i
+            .supported
+            .as_deref()
+            .unwrap_or(declared)
+            .iter()
+            .chain(&i.required)
+        {
+            if s.as_str() != OFFLINE_ACCESS && !out.contains(s) {
+                out.push(s.clone());
+            }
+        }
+        out
     }
 
     /// Verifies the value of a request's `Authorization` headers (`values`: every one the

@@ -170,13 +170,13 @@ impl<H: Handler> Engine<H> {
         method: &Method,
         revision: Revision,
         result: impl Serialize,
-        from_answers: bool,
+        private: bool,
     ) -> Answered {
         if !revision.is_modern() {
             return protocol::write(&result).map(Some);
         }
         let info = &self.config.info;
-        let cache = method.is_cacheable().then_some(if from_answers {
+        let cache = method.is_cacheable().then_some(if private {
             CacheHint::ANSWERED
         } else {
             info.cache

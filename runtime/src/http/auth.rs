@@ -33,12 +33,7 @@ impl Protection {
     pub(crate) fn new(rs: ResourceServer, declared: &[Scope]) -> Self {
         let doc = rs.metadata(declared);
         let minimum = if rs.required_scopes().is_empty() {
-            doc["scopes_supported"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .filter_map(|s| Scope::new(s.as_str()?.to_owned()).ok())
-                .collect()
+            rs.scopes_supported(declared)
         } else {
             rs.required_scopes().to_vec()
         };

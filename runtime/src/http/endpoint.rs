@@ -27,11 +27,12 @@ impl<H: Handler> Endpoint<H> {
         let limit = config
             .max_body_bytes
             .unwrap_or(engine.config.max_message_bytes);
+        let declared = engine.handler.declared_scopes();
         #[cfg(feature = "auth")]
         let protected = config.protection.is_some();
         #[cfg(not(feature = "auth"))]
         let protected = false;
-        if !protected && !engine.handler.declared_scopes().is_empty() {
+        if !protected && !declared.is_empty() {
             // Fail-open on an unprotected transport (design §26): said once, loudly.
             tracing::warn!(
                 "scopes are declared but not enforced: this HTTP endpoint has no resource \
@@ -42,7 +43,7 @@ impl<H: Handler> Endpoint<H> {
         let protection = config
             .protection
             .clone()
-            .map(|rs| super::auth::Protection::new(rs, &engine.handler.declared_scopes()))
+            .map(|rs| super::auth::Protection::new(rs, &declared))
             .map(std::sync::Arc::new);
         Endpoint {
             engine,
