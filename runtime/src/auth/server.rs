@@ -44,8 +44,13 @@ pub struct ResourceServer {
 struct Inner {
     url: CanonicalUrl,
     metadata_urls: (String, String),
-    authorization_servers: Vec<String>,
     verifier: Arc<dyn TokenVerifier>,
+    s: Settings,
+}
+
+/// What the builder's setters set, kept as they are by the built server.
+struct Settings {
+    authorization_servers: Vec<String>,
     required: Vec<Scope>,
     supported: Option<Vec<Scope>>,
     hierarchy: ScopeHierarchy,
@@ -62,19 +67,8 @@ struct Inner {
 /// A [`ResourceServer`] being configured.
 pub struct ResourceServerBuilder {
     url: Result<CanonicalUrl, UrlError>,
-    authorization_servers: Vec<String>,
     verifier: Option<Arc<dyn TokenVerifier>>,
-    required: Vec<Scope>,
-    supported: Option<Vec<Scope>>,
-    hierarchy: ScopeHierarchy,
-    extra_audiences: Vec<String>,
-    resource_name: Option<String>,
-    documentation: Option<String>,
-    root_metadata: bool,
-    leeway: Duration,
-    max_token_bytes: usize,
-    expose_bearer_token: bool,
-    filter_lists: bool,
+    s: Settings,
     errors: Vec<String>,
 }
 
@@ -119,7 +113,7 @@ impl ResourceServerBuilder {
     /// An authorization server whose tokens this server accepts (its issuer identifier); at
     /// least one. Listed in the metadata's `authorization_servers`, in order.
     pub fn authorization_server(mut self, issuer: impl Into<String>) -> Self {
-        self.authorization_servers.push(issuer.into());
+        self.s.authorization_servers.push(issuer.into());
         self
     }
     /// The verifier of bearer tokens (required).
@@ -133,7 +127,7 @@ impl ResourceServerBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.required = scopes(names, &mut self.errors);
+        self.s.required = scopes(names, &mut self.errors);
         self
     }
     /// The metadata's `scopes_supported` (default: the scopes the handler declares).
@@ -142,7 +136,7 @@ impl ResourceServerBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        self.supported = Some(scopes(names, &mut self.errors));
+        self.s.supported = Some(scopes(names, &mut self.errors));
         self
     }
     /// A broader scope implies narrower ones (see [`ScopeHierarchy`]).
@@ -154,7 +148,7 @@ impl ResourceServerBuilder {
         match Scope::new(broad.to_owned()) {
             Ok(b) => {
                 let narrow = scopes(narrow, &mut self.errors);
-                self.hierarchy = self.hierarchy.implies(b, narrow);
+                self.s.hierarchy = self.s.hierarchy.implies(b, narrow);
             }
             Err(e) => self.errors.push(format!("the scope {broad:?}: {e}")),
         }
@@ -163,33 +157,33 @@ impl ResourceServerBuilder {
     /// Also accepts tokens whose audience is `audience` exactly (an identity provider that
     /// writes an application id, such as `api://bookshop`, instead of the URL).
     pub fn also_accept_audience(mut self, audience: impl Into<String>) -> Self {
-        self.extra_audiences.push(audience.into());
+        self.s.extra_audiences.push(audience.into());
         self
     }
     /// The metadata's `resource_name`.
     pub fn resource_name(mut self, name: impl Into<String>) -> Self {
-        self.resource_name = Some(name.into());
+        self.s.resource_name = Some(name.into());
         self
     }
     /// The metadata's `resource_documentation` (a URL).
     pub fn resource_documentation(mut self, url: impl Into<String>) -> Self {
-        self.documentation = Some(url.into());
+        self.s.documentation = Some(url.into());
         self
     }
     /// Whether the root well-known URL serves the metadata too (default yes); turn it off
     /// when several resources share the host.
     pub fn root_metadata(mut self, serve: bool) -> Self {
-        self.root_metadata = serve;
+        self.s.root_metadata = serve;
         self
     }
     /// How far past `exp` a token is still accepted (default 30 s, at most 5 min).
     pub fn leeway(mut self, leeway: Duration) -> Self {
-        self.leeway = leeway.min(Duration::from_secs(300));
+        self.s.leeway = leeway.min(Duration::from_secs(300));
         self
     }
     /// The largest bearer token accepted, in bytes (default 16 KiB).
     pub fn max_token_bytes(mut self, bytes: usize) -> Self {
-        self.max_token_bytes = bytes;
+        self.s.max_token_bytes = bytes;
         self
     }
 
@@ -199,7 +193,7 @@ impl ResourceServerBuilder {
     /// server that calls other services on the user's behalf exchanges it for a token of its
     /// own (RFC 8693) or uses its own credentials. Turn this on only for such an exchange.
     pub fn expose_bearer_token(mut self, expose: bool) -> Self {
-        self.expose_bearer_token = expose;
+        self.s.expose_bearer_token = expose;
         self
     }
 
@@ -211,7 +205,7 @@ impl ResourceServerBuilder {
     /// meaningful to callers with the same scopes. [`Router`](crate::Router) filters by
     /// itself; a hand-written handler asks [`Cx::can_see`](crate::Cx::can_see).
     pub fn filter_lists(mut self, filter: bool) -> Self {
-        self.filter_lists = filter;
+        self.s.filter_lists = filter;
         self
     }
 
@@ -223,7 +217,7 @@ impl ResourceServerBuilder {
         if let Some(e) = self.errors.into_iter().next() {
             return Err(ConfigError(e));
         }
-        if self.authorization_servers.is_empty() {
+        if self.s.authorization_servers.is_empty() {
             return Err(ConfigError(
                 "name at least one authorization server (`authorization_server`)".into(),
             ));
@@ -235,19 +229,8 @@ impl ResourceServerBuilder {
             inner: Arc::new(Inner {
                 metadata_urls: url.metadata_urls(),
                 url,
-                authorization_servers: self.authorization_servers,
                 verifier,
-                required: self.required,
-                supported: self.supported,
-                hierarchy: self.hierarchy,
-                extra_audiences: self.extra_audiences,
-                resource_name: self.resource_name,
-                documentation: self.documentation,
-                root_metadata: self.root_metadata,
-                leeway: self.leeway,
-                max_token_bytes: self.max_token_bytes,
-                expose_bearer_token: self.expose_bearer_token,
-                filter_lists: self.filter_lists,
+                s: self.s,
             }),
         })
     }
@@ -257,7 +240,7 @@ impl fmt::Debug for ResourceServer {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("ResourceServer")
             .field("url", &self.inner.url.as_str())
-            .field("authorization_servers", &self.inner.authorization_servers)
+            .field("authorization_servers", &self.inner.s.authorization_servers)
             .finish_non_exhaustive()
     }
 }
@@ -268,19 +251,21 @@ impl ResourceServer {
     pub fn builder(public_url: &str) -> ResourceServerBuilder {
         ResourceServerBuilder {
             url: CanonicalUrl::parse(public_url),
-            authorization_servers: Vec::new(),
             verifier: None,
-            required: Vec::new(),
-            supported: None,
-            hierarchy: ScopeHierarchy::new(),
-            extra_audiences: Vec::new(),
-            resource_name: None,
-            documentation: None,
-            root_metadata: true,
-            leeway: Duration::from_secs(30),
-            max_token_bytes: MAX_TOKEN_BYTES,
-            expose_bearer_token: false,
-            filter_lists: false,
+            s: Settings {
+                authorization_servers: Vec::new(),
+                required: Vec::new(),
+                supported: None,
+                hierarchy: ScopeHierarchy::new(),
+                extra_audiences: Vec::new(),
+                resource_name: None,
+                documentation: None,
+                root_metadata: true,
+                leeway: Duration::from_secs(30),
+                max_token_bytes: MAX_TOKEN_BYTES,
+                expose_bearer_token: false,
+                filter_lists: false,
+            },
             errors: Vec::new(),
         }
     }
@@ -299,18 +284,18 @@ impl ResourceServer {
         let origin = self.inner.url.origin().len();
         let (inserted, root) = &self.inner.metadata_urls;
         let mut paths = vec![inserted[origin..].to_owned()];
-        if self.inner.root_metadata && root != inserted {
+        if self.inner.s.root_metadata && root != inserted {
             paths.push(root[origin..].to_owned());
         }
         paths
     }
     /// The scope hierarchy.
     pub fn hierarchy(&self) -> &ScopeHierarchy {
-        &self.inner.hierarchy
+        &self.inner.s.hierarchy
     }
     /// The scopes every request needs.
     pub fn required_scopes(&self) -> &[Scope] {
-        &self.inner.required
+        &self.inner.s.required
     }
 
     /// The Protected Resource Metadata document (RFC 9728 §2). `declared` is what the handler
@@ -320,7 +305,7 @@ impl ResourceServer {
         let i = &*self.inner;
         let mut doc = json!({
             "resource": i.url.as_str(),
-            "authorization_servers": i.authorization_servers,
+            "authorization_servers": i.s.authorization_servers,
             "bearer_methods_supported": ["header"],
         });
         let supported = self.scopes_supported(declared);
@@ -328,10 +313,10 @@ impl ResourceServer {
             doc["scopes_supported"] =
                 json!(supported.iter().map(Scope::as_str).collect::<Vec<_>>());
         }
-        if let Some(n) = &i.resource_name {
+        if let Some(n) = &i.s.resource_name {
             doc["resource_name"] = json!(n);
         }
-        if let Some(d) = &i.documentation {
+        if let Some(d) = &i.s.documentation {
             doc["resource_documentation"] = json!(d);
         }
         doc
@@ -342,12 +327,12 @@ impl ResourceServer {
     pub(crate) fn scopes_supported(&self, declared: &[Scope]) -> Vec<Scope> {
         let i = &*self.inner;
         let mut out: Vec<Scope> = Vec::new();
-        for s in i
-            .supported
-            .as_deref()
-            .unwrap_or(declared)
-            .iter()
-            .chain(&i.required)
+        for s in
+            i.s.supported
+                .as_deref()
+                .unwrap_or(declared)
+                .iter()
+                .chain(&i.s.required)
         {
             if s.as_str() != OFFLINE_ACCESS && !out.contains(s) {
                 out.push(s.clone());
@@ -377,17 +362,20 @@ impl ResourceServer {
         let (at, bearer) = self.check(values, now).await?;
         let i = &*self.inner;
         Ok(Principal::of_grant(Grant {
-            bearer: i.expose_bearer_token.then_some(bearer),
-            effective: i.hierarchy.expand(&at.scopes),
-            valid_until: at.expires_at.checked_add(i.leeway).unwrap_or(at.expires_at),
-            filter_lists: i.filter_lists,
+            bearer: i.s.expose_bearer_token.then_some(bearer),
+            effective: i.s.hierarchy.expand(&at.scopes),
+            valid_until: at
+                .expires_at
+                .checked_add(i.s.leeway)
+                .unwrap_or(at.expires_at),
+            filter_lists: i.s.filter_lists,
             token: at,
         }))
     }
 
     /// How far past `exp` a token is still accepted.
     pub fn leeway(&self) -> Duration {
-        self.inner.leeway
+        self.inner.s.leeway
     }
 
     async fn check(
@@ -409,7 +397,7 @@ impl ResourceServer {
                 Err(Refused::Missing)
             };
         };
-        if token.len() > i.max_token_bytes {
+        if token.len() > i.s.max_token_bytes {
             return Err(Refused::Invalid("The access token is too large".into()));
         }
         let token = BearerToken::new(token);
@@ -430,8 +418,9 @@ impl ResourceServer {
         }
         match &at.audience {
             Audience::Values(v)
-                if v.iter()
-                    .any(|a| i.url.is_named_by(a) || i.extra_audiences.iter().any(|x| x == a)) => {}
+                if v.iter().any(|a| {
+                    i.url.is_named_by(a) || i.s.extra_audiences.iter().any(|x| x == a)
+                }) => {}
             Audience::Vouched(_) => {}
             Audience::Values(v) if v.is_empty() => {
                 return Err(Refused::Invalid(
@@ -444,14 +433,17 @@ impl ResourceServer {
                 ));
             }
         }
-        let valid_until = at.expires_at.checked_add(i.leeway).unwrap_or(at.expires_at);
+        let valid_until = at
+            .expires_at
+            .checked_add(i.s.leeway)
+            .unwrap_or(at.expires_at);
         if valid_until <= now {
             return Err(Refused::Invalid("The access token expired".into()));
         }
-        let missing = i.hierarchy.missing(&i.required, &at.scopes);
+        let missing = i.s.hierarchy.missing(&i.s.required, &at.scopes);
         if !missing.is_empty() {
             return Err(Refused::Scope(
-                i.hierarchy.challenge_scopes(&i.required, &at.scopes),
+                i.s.hierarchy.challenge_scopes(&i.s.required, &at.scopes),
             ));
         }
         Ok((at, token))
