@@ -104,7 +104,7 @@ pub fn default_nickname(name: &str) -> Answer<Nickname> {
 }
 
 /// Nicknames someone, and asks two questions in one round.
-#[tool(asks = [nickname, guest])]
+#[tool(asks = [nickname])]
 pub async fn nickname_pair(cx: &Cx, first: String, second: String) -> String {
     let (a, b) = tokio::join!(cx.ask(nickname(&first)), cx.ask(nickname(&second)));
     let show = |a: Answer<Nickname>| a.ok().map(|n| n.nickname).unwrap_or_default();

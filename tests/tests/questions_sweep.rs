@@ -1,202 +1,235 @@
-//! A client that knows nothing of the servers' code sweeps every tool of the asking servers
-//! (the question servers of these tests and the conformance example) under every combination
-//! of the capabilities a question may need, at both revisions, and checks what the spec
-//! requires of every answer: no request the client did not declare (down to the elicitation
-//! mode and `sampling.tools`), no internal error, and an answer within the client's timeout.
+//! `testing::Sweep` over the asking servers of these tests and the conformance example (every
+//! tool under every combination of capabilities, both revisions, five ways of answering), and
+//! the sweep itself: it fails on a peer that asks what the client did not declare, on a tool
+//! that errs, and on one that hangs.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::protocol::{
-    ElicitationCapability, JsonObject, Revision, Root, SamplingCapability, code,
-};
-use rondo_mcp::testing::{Direction, Reply, Script, TestClient};
+use rondo_mcp::protocol::{Cursor, JsonObject, Page, Revision};
+use rondo_mcp::testing::{Answering, Declared, Report, Sweep};
 use serde_json::{Value, json};
 use std::time::Duration;
-
-/// One combination of declared capabilities.
-#[derive(Debug, Clone, Copy)]
-struct Declared {
-    form: bool,
-    url: bool,
-    sampling: bool,
-    sampling_tools: bool,
-    roots: bool,
-}
-
-impl Declared {
-    /// Every combination (`sampling.tools` only with `sampling`).
-    fn all() -> Vec<Declared> {
-        let mut out = Vec::new();
-        for bits in 0..32u32 {
-            let d = Declared {
-                form: bits & 1 != 0,
-                url: bits & 2 != 0,
-                sampling: bits & 4 != 0,
-                sampling_tools: bits & 8 != 0,
-                roots: bits & 16 != 0,
-            };
-            if d.sampling || !d.sampling_tools {
-                out.push(d);
-            }
-        }
-        out
-    }
-
-    fn capabilities(self) -> ClientCapabilities {
-        let mut caps = ClientCapabilities::default();
-        if self.form || self.url {
-            caps.elicitation = Some(ElicitationCapability {
-                form: self.form.then(JsonObject::new),
-                url: self.url.then(JsonObject::new),
-            });
-        }
-        if self.sampling {
-            caps.sampling = Some(SamplingCapability {
-                context: None,
-                tools: self.sampling_tools.then(JsonObject::new),
-            });
-        }
-        if self.roots {
-            caps.roots = Some(JsonObject::new());
-        }
-        caps
-    }
-
-    /// Why the client could not have asked for `request` (`{method, params}`), if so.
-    fn refuses(self, request: &Value) -> Option<String> {
-        let params = &request["params"];
-        let ok = match request["method"].as_str().unwrap_or_default() {
-            "elicitation/create" => match params["mode"].as_str().unwrap_or("form") {
-                "url" => self.url,
-                _ => self.form,
-            },
-            "sampling/createMessage" => {
-                let tools = params.get("tools").is_some() || params.get("toolChoice").is_some();
-                self.sampling
-                    && (!tools || self.sampling_tools)
-                    && params.get("includeContext").is_none_or(|c| c == "none")
-            }
-            "roots/list" => self.roots,
-            _ => false,
-        };
-        (!ok).then(|| format!("{request} under {self:?}"))
-    }
-}
-
-/// Arguments for a tool, from its input schema: a value for every required property.
-fn arguments(tool: &Tool) -> Value {
-    // A sample of its own where a generated one would make the sweep slow: the conformance
-    // server's `slow_compute` sleeps `seconds`.
-    if tool.name == "slow_compute" {
-        return json!({"seconds": 0});
-    }
-    let props = tool
-        .input_schema
-        .get("properties")
-        .and_then(Value::as_object);
-    let required = tool.input_schema.get("required").and_then(Value::as_array);
-    let mut args = JsonObject::new();
-    for name in required.into_iter().flatten().filter_map(Value::as_str) {
-        let ty = props
-            .and_then(|p| p.get(name))
-            .and_then(|p| p.get("type"))
-            .and_then(Value::as_str);
-        let value = match ty {
-            Some("integer") | Some("number") => json!(1),
-            Some("boolean") => json!(true),
-            Some("array") => json!([]),
-            Some("object") => json!({}),
-            _ => json!("x"),
-        };
-        args.insert(name.to_owned(), value);
-    }
-    Value::Object(args)
-}
-
-/// Generic answers: the user says no; the model says something; one root.
-fn script() -> Script {
-    let mut s = Script::new();
-    for _ in 0..64 {
-        s = s
-            .elicit(Reply::Decline)
-            .sample(Reply::sample_text("Nothing to add."))
-            .roots(Reply::roots(vec![Root {
-                uri: "file:///tmp/sweep".into(),
-                name: None,
-            }]));
-    }
-    s
-}
-
-/// Every request the server put to the client: 2026-07-28 input requests and 2025-11-25
-/// back-channel requests.
-fn asked(c: &TestClient) -> Vec<Value> {
-    let mut out = Vec::new();
-    for f in c.transcript() {
-        if f.direction != Direction::Received {
-            continue;
-        }
-        let m = f.message;
-        if m.get("id").is_some() && m.get("method").is_some() {
-            out.push(json!({"method": m["method"], "params": m["params"]}));
-        }
-        for (_, req) in m["result"]["inputRequests"]
-            .as_object()
-            .into_iter()
-            .flatten()
-        {
-            out.push(req.clone());
-        }
-    }
-    out
-}
-
-async fn sweep<H: Handler>(name: &str, make: impl Fn() -> Server<H>) {
-    let mut calls = 0;
-    for rev in [Revision::V2026_07_28, Revision::V2025_11_25] {
-        for declared in Declared::all() {
-            let c = TestClient::builder(make(), rev)
-                .capabilities(declared.capabilities())
-                .script(script())
-                .timeout(Duration::from_secs(10))
-                .max_rounds(6)
-                .connect()
-                .await
-                .expect("connects");
-            for tool in c.list_tools().await.unwrap() {
-                let outcome = c.call_tool(&tool.name, arguments(&tool)).await;
-                calls += 1;
-                if let Err(e) = &outcome {
-                    assert_ne!(
-                        e.code,
-                        code::INTERNAL_ERROR,
-                        "{name}/{}: internal error {e:?} at {rev} under {declared:?}",
-                        tool.name
-                    );
-                }
-            }
-            for request in asked(&c) {
-                if let Some(why) = declared.refuses(&request) {
-                    panic!("{name}: asked what the client did not declare: {why} at {rev}");
-                }
-            }
-        }
-    }
-    assert!(calls > 100, "{name}: {calls} calls");
-}
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
 #[tokio::test]
 async fn the_question_servers_ask_only_what_each_client_declared() {
-    sweep("questions", || {
+    let report = Sweep::new(|| {
         rondo_tests::questions::server(rondo_tests::questions::Payments::paid_after(0))
     })
+    .run()
     .await;
-    sweep("sampling", rondo_tests::sampling::server).await;
+    assert!(report.calls() > 1000, "{report}");
+    // Every advertised question was put to some client, and each way of answering reached
+    // the tools: some calls ended in a result, some in -32021 (a refuse fallback).
+    assert_eq!(
+        report.never_asked(),
+        Vec::<(String, String)>::new(),
+        "{report}"
+    );
+    let refused: usize = ["buy", "checkout"]
+        .iter()
+        .filter_map(|t| report.outcomes(t))
+        .map(|o| o.refused)
+        .sum();
+    assert!(refused > 0, "{report}");
+
+    Sweep::new(rondo_tests::sampling::server).run().await;
 }
 
 #[tokio::test]
 async fn the_conformance_server_asks_only_what_each_client_declared() {
-    sweep("conformance", || {
-        Server::new(rondo_example_conformance::router())
+    let report = Sweep::new(|| Server::new(rondo_example_conformance::router()))
+        .arguments("slow_compute", json!({"seconds": 0}))
+        // The conformance suite's job that fails with a JSON-RPC error on purpose.
+        .skip("protocol_error_job")
+        // Its argument becomes an embedded resource's URI.
+        .prompt_arguments(
+            "test_prompt_with_embedded_resource",
+            json!({"resourceUri": "test://sweep"}),
+        )
+        .run()
+        .await;
+    assert!(report.calls() > 1000, "{report}");
+}
+
+/// A peer written by hand, as a server with no framework would be: it lists one tool and,
+/// whatever the client declared, asks for a sampling completion (2026-07-28: in an
+/// `InputRequiredResult`; 2025-11-25: as a request) before it answers.
+async fn careless_peer(io: DuplexStream) {
+    let (r, mut w) = tokio::io::split(io);
+    let mut lines = BufReader::new(r).lines();
+    let mut asked = 0;
+    while let Ok(Some(line)) = lines.next_line().await {
+        let Ok(msg) = serde_json::from_str::<Value>(&line) else {
+            continue;
+        };
+        let (id, method) = (
+            msg["id"].clone(),
+            msg["method"].as_str().unwrap_or_default(),
+        );
+        let modern = msg["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"].is_string();
+        let envelope = |mut result: Value| {
+            if modern {
+                result["resultType"] = json!("complete");
+            }
+            result
+        };
+        let sample = json!({"method": "sampling/createMessage", "params": {
+            "messages": [{"role": "user", "content": {"type": "text", "text": "Summarise"}}],
+            "maxTokens": 50}});
+        let answer = match method {
+            "initialize" => json!({"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                "serverInfo": {"name": "careless", "version": "1"}}),
+            "tools/list" => {
+                let mut r = envelope(json!({"tools": [{"name": "summarise",
+                    "inputSchema": {"type": "object"}}]}));
+                if modern {
+                    r["ttlMs"] = json!(0);
+                    r["cacheScope"] = json!("private");
+                }
+                r
+            }
+            "tools/call" if modern && msg["params"].get("inputResponses").is_none() => json!({
+                "resultType": "input_required", "inputRequests": {"summary": sample}}),
+            "tools/call" if !modern => {
+                asked += 1;
+                let ask = json!({"jsonrpc": "2.0", "id": format!("s{asked}"),
+                    "method": "sampling/createMessage", "params": sample["params"]});
+                w.write_all(format!("{ask}\n").as_bytes()).await.unwrap();
+                envelope(json!({"content": [{"type": "text", "text": "Done."}]}))
+            }
+            "tools/call" => envelope(json!({"content": [{"type": "text", "text": "Done."}]})),
+            _ if id.is_null() || msg.get("method").is_none() => continue,
+            _ if modern => envelope(json!({})),
+            _ => json!({}),
+        };
+        let reply = json!({"jsonrpc": "2.0", "id": id, "result": answer});
+        w.write_all(format!("{reply}\n").as_bytes()).await.unwrap();
+    }
+}
+
+/// A sweep of the careless peer under a few combinations.
+async fn sweep_careless() -> Report {
+    Sweep::over_io(|| {
+        let (client, peer) = tokio::io::duplex(1 << 16);
+        tokio::spawn(careless_peer(peer));
+        tokio::io::split(client)
     })
+    .declared([
+        Declared::NONE,
+        Declared {
+            form: true,
+            ..Declared::NONE
+        },
+        Declared {
+            sampling: true,
+            ..Declared::NONE
+        },
+    ])
+    .answering([Answering::Accept])
+    .collect()
+    .await
+}
+
+#[tokio::test]
+async fn the_sweep_fails_a_server_that_asks_without_checking() {
+    let report = sweep_careless().await;
+    let undeclared: Vec<_> = report
+        .findings()
+        .iter()
+        .filter(|f| {
+            f.problem
+                .contains("`sampling/createMessage` sent to a client that did not declare sampling")
+        })
+        .collect();
+    // Two of the three combinations lack sampling, at each of the two revisions.
+    assert_eq!(undeclared.len(), 4, "{report}");
+    for revision in [Revision::V2026_07_28, Revision::V2025_11_25] {
+        assert!(
+            undeclared.iter().any(|f| f.client.revision == revision),
+            "{report}"
+        );
+    }
+    for f in &undeclared {
+        assert_eq!(f.target, "summarise");
+        assert!(!f.client.declared.sampling);
+        assert!(
+            f.transcript
+                .iter()
+                .any(|l| l.contains("sampling/createMessage")),
+            "{f}"
+        );
+    }
+    // The report names the target, the client and the problem.
+    let text = report.to_string();
+    assert!(
+        text.contains("`summarise`, for a 2026-07-28 client declaring {} that answers by accept"),
+        "{text}"
+    );
+}
+
+#[tokio::test]
+#[should_panic(expected = "sent to a client that did not declare sampling")]
+async fn run_panics_with_the_findings() {
+    Sweep::over_io(|| {
+        let (client, peer) = tokio::io::duplex(1 << 16);
+        tokio::spawn(careless_peer(peer));
+        tokio::io::split(client)
+    })
+    .declared([Declared::NONE])
+    .answering([Answering::Accept])
+    .run()
     .await;
+}
+
+/// A hand-written handler with one tool that fails with a JSON-RPC error and one that never
+/// ends.
+struct Faulty;
+
+impl Handler for Faulty {
+    fn info(&self) -> ServerInfo {
+        ServerInfo::new("faulty", "1").with_tools()
+    }
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        Ok(vec![
+            Tool::new("broken", "Fails", Tool::no_arguments()),
+            Tool::new("stuck", "Never answers", Tool::no_arguments()),
+        ]
+        .into())
+    }
+    async fn call_tool(
+        &self,
+        _cx: &Cx,
+        name: &str,
+        _args: &JsonObject,
+    ) -> Result<CallToolResult, Error> {
+        match name {
+            "broken" => Err(Error::internal("the database is gone")),
+            _ => std::future::pending().await,
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_sweep_fails_a_tool_that_errs_or_hangs() {
+    let report = Sweep::new(|| Server::new(Faulty))
+        .declared([Declared::NONE])
+        .answering([Answering::Accept])
+        .call_timeout(Duration::from_millis(300))
+        .collect()
+        .await;
+    let problems: Vec<(&str, &str)> = report
+        .findings()
+        .iter()
+        .map(|f| (f.target.as_str(), f.problem.as_str()))
+        .collect();
+    assert_eq!(
+        problems,
+        [
+            ("broken", "answered with error -32603: the database is gone"),
+            ("stuck", "no answer within 300ms"),
+            ("broken", "answered with error -32603: the database is gone"),
+            ("stuck", "no answer within 300ms"),
+        ],
+        "{report}"
+    );
 }

@@ -25,17 +25,23 @@
 //! # }
 //! ```
 
+mod answers;
 mod call;
 mod clock;
+mod declared;
 mod schema;
 mod script;
+mod sweep;
 mod tasks;
 mod validate;
 mod wire;
 
+pub use answers::Answering;
 pub use call::Call;
 pub use clock::ManualClock;
+pub use declared::Declared;
 pub use script::{Reply, Script};
+pub use sweep::{Client, Finding, Outcomes, Report, Sweep};
 pub use validate::{Validator, Violation};
 
 use crate::handler::Handler;
@@ -44,13 +50,14 @@ use crate::protocol::{JsonObject, meta};
 use crate::server::Server;
 use serde_json::{Value, json};
 use std::collections::HashMap;
+use std::marker::PhantomData;
 use std::panic::Location;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::BufReader;
+use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::oneshot;
-use wire::{Shared, lock, read_loop};
+use wire::{Reader, Shared, Writer, lock, read_loop};
 
 /// The most pages [`TestClient::list_tools`] follows.
 pub const MAX_PAGES: usize = 10_000;
@@ -75,9 +82,15 @@ pub struct Frame {
     pub line: String,
 }
 
-/// Builds a [`TestClient`].
+/// Starts the server (or reaches the peer) and gives the client's ends of the pipe.
+type Start = Box<dyn FnOnce() -> (Reader, Writer) + Send>;
+
+/// Builds a [`TestClient`]. `H` is the handler of the server it starts (`()` for a client of
+/// any peer, [`TestClient::over_io`]).
 pub struct TestClientBuilder<H> {
-    server: Server<H>,
+    start: Start,
+    handler: PhantomData<fn() -> H>,
+    lenient: bool,
     revision: Revision,
     capabilities: ClientCapabilities,
     script: Script,
@@ -86,7 +99,7 @@ pub struct TestClientBuilder<H> {
     check: Validator,
 }
 
-impl<H: Handler> TestClientBuilder<H> {
+impl<H> TestClientBuilder<H> {
     /// The capabilities the client declares (default: none).
     pub fn capabilities(mut self, caps: ClientCapabilities) -> Self {
         self.capabilities = caps;
@@ -118,17 +131,31 @@ impl<H: Handler> TestClientBuilder<H> {
         self.check = self.check.skip_validation_of(def, reason);
         self
     }
-    /// Starts the server on an in-memory pipe and, on 2025-11-25, performs the handshake.
+    /// A client that reports schema violations and unanswered requests instead of panicking:
+    /// the sweep's, which collects them ([`TestClient::take_violations`]) and bounds each call
+    /// itself.
+    pub(crate) fn lenient(mut self) -> TestClientBuilder<()> {
+        self.lenient = true;
+        self.erase()
+    }
+    /// The same builder, for any handler.
+    pub(crate) fn erase(self) -> TestClientBuilder<()> {
+        TestClientBuilder {
+            start: self.start,
+            handler: PhantomData,
+            lenient: self.lenient,
+            revision: self.revision,
+            capabilities: self.capabilities,
+            script: self.script,
+            max_rounds: self.max_rounds,
+            timeout: self.timeout,
+            check: self.check,
+        }
+    }
+    /// Starts the server on an in-memory pipe (or takes the peer's pipe) and, on 2025-11-25,
+    /// performs the handshake.
     pub async fn connect(self) -> Result<TestClient, Error> {
-        let (client_io, server_io) = tokio::io::duplex(1 << 16);
-        let (server_r, server_w) = tokio::io::split(server_io);
-        let server = self.server.clone();
-        tokio::spawn(async move {
-            if let Err(e) = server.serve_io(server_r, server_w).await {
-                tracing::warn!(error = %e, "test server ended with an error");
-            }
-        });
-        let (client_r, client_w) = tokio::io::split(client_io);
+        let (client_r, client_w) = (self.start)();
         let shared = Arc::new(Shared {
             writer: tokio::sync::Mutex::new(client_w),
             transcript: Mutex::new(Vec::new()),
@@ -144,6 +171,7 @@ impl<H: Handler> TestClientBuilder<H> {
             next_id: AtomicI64::new(1),
             max_rounds: self.max_rounds,
             timeout: self.timeout,
+            lenient: self.lenient,
         };
         if !client.revision.is_modern() {
             let params = json!({
@@ -213,6 +241,7 @@ pub struct TestClient {
     next_id: AtomicI64,
     max_rounds: u32,
     timeout: Duration,
+    lenient: bool,
 }
 
 impl TestClient {
@@ -226,8 +255,65 @@ impl TestClient {
     }
     /// A client of `revision`.
     pub fn builder<H: Handler>(server: Server<H>, revision: Revision) -> TestClientBuilder<H> {
+        let start: Start = Box::new(move || {
+            let (client_io, server_io) = tokio::io::duplex(1 << 16);
+            let (server_r, server_w) = tokio::io::split(server_io);
+            tokio::spawn(async move {
+                if let Err(e) = server.serve_io(server_r, server_w).await {
+                    tracing::warn!(error = %e, "test server ended with an error");
+                }
+            });
+            let (client_r, client_w) = tokio::io::split(client_io);
+            (Box::pin(client_r) as Reader, Box::pin(client_w) as Writer)
+        });
+        Self::starting(start, revision)
+    }
+
+    /// A client of `revision` for any peer that speaks newline-delimited JSON-RPC on a pipe:
+    /// `output` is what the peer writes, `input` what it reads (a child process's stdout and
+    /// stdin, say, or a hand-written fake of a misbehaving server). Everything else is as for
+    /// a client of a [`Server`].
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// use rondo_mcp::prelude::*;
+    /// use rondo_mcp::testing::TestClient;
+    /// // A peer that answers every request with an empty tool list, by hand.
+    /// let (client, mut peer) = tokio::io::duplex(4096);
+    /// tokio::spawn(async move {
+    ///     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+    ///     let (r, mut w) = tokio::io::split(&mut peer);
+    ///     let mut lines = BufReader::new(r).lines();
+    ///     while let Ok(Some(line)) = lines.next_line().await {
+    ///         let req: serde_json::Value = serde_json::from_str(&line).unwrap();
+    ///         let answer = serde_json::json!({"jsonrpc": "2.0", "id": req["id"], "result": {
+    ///             "resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "private"}});
+    ///         w.write_all(format!("{answer}\n").as_bytes()).await.unwrap();
+    ///     }
+    /// });
+    /// let (output, input) = tokio::io::split(client);
+    /// let client = TestClient::over_io(Revision::V2026_07_28, output, input)
+    ///     .connect()
+    ///     .await
+    ///     .unwrap();
+    /// assert!(client.list_tools().await.unwrap().is_empty());
+    /// # }
+    /// ```
+    pub fn over_io(
+        revision: Revision,
+        output: impl AsyncRead + Send + 'static,
+        input: impl AsyncWrite + Send + 'static,
+    ) -> TestClientBuilder<()> {
+        let start: Start =
+            Box::new(move || (Box::pin(output) as Reader, Box::pin(input) as Writer));
+        Self::starting(start, revision)
+    }
+
+    fn starting<H>(start: Start, revision: Revision) -> TestClientBuilder<H> {
         TestClientBuilder {
-            server,
+            start,
+            handler: PhantomData,
+            lenient: false,
             revision,
             capabilities: ClientCapabilities::default(),
             script: Script::new(),
@@ -245,6 +331,17 @@ impl TestClient {
     /// Every line sent and received so far.
     pub fn transcript(&self) -> Vec<Frame> {
         lock(&self.shared.transcript).clone()
+    }
+
+    /// How many lines the transcript holds.
+    pub(crate) fn transcript_len(&self) -> usize {
+        lock(&self.shared.transcript).len()
+    }
+
+    /// The lines from the `start`th on.
+    pub(crate) fn transcript_since(&self, start: usize) -> Vec<Frame> {
+        let all = lock(&self.shared.transcript);
+        all.get(start..).unwrap_or_default().to_vec()
     }
 
     /// Fails (panics) when a line sent or received since the last check violates the schema.
@@ -410,8 +507,11 @@ impl TestClient {
                         .get("method")
                         .and_then(Value::as_str)
                         .unwrap_or_default();
-                    if let Some(Some(Ok(v))) =
-                        self.shared.take_reply(m, Some(key)).map(|r| r.to_value())
+                    let put = req.get("params").unwrap_or(&Value::Null);
+                    if let Some(Some(Ok(v))) = self
+                        .shared
+                        .take_reply(m, Some(key), put)
+                        .map(|r| r.to_value())
                     {
                         responses.insert(key.clone(), v);
                     }
@@ -461,6 +561,10 @@ impl TestClient {
             .await;
         let Ok(answer) = tokio::time::timeout(self.timeout, rx).await else {
             lock(&self.shared.pending).remove(&id);
+            if self.lenient {
+                let why = format!("no answer within {:?}", self.timeout);
+                return Err(Error::internal(why));
+            }
             let mut why = format!(
                 "no answer to `{method}` (id {id}) within {:?}",
                 self.timeout
@@ -474,8 +578,12 @@ impl TestClient {
         answer.unwrap_or_else(|_| Err(Error::internal("no answer")))
     }
 
-    /// Panics, naming `at`, when a line violated the schema since the last report.
+    /// Panics, naming `at`, when a line violated the schema since the last report (a lenient
+    /// client keeps them for [`TestClient::take_violations`]).
     fn fail_on_violations(&self, at: &'static Location<'static>) {
+        if self.lenient {
+            return;
+        }
         if let Some(report) = self.unreported() {
             panic!("{at}: {report}");
         }
@@ -491,7 +599,7 @@ impl TestClient {
 impl Drop for TestClient {
     /// A violation found after the last call fails the test here (unless it is failing already).
     fn drop(&mut self) {
-        if std::thread::panicking() {
+        if std::thread::panicking() || self.lenient {
             return;
         }
         if let Some(report) = self.unreported() {

@@ -3,6 +3,8 @@
 use crate::protocol::{ElicitAction, Error, Root};
 use serde_json::{Value, json};
 use std::collections::VecDeque;
+use std::fmt;
+use std::sync::Arc;
 
 /// How the scripted user or client answers one question.
 #[derive(Debug, Clone, PartialEq)]
@@ -54,11 +56,25 @@ impl Reply {
     }
 }
 
+/// Answers a question the queue has no reply for: the question's method and params.
+type Responder = Arc<dyn Fn(&str, &Value) -> Reply + Send + Sync>;
+
 /// Scripted answers, consumed in order: each question takes the first queued reply for its
-/// method (and for its `inputRequests` key, when the reply names one).
-#[derive(Debug, Clone, Default)]
+/// method (and for its `inputRequests` key, when the reply names one); a question with none
+/// queued is answered by the [responder](Script::otherwise) if there is one, else not at all.
+#[derive(Clone, Default)]
 pub struct Script {
     replies: VecDeque<(&'static str, Option<String>, Reply)>,
+    otherwise: Option<Responder>,
+}
+
+impl fmt::Debug for Script {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Script")
+            .field("replies", &self.replies)
+            .field("otherwise", &self.otherwise.as_ref().map(|_| "Fn"))
+            .finish()
+    }
 }
 
 impl Script {
@@ -88,11 +104,43 @@ impl Script {
             .push_back((method, Some(key.to_owned()), reply));
         self
     }
-    pub(super) fn take(&mut self, method: &str, key: Option<&str>) -> Option<Reply> {
-        let i = self
+    /// Answers every question no queued reply matches with `respond(method, params)`: the
+    /// question as it was put (`params` of `elicitation/create`, `sampling/createMessage` or
+    /// `roots/list`), so the answer can fit it, a form filled from its `requestedSchema` say.
+    ///
+    /// ```
+    /// use rondo_mcp::testing::{Reply, Script};
+    /// // A user who declines every form and a model that always says the same.
+    /// let script = Script::new().otherwise(|method, _params| match method {
+    ///     "elicitation/create" => Reply::Decline,
+    ///     _ => Reply::sample_text("No."),
+    /// });
+    /// # let _ = script;
+    /// ```
+    pub fn otherwise(
+        mut self,
+        respond: impl Fn(&str, &Value) -> Reply + Send + Sync + 'static,
+    ) -> Self {
+        self.otherwise = Some(Arc::new(respond));
+        self
+    }
+    /// The reply to the question `method` (with `params`, under `key` on 2026-07-28).
+    pub(super) fn take(
+        &mut self,
+        method: &str,
+        key: Option<&str>,
+        params: &Value,
+    ) -> Option<Reply> {
+        let queued = self
             .replies
             .iter()
-            .position(|(m, k, _)| *m == method && (k.is_none() || k.as_deref() == key))?;
-        self.replies.remove(i).map(|(_, _, r)| r)
+            .position(|(m, k, _)| *m == method && (k.is_none() || k.as_deref() == key));
+        match queued {
+            Some(i) => self.replies.remove(i).map(|(_, _, r)| r),
+            None => self
+                .otherwise
+                .as_ref()
+                .map(|respond| respond(method, params)),
+        }
     }
 }

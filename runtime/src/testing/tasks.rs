@@ -2,7 +2,6 @@
 //! by polling `tasks/get` and answering its questions from the script through `tasks/update`.
 
 use super::{Call, TestClient, TestClientBuilder};
-use crate::handler::Handler;
 use crate::protocol::{Error, JsonObject, TASKS_EXTENSION};
 use serde_json::{Value, json};
 use std::collections::BTreeSet;
@@ -12,7 +11,7 @@ use std::time::Duration;
 /// How many polls [`TestClient::follow_task`] makes before it fails the call.
 const MAX_POLLS: u32 = 10_000;
 
-impl<H: Handler> TestClientBuilder<H> {
+impl<H> TestClientBuilder<H> {
     /// Declares the tasks extension (`io.modelcontextprotocol/tasks`) in every request's
     /// capabilities, besides those given to [`capabilities`](Self::capabilities) (call this
     /// after it).
@@ -122,7 +121,7 @@ impl TestClient {
                         .unwrap_or_default();
                     if let Some(Some(Ok(v))) = self
                         .shared
-                        .take_reply(method, Some(key))
+                        .take_reply(method, Some(key), req.get("params").unwrap_or(&Value::Null))
                         .map(|r| r.to_value())
                     {
                         answered.insert(key.clone());

@@ -6,14 +6,20 @@ use super::{Direction, Frame, Reply, Script, Validator};
 use crate::protocol::{self, Error, Inbound, RequestId};
 use serde_json::Value;
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex, MutexGuard};
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::sync::oneshot;
 
 pub(super) type Pending = HashMap<RequestId, oneshot::Sender<Result<Value, Error>>>;
 
+/// The client's read end: the server's output.
+pub(super) type Reader = Pin<Box<dyn AsyncRead + Send>>;
+/// The client's write end: the server's input.
+pub(super) type Writer = Pin<Box<dyn AsyncWrite + Send>>;
+
 pub(super) struct Shared {
-    pub(super) writer: tokio::sync::Mutex<WriteHalf<DuplexStream>>,
+    pub(super) writer: tokio::sync::Mutex<Writer>,
     pub(super) transcript: Mutex<Vec<Frame>>,
     pub(super) check: Mutex<Validator>,
     pub(super) pending: Mutex<Pending>,
@@ -57,14 +63,19 @@ impl Shared {
         message
     }
 
-    pub(super) fn take_reply(&self, method: &str, key: Option<&str>) -> Option<Reply> {
-        lock(&self.script).take(method, key)
+    pub(super) fn take_reply(
+        &self,
+        method: &str,
+        key: Option<&str>,
+        params: &Value,
+    ) -> Option<Reply> {
+        lock(&self.script).take(method, key, params)
     }
 }
 
 /// Reads the server's output line by line until it ends; every line is recorded and checked,
 /// JSON or not.
-pub(super) async fn read_loop(mut r: BufReader<ReadHalf<DuplexStream>>, shared: Arc<Shared>) {
+pub(super) async fn read_loop(mut r: BufReader<Reader>, shared: Arc<Shared>) {
     let mut line = Vec::new();
     loop {
         line.clear();
@@ -86,6 +97,11 @@ pub(super) async fn read_loop(mut r: BufReader<ReadHalf<DuplexStream>>, shared: 
 
 /// Hands a response to its caller, or answers a back-channel request from the script.
 fn route(shared: &Arc<Shared>, msg: Value) {
+    // The question as it was put, for a script that answers by what it asks.
+    let params = match (msg.get("id"), msg.get("params")) {
+        (Some(_), Some(params)) => params.clone(),
+        _ => Value::Null,
+    };
     match Inbound::from_value(msg) {
         Ok(Inbound::Response { id, outcome }) => {
             if let Some(tx) = lock(&shared.pending).remove(&id) {
@@ -94,7 +110,7 @@ fn route(shared: &Arc<Shared>, msg: Value) {
         }
         Ok(Inbound::Request(req)) => {
             let reply = shared
-                .take_reply(req.method.as_str(), None)
+                .take_reply(req.method.as_str(), None, &params)
                 .and_then(|r| r.to_value());
             let shared = shared.clone();
             tokio::spawn(async move {
