@@ -85,7 +85,7 @@ fn unknown_capability(s: &str) -> String {
 /// A set of [`Capability`]s as bits: what a rule removes, what a client declares, and what the
 /// policy removed from one request (`RequestFacts`), which the fallback path reads.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct CapSet(u8);
+pub(crate) struct CapSet(pub(super) u8);
 
 impl CapSet {
     /// Nothing.

@@ -87,7 +87,7 @@ pub(super) fn parse_range(range: &str) -> Result<VersionReq, String> {
 
 /// A client's version as semver: strictly, else with up to three numeric components padded
 /// (`"1.2"` is 1.2.0, `"v1.2-beta"` is 1.2.0-beta); `None` when it still does not read.
-fn lenient_version(v: &str) -> Option<Version> {
+pub(super) fn lenient_version(v: &str) -> Option<Version> {
     if v.len() > MAX_VERSION_BYTES {
         return None;
     }
