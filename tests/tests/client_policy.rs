@@ -96,7 +96,11 @@ async fn a_matching_host_gets_the_form_fallback_at_once() {
                 assert_eq!(asked(&c), ["elicitation/create"], "{rev} {version}");
                 continue;
             }
-            assert_eq!(call.text(), "Hi, Ada!", "{rev} {version}: the args fallback");
+            assert_eq!(
+                call.text(),
+                "Hi, Ada!",
+                "{rev} {version}: the args fallback"
+            );
             assert_eq!(call.rounds, 1, "{rev} {version}");
             assert!(asked(&c).is_empty(), "{rev} {version}: {:?}", asked(&c));
         }
@@ -128,12 +132,24 @@ async fn the_handler_sees_the_narrowed_capabilities_and_refuse_names_them() {
     for rev in BOTH {
         // `buy` refuses without forms: -32021, as for a client that never declared them.
         let form = ClientCapabilities::with_elicitation_form();
-        let c = client(questions_server(), rev, "Some Host", "1.2", form, Script::new()).await;
+        let c = client(
+            questions_server(),
+            rev,
+            "Some Host",
+            "1.2",
+            form,
+            Script::new(),
+        )
+        .await;
         let e = c
             .call_tool("buy", json!({"item": "tea", "quantity": 1}))
             .await
             .unwrap_err();
-        assert_eq!(e.code, rondo_mcp::protocol::code::MISSING_REQUIRED_CLIENT_CAPABILITY, "{rev}");
+        assert_eq!(
+            e.code,
+            rondo_mcp::protocol::code::MISSING_REQUIRED_CLIENT_CAPABILITY,
+            "{rev}"
+        );
         assert!(asked(&c).is_empty(), "{rev}");
     }
 }
@@ -172,12 +188,28 @@ async fn removing_sampling_tools_leaves_plain_sampling() {
         let script = || Script::new().sample(Reply::sample_text("The model's summary."));
         let host = "Tool-less Host";
         // A request with tools: the fallback (every candidate), nothing sent.
-        let c = client(sampling_server(), rev, host, "1", with_tools.clone(), script()).await;
+        let c = client(
+            sampling_server(),
+            rev,
+            host,
+            "1",
+            with_tools.clone(),
+            script(),
+        )
+        .await;
         let call = c.call_tool("choose", json!({})).await.unwrap();
         assert!(call.text().contains("\"RX3\""), "{rev}: {}", call.text());
         assert!(asked(&c).is_empty(), "{rev}: {:?}", asked(&c));
         // Plain sampling still goes to the client.
-        let c = client(sampling_server(), rev, host, "1", with_tools.clone(), script()).await;
+        let c = client(
+            sampling_server(),
+            rev,
+            host,
+            "1",
+            with_tools.clone(),
+            script(),
+        )
+        .await;
         let text = json!({"text": "one two three four"});
         let call = c.call_tool("summarize", text).await.unwrap();
         assert_eq!(call.text(), "The model's summary.", "{rev}");
@@ -205,12 +237,12 @@ async fn a_policy_in_code_does_what_the_same_json_does() {
 /// A 2026-07-28 `tools/call` of `welcome` from `name`/`version`, declaring `elicitation: {}`.
 fn modern_welcome(name: &str, version: &str) -> Value {
     json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
-        "name": "welcome", "arguments": welcome(),
-        "_meta": {
-            "io.modelcontextprotocol/protocolVersion": V26,
-            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
-            "io.modelcontextprotocol/clientInfo": {"name": name, "version": version},
-        }}})
+    "name": "welcome", "arguments": welcome(),
+    "_meta": {
+        "io.modelcontextprotocol/protocolVersion": V26,
+        "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}},
+        "io.modelcontextprotocol/clientInfo": {"name": name, "version": version},
+    }}})
 }
 
 #[tokio::test]
@@ -227,11 +259,16 @@ async fn over_http_at_2026_07_28_a_matching_host_is_not_asked() {
             .await
             .json()
             .await;
-        assert_eq!(irr["result"]["resultType"], "input_required", "{name}: {irr}");
+        assert_eq!(
+            irr["result"]["resultType"], "input_required",
+            "{name}: {irr}"
+        );
         let requests = irr["result"]["inputRequests"].as_object().expect("asked");
         assert_eq!(requests.len(), 1, "{irr}");
         assert!(
-            requests.values().all(|r| r["method"] == "elicitation/create"),
+            requests
+                .values()
+                .all(|r| r["method"] == "elicitation/create"),
             "{irr}"
         );
     }
@@ -335,8 +372,10 @@ async fn a_matching_rule_is_logged_at_debug_with_the_client_and_the_rule() {
         assert!(line.contains(part), "{part} missing from: {line}");
     }
     assert!(
-        logs.lines().any(|l| l.contains("taking the fallback: the client policy removed")
-            && l.contains("question=\"guest\"")),
+        logs.lines().any(
+            |l| l.contains("taking the fallback: the client policy removed")
+                && l.contains("question=\"guest\"")
+        ),
         "the fallback says why: {logs}"
     );
 }

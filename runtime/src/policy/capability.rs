@@ -164,7 +164,9 @@ impl CapSet {
     }
 
     pub(super) fn iter(self) -> impl Iterator<Item = Capability> {
-        Capability::ALL.into_iter().filter(move |c| self.contains(*c))
+        Capability::ALL
+            .into_iter()
+            .filter(move |c| self.contains(*c))
     }
 }
 
@@ -220,4 +222,3 @@ pub(super) fn narrow(caps: &mut ClientCapabilities, remove: CapSet) {
         caps.roots = None;
     }
 }
-

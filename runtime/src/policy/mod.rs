@@ -11,8 +11,8 @@
 mod capability;
 mod rule;
 
-pub use capability::Capability;
 pub(crate) use capability::CapSet;
+pub use capability::Capability;
 use capability::narrow;
 pub use rule::ClientRule;
 

@@ -98,14 +98,12 @@ pub(super) fn lenient_version(v: &str) -> Option<Version> {
     let t = t.strip_prefix(['v', 'V']).unwrap_or(t);
     let (core, rest) = t.split_at(t.find(['-', '+']).unwrap_or(t.len()));
     let mut numbers = [0u64; 3];
-    let mut count = 0;
-    for part in core.split('.') {
-        if count == numbers.len() || part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit())
-        {
+    for (i, part) in core.split('.').enumerate() {
+        let slot = numbers.get_mut(i)?;
+        if part.is_empty() || !part.bytes().all(|b| b.is_ascii_digit()) {
             return None;
         }
-        numbers[count] = part.parse().ok()?;
-        count += 1;
+        *slot = part.parse().ok()?;
     }
     let [major, minor, patch] = numbers;
     if rest.is_empty() {
@@ -113,4 +111,3 @@ pub(super) fn lenient_version(v: &str) -> Option<Version> {
     }
     Version::parse(&format!("{major}.{minor}.{patch}{rest}")).ok()
 }
-

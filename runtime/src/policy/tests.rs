@@ -127,10 +127,18 @@ fn empty_elicitation_means_forms_only() {
     let empty = json!({"elicitation": {}});
     let form = Capability::ElicitationForm;
     let (a, removed) = after(rule().remove(form), empty.clone());
-    assert_eq!(a, json!({}), "removing forms from `{{}}` removes elicitation");
+    assert_eq!(
+        a,
+        json!({}),
+        "removing forms from `{{}}` removes elicitation"
+    );
     assert_eq!(removed, set(&[Capability::Elicitation, form]));
     let (a, removed) = after(rule().remove(Capability::ElicitationUrl), empty.clone());
-    assert_eq!((a, removed), (empty, CapSet::EMPTY), "URL mode was never declared");
+    assert_eq!(
+        (a, removed),
+        (empty, CapSet::EMPTY),
+        "URL mode was never declared"
+    );
     // URL only: removing it must not leave `{}`, which would mean forms.
     let (a, _) = after(
         rule().remove(Capability::ElicitationUrl),
@@ -184,7 +192,9 @@ fn client_versions_are_read_leniently() {
     assert_eq!(v("1.2-rc.1").as_deref(), Some("1.2.0-rc.1"));
     assert_eq!(v("1.2+build5").as_deref(), Some("1.2.0+build5"));
     assert_eq!(v("01.2").as_deref(), Some("1.2.0"));
-    for unreadable in ["", "abc", "1.2.3.4", "1..2", "1.x", "1.2-", "-1", "latest", "1.2 beta"] {
+    for unreadable in [
+        "", "abc", "1.2.3.4", "1..2", "1.x", "1.2-", "-1", "latest", "1.2 beta",
+    ] {
         assert_eq!(v(unreadable), None, "{unreadable:?}");
     }
     assert_eq!(v(&format!("1.{}", "0".repeat(200))), None, "too long");
@@ -209,14 +219,22 @@ fn rules_match_by_exact_name_or_prefix_and_version_range() {
     assert!(ranged.matches(&host("Some Host", "1.3.9")));
     assert!(ranged.matches(&host("Some Host", "1.3")));
     assert!(!ranged.matches(&host("Some Host", "1.4.0")));
-    assert!(!ranged.matches(&host("Some Host", "1.3-beta")), "Cargo's pre-release rule");
+    assert!(
+        !ranged.matches(&host("Some Host", "1.3-beta")),
+        "Cargo's pre-release rule"
+    );
     assert!(!ranged.matches(&host("Some Host", "nightly")), "unreadable");
     assert!(!ranged.matches(&host("Other", "1.0.0")));
     let two = ClientRule::named("H").versions(">=1, <2").unwrap();
     assert!(two.matches(&host("H", "1.9.9")) && !two.matches(&host("H", "2.0.0")));
-    let beta = ClientRule::named("H").versions(">=1.4.0-0, <1.4.0").unwrap();
+    let beta = ClientRule::named("H")
+        .versions(">=1.4.0-0, <1.4.0")
+        .unwrap();
     assert!(beta.matches(&host("H", "1.4.0-beta.2")));
-    let e = ClientRule::named("H").versions("<<1").unwrap_err().to_string();
+    let e = ClientRule::named("H")
+        .versions("<<1")
+        .unwrap_err()
+        .to_string();
     assert!(e.starts_with("`<<1` is not a version range: "), "{e}");
 }
 
@@ -295,7 +313,11 @@ fn json_gives_the_same_policy_as_code() {
                 .remove(Capability::Roots),
         );
     assert_eq!(ClientPolicy::from_json(json).unwrap(), code);
-    assert!(ClientPolicy::from_json(r#"{"rules": []}"#).unwrap().is_empty());
+    assert!(
+        ClientPolicy::from_json(r#"{"rules": []}"#)
+            .unwrap()
+            .is_empty()
+    );
     for c in Capability::ALL {
         assert_eq!(c.name().parse::<Capability>().unwrap(), c);
     }
@@ -357,7 +379,10 @@ fn files_are_read_and_their_errors_name_them() {
     let bad = TempFile::new("bad", br#"{"rules": [{"client": "H", "remove": ["x"]}]}"#);
     let e = ClientPolicy::from_file(&bad.0).unwrap_err().to_string();
     let at = format!("client policy file `{}`: ", bad.0.display());
-    assert!(e.starts_with(&at) && e.contains("unknown capability `x`"), "{e}");
+    assert!(
+        e.starts_with(&at) && e.contains("unknown capability `x`"),
+        "{e}"
+    );
     let big = vec![b' '; ClientPolicy::MAX_FILE_BYTES as usize + 1];
     let big = TempFile::new("big", &big);
     let e = ClientPolicy::from_file(&big.0).unwrap_err().to_string();
@@ -382,7 +407,10 @@ fn the_environment_holds_json_or_a_path() {
     assert!(value("").unwrap().is_empty());
     assert!(value("  ").unwrap().is_empty());
     let e = value(r#"{"rules": 1}"#).unwrap_err().to_string();
-    assert!(e.starts_with("RONDO_CLIENT_POLICY: invalid client policy: "), "{e}");
+    assert!(
+        e.starts_with("RONDO_CLIENT_POLICY: invalid client policy: "),
+        "{e}"
+    );
     let e = value("/nonexistent/policy.json").unwrap_err().to_string();
     assert!(
         e.starts_with(
