@@ -6,7 +6,7 @@ use crate::protocol::ClientCapabilities;
 use std::fmt;
 use std::str::FromStr;
 
-/// A client capability a [`ClientRule`] can remove, down to the mode.
+/// A client capability a [`ClientRule`](super::ClientRule) can remove, down to the mode.
 ///
 /// In a policy file each has its dotted name ([`Capability::name`]): `elicitation`,
 /// `elicitation.form`, `elicitation.url`, `sampling`, `sampling.tools`, `roots`.

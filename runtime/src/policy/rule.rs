@@ -9,7 +9,7 @@ use semver::{Version, VersionReq};
 /// is unreadable (rules with a range do not match it).
 const MAX_VERSION_BYTES: usize = 128;
 
-/// One rule of a [`ClientPolicy`]: the clients it matches, by `clientInfo.name` and optionally
+/// One rule of a [`ClientPolicy`](super::ClientPolicy): the clients it matches, by `clientInfo.name` and optionally
 /// a version range, and the capabilities it removes from them.
 ///
 /// The name pattern is exact and case-sensitive; a trailing `*` makes it a prefix (`"Acme*"`
