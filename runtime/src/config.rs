@@ -1,5 +1,6 @@
 //! [`Config`]: the runtime settings every request of a server shares.
 
+use crate::policy::ClientPolicy;
 use crate::server_info::ServerInfo;
 use crate::state::{Clock, ErasedGuard, KeyRing, MemoryReplayGuard, SystemClock};
 use crate::tasks::{DEFAULT_TASKS_PER_PRINCIPAL, ErasedTaskStore, MemoryTaskStore};
@@ -38,6 +39,8 @@ pub(crate) struct Config {
     pub replay: Option<Arc<dyn ErasedGuard>>,
     /// Where tasks live and how they run (the tasks extension).
     pub tasks: TaskSettings,
+    /// The clients treated as lacking capabilities they declare (empty: none).
+    pub client_policy: ClientPolicy,
     /// The handler's fixed description.
     pub info: ServerInfo,
 }
@@ -105,7 +108,8 @@ impl Config {
     /// The defaults for a server described by `info`: a random state key (right for one
     /// process only), 10-minute state expiry, 16 rounds, 64 KiB of state, 5-minute answers on
     /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, 256 listen streams following
-    /// up to 256 URIs each, the server's name as the audience, and an in-memory replay guard.
+    /// up to 256 URIs each, the server's name as the audience, an in-memory replay guard, and
+    /// no client policy.
     pub(crate) fn new(info: ServerInfo) -> Config {
         Config {
             keys: KeyRing::random(),
@@ -122,6 +126,7 @@ impl Config {
             flow: FlowSettings::new(),
             replay: Some(Arc::new(MemoryReplayGuard::default())),
             tasks: TaskSettings::new(),
+            client_policy: ClientPolicy::new(),
             info,
         }
     }

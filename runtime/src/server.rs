@@ -7,6 +7,7 @@ use crate::config::Config;
 use crate::dispatch::Engine;
 use crate::handler::Handler;
 use crate::notify::Notifier;
+use crate::policy::ClientPolicy;
 use crate::server_info::ServerInfo;
 use crate::state::{Clock, KeyRing, ReplayGuard};
 use crate::tasks::TaskStore;
@@ -191,6 +192,14 @@ impl<H: Handler> Server<H> {
     /// ends `failed` with `-32602`.
     pub fn max_task_questions(mut self, n: usize) -> Self {
         self.config().tasks.max_questions = n;
+        self
+    }
+    /// Treats the clients `policy` matches as lacking the capabilities its rules remove, for
+    /// hosts that declare elicitation or sampling and never deliver it: their questions take
+    /// the fallback at once, at both revisions (see [`ClientPolicy`]). Replaces any earlier
+    /// policy; the default has no rules.
+    pub fn client_policy(mut self, policy: ClientPolicy) -> Self {
+        self.config().client_policy = policy;
         self
     }
     /// The server's description.

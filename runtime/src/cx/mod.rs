@@ -13,6 +13,7 @@ pub(crate) use ask_state::{AskState, Ending, Reading, StartPhase, TaskLink};
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::{Config, FlowSettings};
 use crate::notify::Notifier;
+use crate::policy::CapSet;
 use crate::protocol::{
     ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
     RequestId, Revision, echo, notification,
@@ -51,6 +52,9 @@ pub(crate) struct RequestFacts {
     pub(crate) round: u32,
     pub(crate) client_capabilities: ClientCapabilities,
     pub(crate) client_info: Option<Implementation>,
+    /// What the server's client policy removed from the capabilities the client declared
+    /// (`client_capabilities` is what is left).
+    pub(crate) removed_by_policy: CapSet,
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) principal: Option<Principal>,
@@ -120,9 +124,22 @@ impl Cx {
     pub fn flow_id(&self) -> &str {
         self.flow_id.get_or_init(crate::state::random_id)
     }
-    /// What the client declared: for this request (2026-07-28) or at `initialize` (2025-11-25).
+    /// What the client declared: for this request (2026-07-28) or at `initialize` (2025-11-25),
+    /// less what the server's [client policy](crate::ClientPolicy) removes for this client.
     pub fn client_capabilities(&self) -> &ClientCapabilities {
         &self.req.client_capabilities
+    }
+    /// What the server's client policy removed from what the client declared (empty when no
+    /// rule matched): a question that falls back for want of one of these falls back because
+    /// of the policy.
+    pub(crate) fn removed_by_policy(&self) -> CapSet {
+        self.req.removed_by_policy
+    }
+    /// Whether a question that cannot be asked for want of `missing` could have been asked
+    /// without the client policy (the client declared all of it, the policy removed some).
+    pub(crate) fn missing_by_policy(&self, missing: &ClientCapabilities) -> bool {
+        self.removed_by_policy()
+            .explains(&self.req.client_capabilities, missing)
     }
     /// The client's self-reported name and version. Never a basis for security decisions.
     pub fn client_info(&self) -> Option<&Implementation> {

@@ -82,7 +82,8 @@ impl<H: Handler> Engine<H> {
                 Ok(Some(empty()))
             }
             _ => {
-                let facts = ClientFacts::legacy(session, req.params.meta.as_ref());
+                let policy = &self.config.client_policy;
+                let facts = ClientFacts::legacy(session, req.params.meta.as_ref(), policy);
                 self.method(req, conn, facts).await
             }
         }

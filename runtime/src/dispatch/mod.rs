@@ -22,6 +22,7 @@ use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::identity::StepUpSlot;
 use crate::notify::Notifier;
+use crate::policy::{CapSet, ClientPolicy};
 use crate::protocol::{
     self, CacheHint, ClientCapabilities, CompleteEnvelope, Enveloped, Error, Implementation,
     JsonObject, LoggingLevel, Message, Method, ProgressToken, Request, RequestId, Revision,
@@ -86,29 +87,44 @@ pub(crate) struct ClientFacts {
     revision: Revision,
     capabilities: ClientCapabilities,
     client_info: Option<Implementation>,
+    /// What the server's client policy removed from what the client declared.
+    removed_by_policy: CapSet,
     log_level: Option<LoggingLevel>,
     progress_token: Option<ProgressToken>,
     back: Option<Arc<BackChannel>>,
 }
 
 impl ClientFacts {
-    fn modern(meta: ModernMeta) -> Box<ClientFacts> {
+    /// A 2026-07-28 request's facts, its capabilities narrowed by `policy`.
+    fn modern(meta: ModernMeta, policy: &ClientPolicy) -> Box<ClientFacts> {
         let meta = meta.into_inner();
+        let mut capabilities = meta.client_capabilities;
+        let removed_by_policy = policy.apply(meta.client_info.as_ref(), &mut capabilities);
         Box::new(ClientFacts {
             revision: Revision::V2026_07_28,
-            capabilities: meta.client_capabilities,
+            capabilities,
             client_info: meta.client_info,
+            removed_by_policy,
             log_level: meta.log_level,
             progress_token: meta.progress_token,
             back: None,
         })
     }
 
-    fn legacy(session: &LegacySession, meta: Option<&Value>) -> Box<ClientFacts> {
+    /// A 2025-11-25 request's facts, from its session, the capabilities narrowed by `policy`
+    /// (per request, so the policy's log line says which request it narrowed).
+    fn legacy(
+        session: &LegacySession,
+        meta: Option<&Value>,
+        policy: &ClientPolicy,
+    ) -> Box<ClientFacts> {
+        let mut capabilities = session.client_capabilities.clone();
+        let removed_by_policy = policy.apply(session.client_info.as_ref(), &mut capabilities);
         Box::new(ClientFacts {
             revision: Revision::V2025_11_25,
-            capabilities: session.client_capabilities.clone(),
+            capabilities,
             client_info: session.client_info.clone(),
+            removed_by_policy,
             log_level: session.log_level(),
             progress_token: protocol::progress_token(meta),
             back: Some(session.back.clone()),
@@ -209,6 +225,7 @@ impl<H: Handler> Engine<H> {
             round: req.round,
             client_capabilities: facts.capabilities,
             client_info: facts.client_info,
+            removed_by_policy: facts.removed_by_policy,
             log_level: facts.log_level,
             progress_token: facts.progress_token,
             principal: conn.principal.clone(),

@@ -11,13 +11,12 @@ impl<H: Handler> Engine<H> {
     /// Serves a stateless 2026-07-28 request whose `_meta` the transport checked.
     pub(super) async fn modern(&self, req: Request, meta: ModernMeta, conn: &Conn) -> Answered {
         Span::current().record("revision", Revision::V2026_07_28.as_str());
+        let facts = || ClientFacts::modern(meta, &self.config.client_policy);
         match req.method {
             Method::Discover => self.discover(),
             Method::Listen => self.listen(&req, conn).await,
-            ref m if m.is_task_method() => {
-                self.task_method(req, conn, ClientFacts::modern(meta)).await
-            }
-            _ => self.method(req, conn, ClientFacts::modern(meta)).await,
+            ref m if m.is_task_method() => self.task_method(req, conn, facts()).await,
+            _ => self.method(req, conn, facts()).await,
         }
     }
 

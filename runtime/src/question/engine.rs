@@ -73,6 +73,15 @@ impl Short {
 
 /// Runs the question's fallback; `why` says what a refusal comes to.
 async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, I> {
+    if let Short::Missing(missing) = &why
+        && cx.missing_by_policy(missing)
+    {
+        tracing::debug!(
+            question = Q::KEY,
+            removed = %cx.removed_by_policy(),
+            "taking the fallback: the client policy removed what the question needs"
+        );
+    }
     match Q::fallback(cx, inputs).await {
         Fallback::Answer(a) => a,
         Fallback::End(result) => cx.end(Ending::Result(result)).await,

@@ -93,6 +93,7 @@ pub struct TestClientBuilder<H> {
     lenient: bool,
     revision: Revision,
     capabilities: ClientCapabilities,
+    client_info: Implementation,
     script: Script,
     max_rounds: u32,
     timeout: Duration,
@@ -100,6 +101,13 @@ pub struct TestClientBuilder<H> {
 }
 
 impl<H> TestClientBuilder<H> {
+    /// The name and version the client gives as its `clientInfo`, in `initialize`
+    /// (2025-11-25) and in every request's `_meta` (2026-07-28), to pose as a named host, for
+    /// a [client policy](crate::ClientPolicy) (default: `rondo-test-client`, version `0`).
+    pub fn client_info(mut self, info: Implementation) -> Self {
+        self.client_info = info;
+        self
+    }
     /// The capabilities the client declares (default: none).
     pub fn capabilities(mut self, caps: ClientCapabilities) -> Self {
         self.capabilities = caps;
@@ -150,6 +158,7 @@ impl<H> TestClientBuilder<H> {
             max_rounds: self.max_rounds,
             timeout: self.timeout,
             check: self.check,
+            client_info: self.client_info,
         }
     }
     /// Starts the server on an in-memory pipe (or takes the peer's pipe) and, on 2025-11-25,
@@ -168,6 +177,7 @@ impl<H> TestClientBuilder<H> {
             shared,
             revision: self.revision,
             capabilities: self.capabilities,
+            client_info: self.client_info,
             next_id: AtomicI64::new(1),
             max_rounds: self.max_rounds,
             timeout: self.timeout,
@@ -177,7 +187,7 @@ impl<H> TestClientBuilder<H> {
             let params = json!({
                 "protocolVersion": client.revision.as_str(),
                 "capabilities": client.capabilities,
-                "clientInfo": Implementation::new("rondo-test-client", "0"),
+                "clientInfo": client.client_info,
             });
             client.raw_request("initialize", params).await?;
             client.notify("notifications/initialized", json!({})).await;
@@ -238,6 +248,7 @@ pub struct TestClient {
     shared: Arc<Shared>,
     revision: Revision,
     capabilities: ClientCapabilities,
+    client_info: Implementation,
     next_id: AtomicI64,
     max_rounds: u32,
     timeout: Duration,
@@ -316,6 +327,7 @@ impl TestClient {
             lenient: false,
             revision,
             capabilities: ClientCapabilities::default(),
+            client_info: Implementation::new("rondo-test-client", "0"),
             script: Script::new(),
             max_rounds: 8,
             timeout: Duration::from_secs(10),
@@ -361,7 +373,7 @@ impl TestClient {
         json!({
             meta::PROTOCOL_VERSION: self.revision.as_str(),
             meta::CLIENT_CAPABILITIES: self.capabilities,
-            meta::CLIENT_INFO: Implementation::new("rondo-test-client", "0"),
+            meta::CLIENT_INFO: self.client_info,
         })
     }
 

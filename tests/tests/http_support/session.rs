@@ -22,10 +22,21 @@ impl Session {
 
     /// A session whose requests carry `Authorization: <authorization>`.
     pub async fn open_as(addr: SocketAddr, authorization: Option<&str>) -> Session {
+        let client = json!({"name": "http-tests", "version": "1.0.0"});
+        Session::open_with(addr, authorization, json!({"elicitation": {}}), client).await
+    }
+
+    /// A session whose `initialize` declares `capabilities` and gives `client_info`.
+    pub async fn open_with(
+        addr: SocketAddr,
+        authorization: Option<&str>,
+        capabilities: Value,
+        client_info: Value,
+    ) -> Session {
         let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
             "protocolVersion": "2025-11-25",
-            "capabilities": {"elicitation": {}},
-            "clientInfo": {"name": "http-tests", "version": "1.0.0"}}});
+            "capabilities": capabilities,
+            "clientInfo": client_info}});
         let checks = Checks::new(Revision::V2025_11_25);
         let mut h = vec![ACCEPT];
         if let Some(a) = authorization {
