@@ -5,12 +5,12 @@
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Cursor, JsonObject, Page, Revision};
-use rondo_mcp::testing::{Answering, Declared, Report, Sweep};
+use rondo_mcp::testing::{Answering, CapabilitySet, Report, Sweep};
 use serde_json::{Value, json};
 use std::time::Duration;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_question_servers_ask_only_what_each_client_declared() {
     let report = Sweep::new(|| {
         rondo_tests::questions::server(rondo_tests::questions::Payments::paid_after(0))
@@ -35,7 +35,7 @@ async fn the_question_servers_ask_only_what_each_client_declared() {
     Sweep::new(rondo_tests::sampling::server).run().await;
 }
 
-#[tokio::test]
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_conformance_server_asks_only_what_each_client_declared() {
     let report = Sweep::new(|| Server::new(rondo_example_conformance::router()))
         .arguments("slow_compute", json!({"seconds": 0}))
@@ -115,14 +115,14 @@ async fn sweep_careless() -> Report {
         tokio::io::split(client)
     })
     .declared([
-        Declared::NONE,
-        Declared {
+        CapabilitySet::NONE,
+        CapabilitySet {
             form: true,
-            ..Declared::NONE
+            ..CapabilitySet::NONE
         },
-        Declared {
+        CapabilitySet {
             sampling: true,
-            ..Declared::NONE
+            ..CapabilitySet::NONE
         },
     ])
     .answering([Answering::Accept])
@@ -175,7 +175,7 @@ async fn run_panics_with_the_findings() {
         tokio::spawn(careless_peer(peer));
         tokio::io::split(client)
     })
-    .declared([Declared::NONE])
+    .declared([CapabilitySet::NONE])
     .answering([Answering::Accept])
     .run()
     .await;
@@ -212,7 +212,7 @@ impl Handler for Faulty {
 #[tokio::test]
 async fn the_sweep_fails_a_tool_that_errs_or_hangs() {
     let report = Sweep::new(|| Server::new(Faulty))
-        .declared([Declared::NONE])
+        .declared([CapabilitySet::NONE])
         .answering([Answering::Accept])
         .call_timeout(Duration::from_millis(300))
         .collect()

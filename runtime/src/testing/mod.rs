@@ -27,8 +27,8 @@
 
 mod answers;
 mod call;
+mod capability_set;
 mod clock;
-mod declared;
 mod schema;
 mod script;
 mod sweep;
@@ -38,8 +38,8 @@ mod wire;
 
 pub use answers::Answering;
 pub use call::Call;
+pub use capability_set::CapabilitySet;
 pub use clock::ManualClock;
-pub use declared::Declared;
 pub use script::{Reply, Script};
 pub use sweep::{Client, Finding, Outcomes, Report, Sweep};
 pub use validate::{Validator, Violation};

@@ -4,7 +4,7 @@
 //! every message.
 
 use super::answers::{Answering, prompt_arguments, value_for};
-use super::declared::Declared;
+use super::capability_set::CapabilitySet;
 use super::{Direction, Frame, MAX_PAGES, Script, TestClient, TestClientBuilder};
 use crate::handler::Handler;
 use crate::protocol::{ClientCapabilities, Error, Revision, Tool, code};
@@ -24,7 +24,7 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 
 /// The capability sweep: a server's every tool, prompt and resource, called by clients of both
 /// revisions that declare each combination of the capabilities a question can need
-/// ([`Declared::all`]: elicitation form and URL, sampling with and without tools, roots, none)
+/// ([`CapabilitySet::all`]: elicitation form and URL, sampling with and without tools, roots, none)
 /// and that answer each question in each way ([`Answering::ALL`]: accept, decline, cancel,
 /// garbage, silence). That is 240 clients, each on its own connection, 8 at a time.
 ///
@@ -49,8 +49,9 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 /// resource is read (templates are not). A tool whose task support is `required` is left out.
 ///
 /// The sweep of a [`Server`] shortens its 2025-11-25 answer timeout to
-/// [`Sweep::ask_timeout`] (so a client that never answers costs little) and its URL-flow
-/// wait to 100 ms.
+/// [`Sweep::ask_timeout`], and the time it waits for a URL-mode flow nobody finishes (no user
+/// visits the page) to the same, so a client that never answers costs little; a 2026-07-28
+/// client is told to come back for a flow after 100 ms.
 ///
 /// ```
 /// use rondo_mcp::prelude::*;
@@ -98,7 +99,7 @@ pub struct Sweep {
     prompt_arguments: HashMap<String, Value>,
     skip: HashSet<String>,
     revisions: Vec<Revision>,
-    declared: Vec<Declared>,
+    declared: Vec<CapabilitySet>,
     answering: Vec<Answering>,
     call_timeout: Duration,
     ask_timeout: Duration,
@@ -112,7 +113,8 @@ impl Sweep {
         let connect: Connect = Arc::new(move |revision, ask_timeout| {
             let server = make()
                 .ask_timeout(ask_timeout)
-                .flow_wait(Duration::from_millis(100));
+                .flow_wait(Duration::from_millis(100))
+                .flow_budget(ask_timeout.max(Duration::from_millis(100)));
             TestClient::builder(server, revision).erase()
         });
         Sweep::connecting(connect)
@@ -141,7 +143,7 @@ impl Sweep {
             prompt_arguments: HashMap::new(),
             skip: HashSet::new(),
             revisions: vec![Revision::V2026_07_28, Revision::V2025_11_25],
-            declared: Declared::all(),
+            declared: CapabilitySet::all(),
             answering: Answering::ALL.to_vec(),
             call_timeout: Duration::from_secs(10),
             ask_timeout: Duration::from_millis(500),
@@ -173,8 +175,8 @@ impl Sweep {
         self.revisions = revisions.into_iter().collect();
         self
     }
-    /// Only these combinations of capabilities (default: [`Declared::all`]).
-    pub fn declared(mut self, declared: impl IntoIterator<Item = Declared>) -> Sweep {
+    /// Only these combinations of capabilities (default: [`CapabilitySet::all`]).
+    pub fn declared(mut self, declared: impl IntoIterator<Item = CapabilitySet>) -> Sweep {
         self.declared = declared.into_iter().collect();
         self
     }
@@ -213,7 +215,7 @@ pub struct Client {
     /// The revision it speaks.
     pub revision: Revision,
     /// The capabilities it declares.
-    pub declared: Declared,
+    pub declared: CapabilitySet,
     /// How it answers.
     pub answering: Answering,
 }
@@ -740,7 +742,7 @@ fn check(
 }
 
 /// Why a `-32021` is wrong: it names a capability the client declared.
-fn claims_missing(e: &Error, declared: Declared) -> Option<String> {
+fn claims_missing(e: &Error, declared: CapabilitySet) -> Option<String> {
     let named = e.data.as_ref().map(|d| d["requiredCapabilities"].clone());
     let required: ClientCapabilities = named
         .and_then(|r| serde_json::from_value(r).ok())

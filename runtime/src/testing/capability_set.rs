@@ -7,21 +7,21 @@ use std::fmt;
 /// One combination of the client capabilities a question can need, down to the mode:
 /// elicitation's form and URL modes, sampling with and without tools, and roots.
 ///
-/// [`Declared::all`] gives the 24 that can be declared (`sampling.tools` only with
-/// `sampling`); [`Declared::permits`] says whether a client that declared this combination
+/// [`CapabilitySet::all`] gives the 24 that can be declared (`sampling.tools` only with
+/// `sampling`); [`CapabilitySet::permits`] says whether a client that declared this combination
 /// could have been sent a given request.
 ///
 /// ```
-/// use rondo_mcp::testing::Declared;
+/// use rondo_mcp::testing::CapabilitySet;
 /// use serde_json::json;
-/// let form_only = Declared { form: true, ..Declared::NONE };
+/// let form_only = CapabilitySet { form: true, ..CapabilitySet::NONE };
 /// let url = json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Pay",
 ///     "url": "https://pay.example/1", "elicitationId": "1"}});
 /// assert!(form_only.permits(&url).is_err());
-/// assert_eq!(Declared::all().len(), 24);
+/// assert_eq!(CapabilitySet::all().len(), 24);
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct Declared {
+pub struct CapabilitySet {
     /// `elicitation.form`.
     pub form: bool,
     /// `elicitation.url`.
@@ -34,9 +34,9 @@ pub struct Declared {
     pub roots: bool,
 }
 
-impl Declared {
+impl CapabilitySet {
     /// Nothing declared.
-    pub const NONE: Declared = Declared {
+    pub const NONE: CapabilitySet = CapabilitySet {
         form: false,
         url: false,
         sampling: false,
@@ -45,9 +45,9 @@ impl Declared {
     };
 
     /// Every combination that can be declared, nothing declared first.
-    pub fn all() -> Vec<Declared> {
+    pub fn all() -> Vec<CapabilitySet> {
         (0..32u32)
-            .map(|bits| Declared {
+            .map(|bits| CapabilitySet {
                 form: bits & 1 != 0,
                 url: bits & 2 != 0,
                 sampling: bits & 4 != 0,
@@ -120,7 +120,7 @@ impl Declared {
     }
 }
 
-impl fmt::Display for Declared {
+impl fmt::Display for CapabilitySet {
     /// `{elicitation.form, sampling}`, `{}` for nothing.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names = [
@@ -146,15 +146,15 @@ mod tests {
 
     #[test]
     fn sampling_with_tools_needs_its_own_capability() {
-        let sampling = Declared {
+        let sampling = CapabilitySet {
             sampling: true,
-            ..Declared::NONE
+            ..CapabilitySet::NONE
         };
         let with_tools = json!({"method": "sampling/createMessage", "params": {
             "messages": [], "maxTokens": 1, "tools": []}});
         let err = sampling.permits(&with_tools).unwrap_err();
         assert!(err.contains("sampling.tools"), "{err}");
-        let all = Declared {
+        let all = CapabilitySet {
             sampling_tools: true,
             ..sampling
         };
@@ -166,14 +166,14 @@ mod tests {
 
     #[test]
     fn a_form_is_the_default_mode_and_only_questions_and_ping_are_sent() {
-        let url = Declared {
+        let url = CapabilitySet {
             url: true,
-            ..Declared::NONE
+            ..CapabilitySet::NONE
         };
         let form = json!({"method": "elicitation/create", "params": {"message": "m"}});
         assert!(url.permits(&form).is_err());
         let other = json!({"method": "tools/list"});
-        let all = Declared {
+        let all = CapabilitySet {
             form: true,
             url: true,
             sampling: true,
@@ -181,11 +181,14 @@ mod tests {
             roots: true,
         };
         assert!(all.permits(&other).is_err());
-        assert_eq!(Declared::NONE.permits(&json!({"method": "ping"})), Ok(()));
+        assert_eq!(
+            CapabilitySet::NONE.permits(&json!({"method": "ping"})),
+            Ok(())
+        );
         assert_eq!(
             all.to_string(),
             "{elicitation.form, elicitation.url, sampling.tools, roots}"
         );
-        assert_eq!(Declared::NONE.to_string(), "{}");
+        assert_eq!(CapabilitySet::NONE.to_string(), "{}");
     }
 }
