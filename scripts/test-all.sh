@@ -8,7 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s\n' "$*"; }
+step() { printf '\n==> %s [%s]\n' "$*" "$(date +%T)"; }
 fail() { printf '\nerror: %s\n' "$*" >&2; exit 1; }
 
 # A one-shot run gains nothing from incremental compilation, and its caches take gigabytes of disk

@@ -233,3 +233,46 @@ async fn the_sweep_fails_a_tool_that_errs_or_hangs() {
         "{report}"
     );
 }
+
+#[tokio::test]
+async fn a_host_the_client_policy_narrows_is_never_asked_for_a_form() {
+    use rondo_mcp::protocol::Implementation;
+    use rondo_mcp::{Capability, ClientPolicy, ClientRule};
+    let policy = || {
+        ClientPolicy::new()
+            .rule(ClientRule::named("Forgetful Host").remove(Capability::Elicitation))
+    };
+    let server = move || {
+        rondo_tests::questions::server(rondo_tests::questions::Payments::paid_after(0))
+            .client_policy(policy())
+    };
+    let host = Sweep::new(server)
+        .client_info(Implementation::new("Forgetful Host", "3.1"))
+        .answering([Answering::Accept])
+        .run()
+        .await;
+    // Every client of that name, whatever it declared, went without a form: every asking
+    // target fell back at once (a `refuse` fallback as -32021).
+    let forms: usize = [
+        "buy",
+        "welcome",
+        "nickname_pair",
+        "introduce",
+        "guests://secret",
+    ]
+    .iter()
+    .map(|t| {
+        host.outcomes(t)
+            .map_or(0, |o| o.asked.values().sum::<usize>())
+    })
+    .sum();
+    assert_eq!(forms, 0, "{host}");
+    assert_eq!(host.outcomes("buy").map(|o| o.refused), Some(48), "{host}");
+    // Another host is asked as before.
+    let other = Sweep::new(server)
+        .client_info(Implementation::new("Attentive Host", "3.1"))
+        .answering([Answering::Accept])
+        .run()
+        .await;
+    assert!(other.asked("buy", "confirm") > 0, "{other}");
+}

@@ -51,6 +51,12 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
     }
 }
 
+/// The end of a `-32021`'s message when the client declared the capability and the server's
+/// client policy removed it (the sweep reads it: such a `-32021` names what the client
+/// declared, on purpose).
+pub(crate) const POLICY_SAYS: &str =
+    " (the client declared it, and this server's client policy treats the client as lacking it)";
+
 /// Why a question takes its fallback, for `refuse`.
 enum Short {
     /// The client did not declare these capabilities: `-32021` naming them (boxed: they are
@@ -87,8 +93,12 @@ async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, 
         Fallback::End(result) => cx.end(Ending::Result(result)).await,
         Fallback::Refuse => match why {
             Short::Missing(missing) => {
-                cx.end(Ending::Error(Error::missing_capability(&missing)))
-                    .await
+                let mut error = Error::missing_capability(&missing);
+                if cx.missing_by_policy(&missing) {
+                    // The client declared it: say why it counts as missing all the same.
+                    error.message.push_str(POLICY_SAYS);
+                }
+                cx.end(Ending::Error(error)).await
             }
             Short::Client(why) => {
                 cx.end(Ending::Failed(format!("Could not ask `{}`: {why}", Q::KEY)))

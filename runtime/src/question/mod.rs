@@ -26,6 +26,8 @@ pub use ask_form::Form;
 pub use asked::Asked;
 #[doc(hidden)] // the question macros' contract, reached through `__private`
 pub use asked::{AnswerOf, Ask, QuestionDecl};
+#[cfg(feature = "testing")]
+pub(crate) use engine::POLICY_SAYS;
 pub use form::{Elicit, ElicitEnum, FormError, FormField};
 pub use roots::Roots;
 pub use sample::{ModelReply, Sample, SampleAnswer, ToolUse};

@@ -287,7 +287,7 @@ impl TestClient {
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() {
-    /// use rondo_mcp::prelude::*;
+    /// use rondo_mcp::protocol::Revision;
     /// use rondo_mcp::testing::TestClient;
     /// // A peer that answers every request with an empty tool list, by hand.
     /// let (client, mut peer) = tokio::io::duplex(4096);

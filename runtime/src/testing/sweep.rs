@@ -7,7 +7,8 @@ use super::answers::{Answering, prompt_arguments, value_for};
 use super::capability_set::CapabilitySet;
 use super::{Direction, Frame, MAX_PAGES, Script, TestClient, TestClientBuilder};
 use crate::handler::Handler;
-use crate::protocol::{ClientCapabilities, Error, Revision, Tool, code};
+use crate::protocol::{ClientCapabilities, Error, Implementation, Revision, Tool, code};
+use crate::question::POLICY_SAYS;
 use crate::question::advertise::ASKS_META_KEY;
 use crate::server::Server;
 use serde_json::{Value, json};
@@ -35,7 +36,8 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 /// - asks, at 2026-07-28, a question whose key the tool's `tools/list` entry does not
 ///   advertise under [`ASKS_META_KEY`], or of another kind (when the entry advertises any);
 /// - answers a tool call with a JSON-RPC error other than `-32021` (a failure the model should
-///   read is an `isError` result), or `-32021` naming a capability the client did declare;
+///   read is an `isError` result), or `-32021` naming a capability the client did declare
+///   (unless it says the server's [client policy](crate::ClientPolicy) removed it);
 ///   answers a prompt or a resource with such an error when the client accepted every
 ///   question (an error is how a prompt or a resource says no to a user who declined);
 /// - gives no answer within the [call timeout](Sweep::call_timeout);
@@ -60,17 +62,14 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 ///
 /// #[derive(Elicit)]
 /// struct Seat {
-///     /// Window or aisle
+///     /// A window seat
 ///     window: bool,
 /// }
 ///
-/// /// Asks where to sit; without a form the traveller gets an aisle.
-/// #[elicit(form, fallback = aisle)]
+/// /// Asks where to sit; a client that cannot show the form gets -32021.
+/// #[elicit(form, fallback = refuse)]
 /// fn ask_seat() -> Form<Seat> {
 ///     Form::new("Where would you like to sit?")
-/// }
-/// async fn aisle(_cx: &Cx) -> Fallback<Answer<Seat>> {
-///     Fallback::Answer(Answer::Accept(Seat { window: false }))
 /// }
 ///
 /// /// Books a seat.
@@ -90,6 +89,8 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 ///     .await;
 /// assert_eq!(report.calls(), 240);
 /// assert!(report.asked("book", "ask_seat") > 0);
+/// // Half the clients cannot show forms.
+/// assert_eq!(report.outcomes("book").unwrap().refused, 120);
 /// # }
 /// ```
 #[must_use = "a sweep does nothing until it is run"]
@@ -105,6 +106,7 @@ pub struct Sweep {
     ask_timeout: Duration,
     max_rounds: u32,
     parallel: usize,
+    client_info: Option<Implementation>,
 }
 
 impl Sweep {
@@ -149,6 +151,7 @@ impl Sweep {
             ask_timeout: Duration::from_millis(500),
             max_rounds: 6,
             parallel: 8,
+            client_info: None,
         }
     }
 }
@@ -200,6 +203,12 @@ impl Sweep {
     /// How many rounds a 2026-07-28 client follows before it gives up (default 6).
     pub fn max_rounds(mut self, rounds: u32) -> Sweep {
         self.max_rounds = rounds;
+        self
+    }
+    /// The `clientInfo` every client gives (default: `rondo-test-client`, version `0`): to
+    /// sweep as a named host, the one a [client policy](crate::ClientPolicy) matches, say.
+    pub fn client_info(mut self, info: Implementation) -> Sweep {
+        self.client_info = Some(info);
         self
     }
     /// How many clients run at once (default 8).
@@ -461,7 +470,11 @@ impl Sweep {
                 let Some((i, client)) = queue.next() else {
                     break;
                 };
-                let builder = (self.connect)(client.revision, self.ask_timeout)
+                let mut builder = (self.connect)(client.revision, self.ask_timeout);
+                if let Some(info) = &self.client_info {
+                    builder = builder.client_info(info.clone());
+                }
+                let builder = builder
                     .capabilities(client.declared.capabilities())
                     .script(script(client))
                     .max_rounds(self.max_rounds)
@@ -743,6 +756,9 @@ fn check(
 
 /// Why a `-32021` is wrong: it names a capability the client declared.
 fn claims_missing(e: &Error, declared: CapabilitySet) -> Option<String> {
+    if e.message.ends_with(POLICY_SAYS) {
+        return None;
+    }
     let named = e.data.as_ref().map(|d| d["requiredCapabilities"].clone());
     let required: ClientCapabilities = named
         .and_then(|r| serde_json::from_value(r).ok())
