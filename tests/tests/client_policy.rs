@@ -1,7 +1,7 @@
 //! `Server::client_policy` at both revisions, over the in-memory stdio framing and over HTTP: a
 //! client a rule matches (by `clientInfo` name and version range) gets the question's fallback
 //! at once, with no elicitation or sampling request sent; a client the rule does not match
-//! (another name, a version outside the range) is asked. And the debug line naming the rule.
+//! (another name, a version outside the range) is asked. The debug line naming the rule is `client_policy_log.rs`'s.
 
 mod http_support;
 
@@ -14,7 +14,6 @@ use rondo_mcp::testing::{Direction, Reply, Script, TestClient};
 use rondo_mcp::{Capability, ClientPolicy, ClientRule};
 use rondo_tests::questions::{self, Payments};
 use serde_json::{Value, json};
-use std::sync::{Arc, Mutex};
 
 const BOTH: [Revision; 2] = [Revision::V2026_07_28, Revision::V2025_11_25];
 
@@ -317,65 +316,4 @@ async fn over_http_at_2025_11_25_a_matching_host_is_not_asked() {
         assert_eq!(requests[0]["method"], "elicitation/create");
     }
     s.stop().await;
-}
-
-/// Captures what the server logs, at every level, on the test's thread.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
-#[tokio::test]
-async fn a_matching_rule_is_logged_at_debug_with_the_client_and_the_rule() {
-    let logs = Captured::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
-    // `#[tokio::test]` runs the server's tasks on this thread, so they log here.
-    let _default = tracing::subscriber::set_default(subscriber);
-    let form = ClientCapabilities::with_elicitation_form();
-    let c = client(
-        questions_server(),
-        Revision::V2026_07_28,
-        "Some Host",
-        "1.3.0",
-        form,
-        Script::new(),
-    )
-    .await;
-    let call = c.call_tool("welcome", welcome()).await.unwrap();
-    assert_eq!(call.text(), "Hi, Ada!");
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
-    let line = logs
-        .lines()
-        .find(|l| l.contains("client policy: a rule matches this client"))
-        .unwrap_or_else(|| panic!("no policy line: {logs}"));
-    for part in [
-        "DEBUG",
-        r#"client="Some Host""#,
-        r#"version="1.3.0""#,
-        "rule=0",
-        r#"pattern="Some Host""#,
-        "removed=elicitation, elicitation.form",
-    ] {
-        assert!(line.contains(part), "{part} missing from: {line}");
-    }
-    assert!(
-        logs.lines().any(
-            |l| l.contains("taking the fallback: the client policy removed")
-                && l.contains("question=\"guest\"")
-        ),
-        "the fallback says why: {logs}"
-    );
 }

@@ -1,0 +1,82 @@
+//! The debug line of a client policy rule that fires, naming the client and the rule. Its own
+//! test binary: `tracing` caches per call site whether anyone listens, process-wide, so a
+//! thread-local subscriber in a binary whose other tests run at the same time misses lines now
+//! and then.
+
+use rondo_mcp::ClientPolicy;
+use rondo_mcp::prelude::*;
+use rondo_mcp::protocol::{Implementation, Revision};
+use rondo_mcp::testing::{Script, TestClient};
+use rondo_tests::questions::{self, Payments};
+use serde_json::json;
+use std::sync::{Arc, Mutex};
+
+fn policy() -> ClientPolicy {
+    ClientPolicy::from_json(
+        r#"{"rules": [{"client": "Some Host", "versions": "<1.4", "remove": ["elicitation.form"]}]}"#,
+    )
+    .expect("a valid policy")
+}
+
+/// Captures what the server logs, at every level, on the test's thread.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl std::io::Write for Captured {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn a_matching_rule_is_logged_at_debug_with_the_client_and_the_rule() {
+    let logs = Captured::default();
+    let writer = logs.clone();
+    let subscriber = tracing_subscriber::fmt()
+        .with_max_level(tracing::Level::DEBUG)
+        .with_writer(move || writer.clone())
+        .with_ansi(false)
+        .finish();
+    // `#[tokio::test]` runs the server's tasks on this thread, so they log here.
+    let _default = tracing::subscriber::set_default(subscriber);
+    let form = ClientCapabilities::with_elicitation_form();
+    let server = questions::server(Payments::default()).client_policy(policy());
+    let c = TestClient::builder(server, Revision::V2026_07_28)
+        .client_info(Implementation::new("Some Host", "1.3.0"))
+        .capabilities(form)
+        .script(Script::new())
+        .connect()
+        .await
+        .expect("connects");
+    let call = c
+        .call_tool("welcome", json!({"greeting": "Hi", "name": "Ada"}))
+        .await
+        .unwrap();
+    assert_eq!(call.text(), "Hi, Ada!");
+    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let line = logs
+        .lines()
+        .find(|l| l.contains("client policy: a rule matches this client"))
+        .unwrap_or_else(|| panic!("no policy line: {logs}"));
+    for part in [
+        "DEBUG",
+        r#"client="Some Host""#,
+        r#"version="1.3.0""#,
+        "rule=0",
+        r#"pattern="Some Host""#,
+        "removed=elicitation, elicitation.form",
+    ] {
+        assert!(line.contains(part), "{part} missing from: {line}");
+    }
+    assert!(
+        logs.lines().any(
+            |l| l.contains("taking the fallback: the client policy removed")
+                && l.contains("question=\"guest\"")
+        ),
+        "the fallback says why: {logs}"
+    );
+}
