@@ -1,5 +1,6 @@
 //! [`Config`]: the runtime settings every request of a server shares.
 
+use crate::observe::Labels;
 use crate::policy::ClientPolicy;
 use crate::server_info::ServerInfo;
 use crate::state::{Clock, ErasedGuard, KeyRing, MemoryReplayGuard, SystemClock};
@@ -41,6 +42,8 @@ pub(crate) struct Config {
     pub tasks: TaskSettings,
     /// The clients treated as lacking capabilities they declare (empty: none).
     pub client_policy: ClientPolicy,
+    /// The label values the question events and metrics gave out (bounded, `observe`).
+    pub labels: Arc<Labels>,
     /// The handler's fixed description.
     pub info: ServerInfo,
 }
@@ -127,6 +130,7 @@ impl Config {
             replay: Some(Arc::new(MemoryReplayGuard::default())),
             tasks: TaskSettings::new(),
             client_policy: ClientPolicy::new(),
+            labels: Arc::default(),
             info,
         }
     }

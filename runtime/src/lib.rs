@@ -17,6 +17,7 @@ pub mod http;
 mod identity;
 mod lines;
 mod notify;
+mod observe;
 mod policy;
 mod prompts;
 pub mod protocol;

@@ -6,6 +6,7 @@ use rondo_mcp::protocol::Revision;
 use rondo_mcp::testing::{Direction, Frame, Validator};
 
 pub mod auth_as;
+pub mod logs;
 pub mod published;
 pub mod servers;
 

@@ -5,11 +5,11 @@
 
 use rondo_mcp::ClientPolicy;
 use rondo_mcp::prelude::*;
+use rondo_tests::logs::Captured;
 use rondo_mcp::protocol::{Implementation, Revision};
 use rondo_mcp::testing::{Script, TestClient};
 use rondo_tests::questions::{self, Payments};
 use serde_json::json;
-use std::sync::{Arc, Mutex};
 
 fn policy() -> ClientPolicy {
     ClientPolicy::from_json(
@@ -18,29 +18,10 @@ fn policy() -> ClientPolicy {
     .expect("a valid policy")
 }
 
-/// Captures what the server logs, at every level, on the test's thread.
-#[derive(Clone, Default)]
-struct Captured(Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn a_matching_rule_is_logged_at_debug_with_the_client_and_the_rule() {
     let logs = Captured::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::DEBUG)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
+    let subscriber = logs.subscriber(tracing::Level::DEBUG);
     // `#[tokio::test]` runs the server's tasks on this thread, so they log here.
     let _default = tracing::subscriber::set_default(subscriber);
     let form = ClientCapabilities::with_elicitation_form();
@@ -57,7 +38,7 @@ async fn a_matching_rule_is_logged_at_debug_with_the_client_and_the_rule() {
         .await
         .unwrap();
     assert_eq!(call.text(), "Hi, Ada!");
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let logs = logs.text();
     let line = logs
         .lines()
         .find(|l| l.contains("client policy: a rule matches this client"))

@@ -11,6 +11,7 @@ use http_support::*;
 use rondo_mcp::auth::{AuthError, ResourceServer, TokenVerifier};
 use rondo_mcp::http::{HttpConfig, McpService};
 use rondo_mcp::prelude::*;
+use rondo_tests::logs::Captured;
 use rondo_mcp::protocol::{JsonObject, Revision};
 use rondo_mcp::{AccessToken, Audience, BearerToken, BoxFuture, Scope, ToolHandler};
 use serde_json::{Value, json};
@@ -807,29 +808,10 @@ async fn streams_end_when_the_token_that_opened_them_expires() {
     s.stop().await;
 }
 
-/// Captures what the server logs, at every level, on the test's thread.
-#[derive(Clone, Default)]
-struct Captured(std::sync::Arc<Mutex<Vec<u8>>>);
-
-impl std::io::Write for Captured {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        self.0.lock().unwrap().extend_from_slice(buf);
-        Ok(buf.len())
-    }
-    fn flush(&mut self) -> std::io::Result<()> {
-        Ok(())
-    }
-}
-
 #[tokio::test]
 async fn tokens_never_reach_the_logs() {
     let logs = Captured::default();
-    let writer = logs.clone();
-    let subscriber = tracing_subscriber::fmt()
-        .with_max_level(tracing::Level::TRACE)
-        .with_writer(move || writer.clone())
-        .with_ansi(false)
-        .finish();
+    let subscriber = logs.subscriber(tracing::Level::TRACE);
     // `#[tokio::test]` runs the server's tasks on this thread, so they log here.
     let _default = tracing::subscriber::set_default(subscriber);
     let s = protected().await;
@@ -854,7 +836,7 @@ async fn tokens_never_reach_the_logs() {
         .text()
         .await;
     s.stop().await;
-    let logs = String::from_utf8(logs.0.lock().unwrap().clone()).unwrap();
+    let logs = logs.text();
     assert!(
         logs.contains("insufficient"),
         "the refusals are logged: {logs}"

@@ -5,10 +5,12 @@ use super::Cx;
 use super::ask_state::{Ending, Found, Reading};
 use crate::backchannel::BackChannelError;
 use crate::canonical;
+use crate::observe::{self, Call, Outcome, Pass};
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
     Error, InputRequest, ListRootsResult,
 };
+use crate::question::advertise::AskKind;
 use crate::state::QuestionId;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -123,7 +125,7 @@ impl Cx {
                 None => self.ask_modern(key, request, consent, read).await,
             }
         } else {
-            self.ask_legacy(request, read).await
+            self.ask_legacy(key, request, read).await
         }
     }
 
@@ -137,18 +139,22 @@ impl Cx {
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
         let question = question_id(key, &request);
+        let kind = observe::kind_of(&request);
         {
             let mut asks = self.asks();
             match asks.answer(&question, consent, |v| read(&request, v)) {
                 Found::Answer(t) => {
+                    asks.tell_answered(&question, kind);
                     asks.narrow(&question, |v| read_part(&request, v));
                     return Ok(t);
                 }
                 Found::Unusable(why) => return Err(Failure::Unusable(why)),
                 // Asked again, saying why; the question stays the one rendered (its digest),
                 // so the next answer is matched to it as before.
-                Found::Again(why) => asks.record(question, request.asked_again(&why)),
-                Found::Nothing => asks.record(question, request),
+                Found::Again(why) => {
+                    asks.record(question, request.asked_again(&why), Outcome::ReAsked)
+                }
+                Found::Nothing => asks.record(question, request, Outcome::Asked),
             }
         }
         std::future::pending().await
@@ -168,19 +174,25 @@ impl Cx {
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
         let question = question_id(key, &request);
+        let kind = observe::kind_of(&request);
         loop {
             let mut woken = std::pin::pin!(notify.notified());
             woken.as_mut().enable();
             {
                 let mut asks = self.asks();
                 match asks.answer(&question, consent, |v| read(&request, v)) {
-                    Found::Answer(t) => return Ok(t),
-                    Found::Unusable(why) => return Err(Failure::Unusable(why)),
-                    Found::Again(why) => {
-                        asks.record(question.clone(), request.clone().asked_again(&why))
+                    Found::Answer(t) => {
+                        asks.tell_answered(&question, kind);
+                        return Ok(t);
                     }
+                    Found::Unusable(why) => return Err(Failure::Unusable(why)),
+                    Found::Again(why) => asks.record(
+                        question.clone(),
+                        request.clone().asked_again(&why),
+                        Outcome::ReAsked,
+                    ),
                     Found::Nothing if !asks.is_parked(&question) => {
-                        asks.record(question.clone(), request.clone())
+                        asks.record(question.clone(), request.clone(), Outcome::Asked)
                     }
                     Found::Nothing => {}
                 }
@@ -191,12 +203,15 @@ impl Cx {
 
     async fn ask_legacy<T>(
         &self,
+        key: &str,
         request: InputRequest,
         read: impl Fn(&InputRequest, Value) -> Reading<T>,
     ) -> Result<T, Failure> {
         let Some(back) = &self.req.back else {
             return Err(Failure::Ask(Box::new(AskError::Disconnected)));
         };
+        let kind = observe::kind_of(&request);
+        self.tell(key, kind, Outcome::Asked);
         let request = with_elicitation_id(request);
         let sent = back.request(
             &self.req.out,
@@ -207,8 +222,12 @@ impl Cx {
         );
         let error = match sent.await {
             Ok(v) => {
+                let action = observe::Action::of(&v);
                 return match read(&request, v) {
-                    Reading::Value(t) => Ok(t),
+                    Reading::Value(t) => {
+                        self.tell(key, kind, Outcome::Answered(action));
+                        Ok(t)
+                    }
                     Reading::Again(why) => Err(Failure::Ask(Box::new(AskError::Invalid(why)))),
                     Reading::Unusable(why) => Err(Failure::Unusable(why)),
                 };
@@ -219,6 +238,42 @@ impl Cx {
             Err(BackChannelError::Closed) => AskError::Disconnected,
         };
         Err(Failure::Ask(Box::new(error)))
+    }
+
+    /// Notes what question `key` came to in this pass (told when the pass ends, `observe`).
+    pub(crate) fn tell(&self, key: &str, kind: AskKind, outcome: Outcome) {
+        self.asks().tell(key, kind, outcome);
+    }
+
+    /// Tells what this pass decided about its questions, as far as a pass that ended as
+    /// `pass` tells it (`observe::Pass`).
+    pub(crate) fn tell_pass(&self, pass: Pass) {
+        let decisions = std::mem::take(&mut self.asks().told);
+        if !decisions.is_empty() {
+            observe::tell(&self.req.config.labels, &self.call(), decisions, pass);
+        }
+    }
+
+    /// Tells how many rounds this request took, once it ended: when it asked anything (the
+    /// rounds of calls that never ask would drown the figure).
+    pub(crate) fn tell_rounds(&self, asked: bool) {
+        if asked || self.req.round > 0 {
+            observe::rounds(&self.req.config.labels, &self.call(), self.req.round + 1);
+        }
+    }
+
+    /// Tells the size of the `requestState` this request answers with.
+    pub(crate) fn tell_state(&self, bytes: usize) {
+        observe::state_bytes(&self.req.config.labels, &self.call(), bytes);
+    }
+
+    fn call(&self) -> Call<'_> {
+        Call {
+            revision: self.req.revision,
+            method: self.req.method.as_str(),
+            name: self.target(),
+            client: self.client_info().map(|c| c.name.as_str()),
+        }
     }
 
     /// Asks for an elicitation (form or URL mode) and returns the user's [`ElicitResult`];

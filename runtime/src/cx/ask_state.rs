@@ -2,7 +2,9 @@
 //! pass recorded, its memoised values, and how the handler asked to end the request. The
 //! handler writes it through [`Cx`](super::Cx); the driver reads it after every poll.
 
+use crate::observe::{Action, Decision, Outcome};
 use crate::protocol::{CallToolResult, Error, InputRequest, JsonObject};
+use crate::question::advertise::AskKind;
 use crate::state::{Answer, Asked, Carried, QuestionId};
 use crate::tasks::TaskId;
 use serde_json::Value;
@@ -78,6 +80,11 @@ pub(crate) struct AskState {
     pub start: StartPhase,
     /// Set while the request runs as a task (the tasks extension).
     pub task: Option<TaskLink>,
+    /// The questions whose answers came with this request (or, in a task, were injected) and
+    /// were not read yet: read, they are told as answered (`observe`), once per call.
+    fresh: Vec<QuestionId>,
+    /// What this pass decided about its questions, told when it ends (`observe::tell`).
+    pub told: Vec<Decision>,
 }
 
 /// Where a `task_start = explicit` tool stands.
@@ -196,6 +203,7 @@ impl AskState {
                     question: question.clone(),
                     value,
                 });
+                self.fresh.push(question.clone());
             }
         }
         let Some(i) = self.answers.iter().position(|a| a.question == *question) else {
@@ -216,6 +224,29 @@ impl AskState {
         }
     }
 
+    /// Notes what `key`'s question came to in this pass.
+    pub(crate) fn tell(&mut self, key: &str, kind: AskKind, outcome: Outcome) {
+        self.told.push(Decision {
+            key: key.to_owned(),
+            kind,
+            outcome,
+        });
+    }
+
+    /// Notes that `question` was answered, when its answer came with this request (an answer
+    /// carried from an earlier round was told in that round). Call before [`AskState::narrow`]:
+    /// the action is read off the answer as received.
+    pub(crate) fn tell_answered(&mut self, question: &QuestionId, kind: AskKind) {
+        let Some(i) = self.fresh.iter().position(|q| q == question) else {
+            return;
+        };
+        self.fresh.swap_remove(i);
+        if let Some(a) = self.answers.iter().find(|a| a.question == *question) {
+            let action = Action::of(&a.value);
+            self.tell(&question.key, kind, Outcome::Answered(action));
+        }
+    }
+
     /// Replaces the kept answer to `question` with the part of it that was read (`part`
     /// returns `None` when that is all of it): what later rounds carry.
     pub(crate) fn narrow(
@@ -231,9 +262,10 @@ impl AskState {
     }
 
     /// Records `question` for this pass's `InputRequiredResult` (once, however often it is
-    /// asked).
-    pub(crate) fn record(&mut self, question: QuestionId, request: InputRequest) {
+    /// asked), and notes it as `outcome` (asked, or asked again) the first time.
+    pub(crate) fn record(&mut self, question: QuestionId, request: InputRequest, outcome: Outcome) {
         if !self.questions.iter().any(|q| q.question == question) {
+            self.tell(&question.key, crate::observe::kind_of(&request), outcome);
             self.questions.push(Recorded { question, request });
         }
     }
@@ -271,6 +303,7 @@ impl AskState {
         for (key, value) in answers {
             if let Some(i) = task.parked.iter().position(|(_, k)| *k == key) {
                 let (question, _) = task.parked.swap_remove(i);
+                self.fresh.push(question.clone());
                 self.answers.push(Answer { question, value });
                 taken += 1;
             }
@@ -282,6 +315,7 @@ impl AskState {
     /// `inputResponses`).
     pub(crate) fn accept(&mut self, asked: Asked, value: Value) {
         self.answers.retain(|a| a.question != asked.question);
+        self.fresh.push(asked.question.clone());
         self.answers.push(Answer {
             question: asked.question,
             value,

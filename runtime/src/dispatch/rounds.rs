@@ -7,6 +7,7 @@ use super::{Answered, ClientFacts, Conn, Engine, Parsed};
 use crate::canonical;
 use crate::cx::{AskState, Cx, Ending};
 use crate::handler::Handler;
+use crate::observe::Pass;
 use crate::protocol::{
     self, CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, Method,
     ReadResourceResult, RequestId, Revision, TargetParams, Written,
@@ -270,6 +271,19 @@ impl<H: Handler> Engine<H> {
         cx: &Cx,
         out: Driven<Result<T, Error>>,
     ) -> Answered {
+        let modern = cx.req.revision.is_modern();
+        let another_round = match &out {
+            Driven::InputRequired => true,
+            Driven::Ended(Ending::Retry) => modern,
+            _ => false,
+        };
+        if !another_round && !matches!(out, Driven::Cancelled) {
+            // The call ends here: what it decided is told for good (`input_required` tells
+            // the passes that go on).
+            let asked = !cx.asks().told.is_empty();
+            cx.tell_pass(if modern { Pass::Last } else { Pass::Whole });
+            cx.tell_rounds(asked);
+        }
         let result = match out {
             Driven::Done(r) => r?,
             Driven::InputRequired => return self.input_required(cx, false).map(Some),
@@ -301,6 +315,9 @@ impl<H: Handler> Engine<H> {
             if let Some(problem) = &cx.asks().last_problem {
                 message.push_str(&format!(" ({problem})"));
             }
+            // The call ends with this error: its questions are not sent.
+            cx.tell_pass(Pass::Last);
+            cx.tell_rounds(true);
             return Err(Error::invalid_params(message));
         }
         let (requests, mut carried) = cx.asks().next_round(req.round + 1, waited);
@@ -312,7 +329,15 @@ impl<H: Handler> Engine<H> {
             principal: req.principal.as_ref().map(|p| p.key()),
             audience: &cfg.audience,
         };
-        let state = self.state_codec().seal(binding.binding(), carried)?;
+        let state = match self.state_codec().seal(binding.binding(), carried) {
+            Ok(state) => state,
+            Err(e) => {
+                cx.tell_pass(Pass::Last);
+                return Err(e);
+            }
+        };
+        cx.tell_pass(if waited { Pass::Waited } else { Pass::Sent });
+        cx.tell_state(state.len());
         let requests = (!waited).then_some(requests);
         protocol::write(&InputRequiredResult::new(
             &cfg.info.implementation,

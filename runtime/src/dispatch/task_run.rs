@@ -10,6 +10,7 @@ use crate::backchannel::Outbound;
 use crate::config::TaskSettings;
 use crate::cx::{AskState, Cx, Ending, StartPhase, TaskLink};
 use crate::handler::Handler;
+use crate::observe::Pass;
 use crate::protocol::{
     self, CallToolResult, ClientCapabilities, Error, Method, RequestId, TASKS_EXTENSION,
     TargetParams,
@@ -170,6 +171,8 @@ impl<H: Handler> Engine<H> {
             .create(&record, s.max_per_principal)
             .await
             .map_err(store_error)?;
+        // What the call decided up to here stands: the same future goes on as the task.
+        cx.tell_pass(Pass::Whole);
         {
             let mut asks = cx.asks();
             asks.task = Some(TaskLink::new(record.id.clone()));
@@ -261,6 +264,8 @@ impl<H: Handler> Runner<H> {
                             settings.max_questions
                         ))));
                     }
+                    // A task's future is never run again: what it decided is told now.
+                    cx.tell_pass(Pass::Whole);
                     match store.dyn_park(&id, owner, wire, now).await {
                         Ok(true) => {}
                         Ok(false) => break None,
@@ -289,6 +294,7 @@ impl<H: Handler> Runner<H> {
                 },
             }
         };
+        cx.tell_pass(Pass::Whole);
         // The tool's locals go first: a cancelled task's future is dropped, not finished.
         cx.req.cancel.cancel();
         drop(fut);

@@ -4,6 +4,7 @@
 use super::{AnswerOf, Ask, Failed, Fallback, Read, Rendered};
 use crate::canonical;
 use crate::cx::{AskError, Cx, Ending, Failure, Reading};
+use crate::observe::{Outcome, Reason};
 use crate::protocol::{ClientCapabilities, Error, InputRequest};
 
 /// Asks question `Q` with `inputs` (see [`Asking::ask`](super::Asking::ask)).
@@ -41,12 +42,18 @@ pub(super) async fn ask<Q: Ask<I>, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I> {
         Failure::Unusable(why) => {
             tracing::warn!(question = Q::KEY, %why, "the answer cannot be used; taking the fallback");
             let why = format!("the client's answer could not be used: {why}");
-            fall_back::<Q, I>(cx, inputs, Short::Client(why)).await
+            fall_back::<Q, I>(cx, inputs, Short::Client(why, Reason::Unparsable)).await
         }
         Failure::Ask(e) => match rendered.failed(Q::KEY, &e) {
             Failed::Fallback => fall_back::<Q, I>(cx, inputs, Short::of(*e)).await,
-            Failed::Answer(a) => a,
-            Failed::End(why) => cx.end(Ending::Failed(why)).await,
+            Failed::Answer(a) => {
+                cx.tell(Q::KEY, Q::META.kind, Outcome::Unanswered(reason(&e)));
+                a
+            }
+            Failed::End(why) => {
+                cx.tell(Q::KEY, Q::META.kind, Outcome::Unanswered(reason(&e)));
+                cx.end(Ending::Failed(why)).await
+            }
         },
     }
 }
@@ -64,30 +71,45 @@ enum Short {
     Missing(Box<ClientCapabilities>),
     /// The client declared what the question needs but rejected it, failed, or answered
     /// unusably: a failure saying so (never `-32021`, which would claim a capability is
-    /// missing).
-    Client(String),
+    /// missing), and the reason the fallback is counted under.
+    Client(String, Reason),
 }
 
 impl Short {
     fn of(e: AskError) -> Short {
         match e {
             AskError::Unsupported(missing) => Short::Missing(Box::new(missing)),
-            other => Short::Client(other.to_string()),
+            other => Short::Client(other.to_string(), reason(&other)),
         }
+    }
+}
+
+/// Why a question the client could not answer went without its answer (`observe`).
+fn reason(e: &AskError) -> Reason {
+    match e {
+        AskError::Unsupported(_) => Reason::CapabilityMissing,
+        AskError::Rejected(_) => Reason::Rejected,
+        AskError::Invalid(_) => Reason::Unparsable,
+        AskError::Timeout => Reason::TimedOut,
+        AskError::Disconnected => Reason::Disconnected,
     }
 }
 
 /// Runs the question's fallback; `why` says what a refusal comes to.
 async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, I> {
-    if let Short::Missing(missing) = &why
-        && cx.missing_by_policy(missing)
-    {
-        tracing::debug!(
-            question = Q::KEY,
-            removed = %cx.removed_by_policy(),
-            "taking the fallback: the client policy removed what the question needs"
-        );
-    }
+    let reason = match &why {
+        Short::Missing(missing) if cx.missing_by_policy(missing) => {
+            tracing::debug!(
+                question = Q::KEY,
+                removed = %cx.removed_by_policy(),
+                "taking the fallback: the client policy removed what the question needs"
+            );
+            Reason::Policy
+        }
+        Short::Missing(_) => Reason::CapabilityMissing,
+        Short::Client(_, reason) => *reason,
+    };
+    cx.tell(Q::KEY, Q::META.kind, Outcome::FellBack(reason));
     match Q::fallback(cx, inputs).await {
         Fallback::Answer(a) => a,
         Fallback::End(result) => cx.end(Ending::Result(result)).await,
@@ -100,7 +122,7 @@ async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, 
                 }
                 cx.end(Ending::Error(error)).await
             }
-            Short::Client(why) => {
+            Short::Client(why, _) => {
                 cx.end(Ending::Failed(format!("Could not ask `{}`: {why}", Q::KEY)))
                     .await
             }
