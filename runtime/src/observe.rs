@@ -452,7 +452,10 @@ mod tests {
     fn name_labels_are_bounded_apart_from_clients() {
         let labels = Labels::default();
         for i in 0..MAX_NAME_LABELS {
-            assert_eq!(labels.name(&format!("test://r/{i}")), format!("test___r_{i}"));
+            assert_eq!(
+                labels.name(&format!("test://r/{i}")),
+                format!("test___r_{i}")
+            );
         }
         assert_eq!(labels.name("test://r/new"), "other");
         assert_eq!(labels.client(Some("still room")), "still room");
@@ -480,7 +483,10 @@ mod tests {
         let told = |pass: Pass| -> Vec<Outcome> {
             all.iter().copied().filter(|o| pass.tells(*o)).collect()
         };
-        assert_eq!(told(Pass::Sent), [Asked, ReAsked, Answered(Action::Decline)]);
+        assert_eq!(
+            told(Pass::Sent),
+            [Asked, ReAsked, Answered(Action::Decline)]
+        );
         assert_eq!(told(Pass::Waited), [Answered(Action::Decline)]);
         assert_eq!(
             told(Pass::Last),

@@ -143,7 +143,6 @@ impl Visit for Fields {
         self.0.insert(field.name().to_owned(), value.to_owned());
     }
     fn record_debug(&mut self, field: &Field, value: &dyn fmt::Debug) {
-        self.0
-            .insert(field.name().to_owned(), format!("{value:?}"));
+        self.0.insert(field.name().to_owned(), format!("{value:?}"));
     }
 }

@@ -5,9 +5,9 @@
 
 use rondo_mcp::ClientPolicy;
 use rondo_mcp::prelude::*;
-use rondo_tests::logs::Captured;
 use rondo_mcp::protocol::{Implementation, Revision};
 use rondo_mcp::testing::{Script, TestClient};
+use rondo_tests::logs::Captured;
 use rondo_tests::questions::{self, Payments};
 use serde_json::json;
 

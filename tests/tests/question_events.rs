@@ -27,7 +27,10 @@ pub fn title(text: &str) -> Sample {
 
 /// The fallback.
 pub fn first_words(text: &str) -> String {
-    text.split_whitespace().take(2).collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .take(2)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// Asks the user to approve the title.
@@ -64,7 +67,11 @@ fn told(events: &[Event]) -> Vec<String> {
         .filter(|e| e.target == "rondo::question")
         .map(|e| {
             let detail = e.field("action").or(e.field("reason"));
-            let mut s = format!("{} {}", e.field("question").unwrap(), e.field("outcome").unwrap());
+            let mut s = format!(
+                "{} {}",
+                e.field("question").unwrap(),
+                e.field("outcome").unwrap()
+            );
             if let Some(d) = detail {
                 s.push(' ');
                 s.push_str(d);
@@ -305,7 +312,11 @@ async fn a_client_name_is_a_clean_label() {
         .filter(|e| e.target == "rondo::question")
         .map(|e| e.field("client").unwrap().to_owned())
         .collect();
-    assert_eq!(clients, ["evil__ 1__ HELP", "evil__ 1__ HELP"], "{events:?}");
+    assert_eq!(
+        clients,
+        ["evil__ 1__ HELP", "evil__ 1__ HELP"],
+        "{events:?}"
+    );
 }
 
 #[tokio::test]
@@ -326,5 +337,8 @@ async fn a_task_tells_its_question_when_parked_and_its_answer_when_injected() {
     let done = c.follow_task(&id).await.unwrap();
     assert_eq!(done.text(), "confirm: true");
     // The runner tells what the task decided before it settles the task.
-    assert_eq!(told(&events.take()), ["confirm asked", "confirm answered accept"]);
+    assert_eq!(
+        told(&events.take()),
+        ["confirm asked", "confirm answered accept"]
+    );
 }

@@ -10,6 +10,7 @@
 pub mod booking;
 pub mod files;
 pub mod flights;
+pub mod metrics;
 pub mod payment;
 pub mod pick;
 pub mod provider;

@@ -3,6 +3,8 @@
 //! ```text
 //! travel              serve MCP over stdin/stdout (point an MCP client at this command)
 //! travel --http ADDR  serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp
+//!                     (add `--metrics ADDR` to serve the question figures for Prometheus
+//!                     on ADDR, path /metrics)
 //! travel demo         run this server as a child process and drive its richest flows through
 //!                     it, as a 2026-07-28 client and as a 2025-11-25 client
 //! ```
@@ -41,11 +43,18 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     match args.first().map(String::as_str) {
         None => server().await?.serve_stdio().await?,
         Some("--http") => {
-            let addr: SocketAddr = args
-                .get(1)
-                .map(|a| a.parse())
-                .transpose()?
-                .unwrap_or(([127, 0, 0, 1], 3000).into());
+            let addr: SocketAddr = match args.get(1) {
+                Some(a) if a != "--metrics" => a.parse()?,
+                _ => ([127, 0, 0, 1], 3000).into(),
+            };
+            if let Some(i) = args.iter().position(|a| a == "--metrics") {
+                let metrics: SocketAddr = args
+                    .get(i + 1)
+                    .ok_or("--metrics needs an address, such as 127.0.0.1:9464")?
+                    .parse()?;
+                rondo_example_travel::metrics::serve(metrics)?;
+                eprintln!("travel: question metrics at http://{metrics}/metrics");
+            }
             let server = server().await?;
             eprintln!("travel: MCP endpoint http://{addr}/mcp");
             let shutdown = async {
@@ -60,7 +69,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             }
         }
         Some(other) => {
-            eprintln!("unknown argument `{other}`; usage: travel [--http ADDR | demo]");
+            eprintln!(
+                "unknown argument `{other}`; usage: travel [--http [ADDR] [--metrics ADDR] | demo]"
+            );
             std::process::exit(2);
         }
     }
