@@ -184,31 +184,18 @@ async fn removing_sampling_tools_leaves_plain_sampling() {
         s.tools = Some(Default::default());
     }
     for rev in BOTH {
-        let script = || Script::new().sample(Reply::sample_text("The model's summary."));
-        let host = "Tool-less Host";
+        let connect = || {
+            let script = Script::new().sample(Reply::sample_text("The model's summary."));
+            let caps = with_tools.clone();
+            client(sampling_server(), rev, "Tool-less Host", "1", caps, script)
+        };
         // A request with tools: the fallback (every candidate), nothing sent.
-        let c = client(
-            sampling_server(),
-            rev,
-            host,
-            "1",
-            with_tools.clone(),
-            script(),
-        )
-        .await;
+        let c = connect().await;
         let call = c.call_tool("choose", json!({})).await.unwrap();
         assert!(call.text().contains("\"RX3\""), "{rev}: {}", call.text());
         assert!(asked(&c).is_empty(), "{rev}: {:?}", asked(&c));
         // Plain sampling still goes to the client.
-        let c = client(
-            sampling_server(),
-            rev,
-            host,
-            "1",
-            with_tools.clone(),
-            script(),
-        )
-        .await;
+        let c = connect().await;
         let text = json!({"text": "one two three four"});
         let call = c.call_tool("summarize", text).await.unwrap();
         assert_eq!(call.text(), "The model's summary.", "{rev}");

@@ -246,12 +246,14 @@ impl Cx {
     }
 
     /// Tells what this pass decided about its questions, as far as a pass that ended as
-    /// `pass` tells it (`observe::Pass`).
-    pub(crate) fn tell_pass(&self, pass: Pass) {
+    /// `pass` tells it (`observe::Pass`); whether it decided anything.
+    pub(crate) fn tell_pass(&self, pass: Pass) -> bool {
         let decisions = std::mem::take(&mut self.asks().told);
-        if !decisions.is_empty() {
-            observe::tell(&self.req.config.labels, &self.call(), decisions, pass);
+        if decisions.is_empty() {
+            return false;
         }
+        observe::tell(&self.req.config.labels, &self.call(), decisions, pass);
+        true
     }
 
     /// Tells how many rounds this request took, once it ended: when it asked anything (the

@@ -280,8 +280,7 @@ impl<H: Handler> Engine<H> {
         if !another_round && !matches!(out, Driven::Cancelled) {
             // The call ends here: what it decided is told for good (`input_required` tells
             // the passes that go on).
-            let asked = !cx.asks().told.is_empty();
-            cx.tell_pass(if modern { Pass::Last } else { Pass::Whole });
+            let asked = cx.tell_pass(if modern { Pass::Last } else { Pass::Whole });
             cx.tell_rounds(asked);
         }
         let result = match out {
