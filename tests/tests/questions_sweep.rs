@@ -276,3 +276,45 @@ async fn a_host_the_client_policy_narrows_is_never_asked_for_a_form() {
         .await;
     assert!(other.asked("buy", "confirm") > 0, "{other}");
 }
+
+/// A templated resource that asks before it is read, and knows only the vault `A1`.
+#[rondo_mcp::resource("vault://{id}/secret", mime_type = "text/plain", asks = [confirm])]
+async fn vault(cx: &Cx, id: String) -> Result<ResourceContents, Error> {
+    match cx.ask(confirm(&id, 0)).await {
+        Answer::Accept(c) if c.approve && id == "A1" => Ok(ResourceContents::text(
+            format!("vault://{id}/secret"),
+            "text/plain",
+            "the secret",
+        )),
+        Answer::Accept(c) if c.approve => Err(Error::invalid_params(format!("no vault {id}"))),
+        _ => Err(Error::invalid_params("not confirmed")),
+    }
+}
+
+use rondo_tests::questions::confirm;
+
+fn vault_server() -> Server<Router> {
+    Server::new(Router::new(ServerInfo::new("vault", "1")).resources(rondo_mcp::resources![vault]))
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn resource_templates_are_read_with_a_uri_made_from_them_or_given() {
+    const TEMPLATE: &str = "vault://{id}/secret";
+    let report = Sweep::new(vault_server)
+        .resource_uri(TEMPLATE, "vault://A1/secret")
+        .run()
+        .await;
+    let o = report.outcomes(TEMPLATE).expect("the template was swept");
+    assert_eq!(o.calls, 240, "{report}");
+    assert!(report.asked(TEMPLATE, "confirm") > 0, "{report}");
+    // Without a URI, `sweep` stands for the id: a vault the resource does not know, so a
+    // client that accepts is answered with an error, which the sweep reports.
+    let report = Sweep::new(vault_server).collect().await;
+    assert!(
+        report
+            .findings()
+            .iter()
+            .any(|f| f.target == TEMPLATE && f.to_string().contains("no vault sweep")),
+        "{report}"
+    );
+}

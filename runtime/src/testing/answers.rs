@@ -218,9 +218,80 @@ pub(super) fn prompt_arguments(prompt: &Value) -> Value {
     Value::Object(args)
 }
 
+/// A URI from an RFC 6570 template, with `sweep` for every variable: `{x}` and `{+x}` give
+/// `sweep`, `{#x}` `#sweep`, `{.x}` `.sweep`, `{/x}` `/sweep`, `{;x}` `;x=sweep`, `{?x}`
+/// `?x=sweep` and `{&x}` `&x=sweep`, with each operator's separator between the names of one
+/// expression (`{x,y}` gives `sweep,sweep`). An unclosed `{` is kept as it is.
+pub(super) fn expand_template(template: &str) -> String {
+    let mut out = String::with_capacity(template.len());
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        let Some(close) = rest[open..].find('}').map(|c| open + c) else {
+            break;
+        };
+        out.push_str(&rest[..open]);
+        let expression = &rest[open + 1..close];
+        let (op, names) = match expression.chars().next() {
+            Some(c @ ('+' | '#' | '.' | '/' | ';' | '?' | '&')) => (Some(c), &expression[1..]),
+            _ => (None, expression),
+        };
+        let names = names.split(',').map(|n| {
+            n.trim_end_matches('*')
+                .split(':')
+                .next()
+                .unwrap_or_default()
+        });
+        let (first, sep, named) = match op {
+            None | Some('+') => ("", ",", false),
+            Some('#') => ("#", ",", false),
+            Some('.') => (".", ".", false),
+            Some('/') => ("/", "/", false),
+            Some(';') => (";", ";", true),
+            Some('?') => ("?", "&", true),
+            Some(_) => ("&", "&", true),
+        };
+        let values: Vec<String> = names
+            .map(|n| {
+                if named {
+                    format!("{n}=sweep")
+                } else {
+                    "sweep".to_owned()
+                }
+            })
+            .collect();
+        out.push_str(first);
+        out.push_str(&values.join(sep));
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn templates_expand_with_sweep_for_every_variable() {
+        for (template, uri) in [
+            ("test://template/{id}/data", "test://template/sweep/data"),
+            ("file:///{+path}", "file:///sweep"),
+            ("db://{schema}.{table}", "db://sweep.sweep"),
+            (
+                "x://a{/seg,more}{?q,page}",
+                "x://a/sweep/sweep?q=sweep&page=sweep",
+            ),
+            (
+                "x://a{;v}{&n}{#frag}{.ext}",
+                "x://a;v=sweep&n=sweep#sweep.sweep",
+            ),
+            ("x://{list*}/{name:3}", "x://sweep/sweep"),
+            ("x://fixed", "x://fixed"),
+            ("x://{open", "x://{open"),
+        ] {
+            assert_eq!(expand_template(template), uri, "{template}");
+        }
+    }
 
     #[test]
     fn a_filled_form_fits_its_schema_and_a_misfit_does_not() {

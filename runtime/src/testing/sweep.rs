@@ -3,7 +3,7 @@
 //! decline, cancel, answer garbage and never answer; and what the spec requires checked of
 //! every message.
 
-use super::answers::{Answering, prompt_arguments, value_for};
+use super::answers::{Answering, expand_template, prompt_arguments, value_for};
 use super::capability_set::CapabilitySet;
 use super::{Direction, Frame, MAX_PAGES, Script, TestClient, TestClientBuilder};
 use crate::handler::Handler;
@@ -48,7 +48,9 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 /// ones made from its input schema (every required property: its default, first choice, a
 /// well-formed value of its format, a number within its bounds); a prompt with `"sweep"` for
 /// every required argument unless [`Sweep::prompt_arguments`] gives its own; every listed
-/// resource is read (templates are not). A tool whose task support is `required` is left out.
+/// resource is read, and every resource template with `sweep` for each of its variables
+/// unless [`Sweep::resource_uri`] gives a URI. A tool whose task support is `required` is
+/// left out.
 ///
 /// The sweep of a [`Server`] shortens its 2025-11-25 answer timeout to
 /// [`Sweep::ask_timeout`], and the time it waits for a URL-mode flow nobody finishes (no user
@@ -98,6 +100,7 @@ pub struct Sweep {
     connect: Connect,
     tool_arguments: HashMap<String, Value>,
     prompt_arguments: HashMap<String, Value>,
+    resource_uris: HashMap<String, String>,
     skip: HashSet<String>,
     revisions: Vec<Revision>,
     declared: Vec<CapabilitySet>,
@@ -143,6 +146,7 @@ impl Sweep {
             connect,
             tool_arguments: HashMap::new(),
             prompt_arguments: HashMap::new(),
+            resource_uris: HashMap::new(),
             skip: HashSet::new(),
             revisions: vec![Revision::V2026_07_28, Revision::V2025_11_25],
             declared: CapabilitySet::all(),
@@ -168,7 +172,15 @@ impl Sweep {
         self.prompt_arguments.insert(prompt.to_owned(), arguments);
         self
     }
-    /// Leaves out the tool, prompt or resource (by URI) with this name.
+    /// Reads `uri` for the resource template `template` (its `uriTemplate` as listed) instead
+    /// of the template with `sweep` for each variable.
+    pub fn resource_uri(mut self, template: &str, uri: &str) -> Sweep {
+        self.resource_uris
+            .insert(template.to_owned(), uri.to_owned());
+        self
+    }
+    /// Leaves out the tool, prompt or resource (by URI, or a template by its `uriTemplate`)
+    /// with this name.
     pub fn skip(mut self, name: &str) -> Sweep {
         self.skip.insert(name.to_owned());
         self
@@ -394,6 +406,8 @@ enum Target {
         arguments: Value,
     },
     Resource {
+        /// What the report names it: the URI, or the template it was made from.
+        listed: String,
         uri: String,
     },
 }
@@ -402,7 +416,7 @@ impl Target {
     fn name(&self) -> &str {
         match self {
             Target::Tool { name, .. } | Target::Prompt { name, .. } => name,
-            Target::Resource { uri } => uri,
+            Target::Resource { listed, .. } => listed,
         }
     }
 }
@@ -421,6 +435,7 @@ struct Run {
 struct Plan {
     tool_arguments: HashMap<String, Value>,
     prompt_arguments: HashMap<String, Value>,
+    resource_uris: HashMap<String, String>,
     skip: HashSet<String>,
     call_timeout: Duration,
 }
@@ -443,6 +458,7 @@ impl Sweep {
         let plan = Arc::new(Plan {
             tool_arguments: self.tool_arguments,
             prompt_arguments: self.prompt_arguments,
+            resource_uris: self.resource_uris,
             skip: self.skip,
             call_timeout: self.call_timeout,
         });
@@ -584,7 +600,7 @@ async fn run_one(builder: TestClientBuilder<()>, client: Client, plan: &Plan) ->
             Target::Prompt { name, arguments } => {
                 ("prompts/get", json!({"name": name, "arguments": arguments}))
             }
-            Target::Resource { uri } => ("resources/read", json!({ "uri": uri })),
+            Target::Resource { uri, .. } => ("resources/read", json!({ "uri": uri })),
         };
         let call = c.call(method, params);
         let outcome = tokio::time::timeout(plan.call_timeout, call).await;
@@ -607,7 +623,12 @@ async fn run_one(builder: TestClientBuilder<()>, client: Client, plan: &Plan) ->
 /// The targets `c` lists: tools (with paging), prompts, resources; those left out noted.
 async fn targets(c: &TestClient, plan: &Plan, run: &mut Run) -> Result<Vec<Target>, Error> {
     let mut out = Vec::new();
-    for tool in c.list_tools().await? {
+    // A server without tools does not have `tools/list`.
+    let tools = match c.list_tools().await {
+        Err(e) if e.code == code::METHOD_NOT_FOUND => Vec::new(),
+        listed => listed?,
+    };
+    for tool in tools {
         if plan.skip.contains(&tool.name) || task_required(&tool) {
             run.skipped.push(tool.name.clone());
             continue;
@@ -655,7 +676,25 @@ async fn targets(c: &TestClient, plan: &Plan, run: &mut Run) -> Result<Vec<Targe
             run.skipped.push(uri);
             continue;
         }
-        out.push(Target::Resource { uri });
+        out.push(Target::Resource {
+            listed: uri.clone(),
+            uri,
+        });
+    }
+    for template in list(c, "resources/templates/list", "resourceTemplates").await? {
+        let Some(listed) = template["uriTemplate"].as_str().map(str::to_owned) else {
+            continue;
+        };
+        if plan.skip.contains(&listed) {
+            run.skipped.push(listed);
+            continue;
+        }
+        let uri = plan
+            .resource_uris
+            .get(&listed)
+            .cloned()
+            .unwrap_or_else(|| expand_template(&listed));
+        out.push(Target::Resource { listed, uri });
     }
     Ok(out)
 }
