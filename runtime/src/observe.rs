@@ -267,13 +267,16 @@ impl Labelled {
 
 /// Tells what of `decisions` a pass that ended as `pass` tells.
 pub(crate) fn tell(labels: &Labels, call: &Call<'_>, decisions: Vec<Decision>, pass: Pass) {
-    let mut told = decisions.into_iter().filter(|d| pass.tells(d.outcome));
-    let Some(first) = told.next() else {
+    let told: Vec<Decision> = decisions
+        .into_iter()
+        .filter(|d| pass.tells(d.outcome))
+        .collect();
+    if told.is_empty() {
         return;
-    };
+    }
     let l = Labelled::of(labels, call);
-    for d in std::iter::once(first).chain(told) {
-        one(&l, &d);
+    for d in &told {
+        one(&l, d);
     }
 }
 
@@ -316,18 +319,19 @@ pub(crate) fn rounds(labels: &Labels, call: &Call<'_>, rounds: u32) {
     metered::rounds(&l, rounds);
 }
 
-/// Tells the size of a `requestState` sent out.
+/// Tells the size of a `requestState` sent out (labelled by method and name only: a client's
+/// label is not given out for it).
 pub(crate) fn state_bytes(labels: &Labels, call: &Call<'_>, bytes: usize) {
-    let l = Labelled::of(labels, call);
+    let name = labels.name(call.name);
     tracing::debug!(
         target: "rondo::request",
         state_bytes = bytes,
-        method = l.method,
-        name = l.name,
+        method = call.method,
+        name,
         "requestState sealed"
     );
     #[cfg(feature = "metrics")]
-    metered::state_bytes(&l, bytes);
+    metered::state_bytes(call.method, name, bytes);
 }
 
 /// The `metrics` facade's side: what a recorder the application installed receives.
@@ -416,9 +420,9 @@ mod metered {
         metrics::histogram!(ROUNDS, &labels).record(f64::from(rounds));
     }
 
-    pub(super) fn state_bytes(l: &Labelled, bytes: usize) {
+    pub(super) fn state_bytes(method: &str, name: String, bytes: usize) {
         describe();
-        let labels = [("method", l.method.clone()), ("name", l.name.clone())];
+        let labels = [("method", method.to_owned()), ("name", name)];
         metrics::histogram!(STATE_BYTES, &labels).record(bytes as f64);
     }
 }

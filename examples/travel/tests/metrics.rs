@@ -164,37 +164,19 @@ async fn the_endpoint_counts_what_a_scripted_run_and_a_sweep_took() {
         2.0
     );
     assert_eq!(by("rondo_questions_asked_total", &pick), 0.0);
-    let approve = |rev| [("question", "approve_trip"), ("revision", rev)];
-    assert_eq!(
-        by("rondo_questions_asked_total", &approve("2025-11-25")),
-        1.0
-    );
-    assert_eq!(
-        by(
-            "rondo_questions_answered_total",
-            &[
-                approve("2025-11-25")[0],
-                approve("2025-11-25")[1],
-                ("action", "decline")
-            ]
-        ),
-        1.0
-    );
-    assert_eq!(
-        by("rondo_questions_asked_total", &approve("2026-07-28")),
-        1.0
-    );
-    assert_eq!(
-        by(
-            "rondo_questions_answered_total",
-            &[
-                approve("2026-07-28")[0],
-                approve("2026-07-28")[1],
-                ("action", "accept")
-            ]
-        ),
-        1.0
-    );
+    // The approval at each revision: asked once, and answered once with the script's action.
+    for (rev, action) in [("2025-11-25", "decline"), ("2026-07-28", "accept")] {
+        let approve = [("question", "approve_trip"), ("revision", rev)];
+        assert_eq!(by("rondo_questions_asked_total", &approve), 1.0, "{rev}");
+        let answered = [approve[0], approve[1], ("action", action)];
+        assert_eq!(
+            by("rondo_questions_answered_total", &answered),
+            1.0,
+            "{rev}"
+        );
+        let approve_answers = by("rondo_questions_answered_total", &approve);
+        assert_eq!(approve_answers, 1.0, "{rev}: no answer with another action");
+    }
     let details = [("question", "traveller_details")];
     assert_eq!(by("rondo_questions_asked_total", &details), 1.0);
     assert_eq!(by("rondo_questions_answered_total", &details), 1.0);

@@ -272,23 +272,32 @@ impl<H: Handler> Engine<H> {
         out: Driven<Result<T, Error>>,
     ) -> Answered {
         let modern = cx.req.revision.is_modern();
-        let another_round = match &out {
-            Driven::InputRequired => true,
-            Driven::Ended(Ending::Retry) => modern,
-            _ => false,
+        let waited = match &out {
+            Driven::InputRequired => Some(false),
+            Driven::Ended(Ending::Retry) if modern => Some(true),
+            _ => None,
         };
-        if !another_round && !matches!(out, Driven::Cancelled) {
-            // The call ends here: what it decided is told for good (`input_required` tells
-            // the passes that go on).
+        // What the pass decided is told by how it ended (`observe::Pass`): with another
+        // round, or with the end of the call (at the round cap or with state that cannot be
+        // sealed, the questions of this pass are never sent).
+        if let Some(waited) = waited {
+            let written = self.input_required(cx, waited);
+            cx.tell_pass(match (&written, waited) {
+                (Ok(_), true) => Pass::Waited,
+                (Ok(_), false) => Pass::Sent,
+                (Err(_), _) => Pass::Last,
+            });
+            if written.is_err() {
+                cx.tell_rounds(true);
+            }
+            return written.map(Some);
+        }
+        if !matches!(out, Driven::Cancelled) {
             let asked = cx.tell_pass(if modern { Pass::Last } else { Pass::Whole });
             cx.tell_rounds(asked);
         }
         let result = match out {
             Driven::Done(r) => r?,
-            Driven::InputRequired => return self.input_required(cx, false).map(Some),
-            Driven::Ended(Ending::Retry) if cx.req.revision.is_modern() => {
-                return self.input_required(cx, true).map(Some);
-            }
             Driven::Ended(ending) => match T::ends_with(ending) {
                 Ok(t) => t,
                 Err(ending) => return ended(ending),
@@ -314,9 +323,6 @@ impl<H: Handler> Engine<H> {
             if let Some(problem) = &cx.asks().last_problem {
                 message.push_str(&format!(" ({problem})"));
             }
-            // The call ends with this error: its questions are not sent.
-            cx.tell_pass(Pass::Last);
-            cx.tell_rounds(true);
             return Err(Error::invalid_params(message));
         }
         let (requests, mut carried) = cx.asks().next_round(req.round + 1, waited);
@@ -328,14 +334,7 @@ impl<H: Handler> Engine<H> {
             principal: req.principal.as_ref().map(|p| p.key()),
             audience: &cfg.audience,
         };
-        let state = match self.state_codec().seal(binding.binding(), carried) {
-            Ok(state) => state,
-            Err(e) => {
-                cx.tell_pass(Pass::Last);
-                return Err(e);
-            }
-        };
-        cx.tell_pass(if waited { Pass::Waited } else { Pass::Sent });
+        let state = self.state_codec().seal(binding.binding(), carried)?;
         cx.tell_state(state.len());
         let requests = (!waited).then_some(requests);
         protocol::write(&InputRequiredResult::new(
