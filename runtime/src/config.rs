@@ -3,7 +3,9 @@
 use crate::observe::Labels;
 use crate::policy::ClientPolicy;
 use crate::server_info::ServerInfo;
-use crate::state::{Clock, ErasedGuard, KeyRing, MemoryReplayGuard, SystemClock};
+use crate::state::{
+    Clock, ErasedGuard, ErasedLedger, KeyRing, MemoryLedger, MemoryReplayGuard, SystemClock,
+};
 use crate::tasks::{DEFAULT_TASKS_PER_PRINCIPAL, ErasedTaskStore, MemoryTaskStore};
 use std::sync::Arc;
 use std::time::Duration;
@@ -38,6 +40,10 @@ pub(crate) struct Config {
     pub flow: FlowSettings,
     /// Takes each sealed round once (`None`: replays are not refused).
     pub replay: Option<Arc<dyn ErasedGuard>>,
+    /// Where `Cx::once` records the outcome of effects.
+    pub ledger: Arc<dyn ErasedLedger>,
+    /// What the server shares with the other instances of a fleet, for the warning at start.
+    pub fleet: Fleet,
     /// Where tasks live and how they run (the tasks extension).
     pub tasks: TaskSettings,
     /// The clients treated as lacking capabilities they declare (empty: none).
@@ -46,6 +52,47 @@ pub(crate) struct Config {
     pub labels: Arc<Labels>,
     /// The handler's fixed description.
     pub info: ServerInfo,
+}
+
+/// What of a fleet's state a server was configured with: a server given a key ring (so that
+/// other instances can open its `requestState`) whose replay guard or effect ledger is this
+/// process's memory is warned about when it starts serving (design §19.1).
+#[derive(Clone, Default)]
+pub(crate) struct Fleet {
+    /// A key ring was given (`Server::state_keys`), rather than the random one.
+    pub keys_given: bool,
+    /// The replay guard is in this process's memory (or there is none).
+    pub guard_local: bool,
+    /// The effect ledger is in this process's memory.
+    pub ledger_local: bool,
+    /// The warning was logged (once per server, whatever it serves).
+    pub warned: Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl Fleet {
+    /// Logs, once, that replays across instances are not refused, when that is so.
+    pub(crate) fn warn_if_unshared(&self) {
+        use std::sync::atomic::Ordering;
+        if !self.keys_given || !(self.guard_local || self.ledger_local) {
+            return;
+        }
+        if self.warned.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let what = match (self.guard_local, self.ledger_local) {
+            (true, true) => "its replay guard and its effect ledger (Cx::once) are",
+            (true, false) => "its replay guard is",
+            _ => "its effect ledger (Cx::once) is",
+        };
+        tracing::warn!(
+            target: "rondo::fleet",
+            "this server seals requestState with a key ring it was given, as the instances of a fleet share, \
+             but {what} in this process's memory: a round replayed on another instance, or after a restart, \
+             is not refused, and an effect may happen once per instance. Share them: \
+             Server::shared_state(rondo_mcp::shared::Redis::connect(url).await?) (in the examples: --redis URL \
+             or RONDO_REDIS_URL). A single instance that keeps its key across restarts may ignore this."
+        );
+    }
 }
 
 /// How the tasks of a server are stored and run (the tasks extension, design §25).
@@ -128,6 +175,13 @@ impl Config {
             audience: info.implementation.name.clone(),
             flow: FlowSettings::new(),
             replay: Some(Arc::new(MemoryReplayGuard::default())),
+            ledger: Arc::new(MemoryLedger::default()),
+            fleet: Fleet {
+                keys_given: false,
+                guard_local: true,
+                ledger_local: true,
+                warned: Arc::default(),
+            },
             tasks: TaskSettings::new(),
             client_policy: ClientPolicy::new(),
             labels: Arc::default(),

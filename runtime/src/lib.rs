@@ -29,6 +29,7 @@ mod server;
 mod server_info;
 mod session;
 mod sets;
+pub mod shared;
 pub mod state;
 mod stdio;
 mod sync;
@@ -43,7 +44,7 @@ pub mod __private;
 #[doc(hidden)]
 pub mod fuzzing;
 
-pub use cx::{AskError, Cx, Principal};
+pub use cx::{AskError, Cx, OnceError, Principal};
 pub use handler::Handler;
 pub use identity::{AccessToken, Audience, BearerToken, Scope, ScopeError};
 pub use notify::{Change, Notifier};
@@ -71,7 +72,7 @@ pub use rondo_mcp_macros::{
 
 /// The names most servers need.
 pub mod prelude {
-    pub use crate::cx::{AskError, Cx, Principal};
+    pub use crate::cx::{AskError, Cx, OnceError, Principal};
     pub use crate::handler::Handler;
     pub use crate::protocol::{
         CacheHint, CacheScope, CallToolResult, ClientCapabilities, Content, Cursor, Error,

@@ -9,7 +9,8 @@ use crate::handler::Handler;
 use crate::notify::Notifier;
 use crate::policy::ClientPolicy;
 use crate::server_info::ServerInfo;
-use crate::state::{Clock, KeyRing, ReplayGuard};
+use crate::shared::SharedState;
+use crate::state::{Clock, KeyRing, Ledger, MemoryLedger, MemoryReplayGuard, ReplayGuard};
 use crate::tasks::TaskStore;
 use std::fmt;
 use std::io;
@@ -56,9 +57,39 @@ impl<H: Handler> Server<H> {
     }
 
     /// The key ring that seals `requestState`. Every instance behind one load balancer needs
-    /// the same ring so any of them can serve any retry.
+    /// the same ring so any of them can serve any retry, and the same
+    /// [shared state](Server::shared_state) so that none serves a round another already took.
     pub fn state_keys(mut self, keys: KeyRing) -> Self {
-        self.config().keys = keys;
+        let config = self.config();
+        config.keys = keys;
+        config.fleet.keys_given = true;
+        self
+    }
+    /// What this server shares with the other instances of its fleet: the replay guard, the
+    /// task store and the effect ledger of [`Cx::once`](crate::Cx::once), all three at once
+    /// (see [`shared`](crate::shared)). With the `redis` feature:
+    /// `.shared_state(rondo_mcp::shared::Redis::connect(url).await?)`.
+    ///
+    /// Without it a fleet that shares a key ring accepts a round replayed on another
+    /// instance, and lets each instance do an effect once; such a server logs a warning when
+    /// it starts serving.
+    pub fn shared_state(mut self, shared: impl Into<SharedState>) -> Self {
+        let shared = shared.into();
+        let config = self.config();
+        config.replay = Some(shared.guard);
+        config.tasks.store = shared.tasks;
+        config.ledger = shared.ledger;
+        config.fleet.guard_local = false;
+        config.fleet.ledger_local = false;
+        self
+    }
+    /// Where [`Cx::once`](crate::Cx::once) records the outcome of effects (default: a
+    /// [`MemoryLedger`] for this process; [`Server::shared_state`] sets a fleet's).
+    pub fn ledger(mut self, ledger: impl Ledger) -> Self {
+        let local = is::<MemoryLedger>(&ledger);
+        let config = self.config();
+        config.ledger = Arc::new(ledger);
+        config.fleet.ledger_local = local;
         self
     }
     /// How long a `requestState` is accepted after it was issued.
@@ -77,14 +108,19 @@ impl<H: Handler> Server<H> {
     /// runs. The default is a [`MemoryReplayGuard`](crate::state::MemoryReplayGuard) for this
     /// process; a fleet that shares a key ring needs one shared store (see [`ReplayGuard`]).
     pub fn replay_guard(mut self, guard: impl ReplayGuard) -> Self {
-        self.config().replay = Some(Arc::new(guard));
+        let local = is::<MemoryReplayGuard>(&guard);
+        let config = self.config();
+        config.replay = Some(Arc::new(guard));
+        config.fleet.guard_local = local;
         self
     }
     /// No replay guard: a retry is taken as often as it is sent while its state lives, so a
     /// tool's effects after its last question must be idempotent by
     /// [`Cx::flow_id`](crate::Cx::flow_id) (which they should be anyway).
     pub fn without_replay_guard(mut self) -> Self {
-        self.config().replay = None;
+        let config = self.config();
+        config.replay = None;
+        config.fleet.guard_local = true;
         self
     }
     /// The largest sealed `requestState`, in bytes. The answers it carries count: a retry whose
@@ -240,6 +276,7 @@ impl<H: Handler> Server<H> {
         // worker pool, and every request would cross from it to a worker and its answer back
         // (two thread wake-ups per call). As a task it runs on a worker, and the requests it
         // spawns start on the same worker.
+        self.engine.config.fleet.warn_if_unshared();
         tokio::spawn(crate::stdio::serve_io(self.engine, reader, writer))
             .await
             .map_err(io::Error::other)?
@@ -248,8 +285,14 @@ impl<H: Handler> Server<H> {
     /// This server's Streamable HTTP endpoint (both revisions on one path).
     #[cfg(feature = "http")]
     pub fn into_http(self, config: crate::http::HttpConfig) -> crate::http::McpService<H> {
+        self.engine.config.fleet.warn_if_unshared();
         crate::http::McpService::new(self.engine, config)
     }
+}
+
+/// Whether `value` is a `T` (the stores that are this process's memory, for the fleet warning).
+fn is<T: 'static>(value: &dyn std::any::Any) -> bool {
+    value.is::<T>()
 }
 
 #[cfg(test)]

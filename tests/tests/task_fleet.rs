@@ -10,7 +10,8 @@ mod redis_server;
 
 use redis_server::RedisServer;
 use rondo_mcp::prelude::*;
-use rondo_mcp::tasks::{LAPSED_MESSAGE, RedisTaskStore};
+use rondo_mcp::shared::RedisTaskStore;
+use rondo_mcp::tasks::LAPSED_MESSAGE;
 use rondo_mcp::testing::{Script, TestClient};
 use rondo_tests::servers::TaskLab;
 use serde_json::{Value, json};

@@ -73,10 +73,9 @@ mod erased {
 mod redis {
     use crate::task_store_support::Pair;
     use crate::task_store_support::redis_server::RedisServer;
+    use rondo_mcp::shared::{RedisReplayGuard, RedisTaskStore};
     use rondo_mcp::state::{Clock, ReplayGuard, SystemClock};
-    use rondo_mcp::tasks::{
-        Lease, RedisReplayGuard, RedisTaskStore, StoreError, TaskRecord, TaskStore,
-    };
+    use rondo_mcp::tasks::{Lease, StoreError, TaskRecord, TaskStore};
     use std::sync::Arc;
     use std::time::{Duration, SystemTime};
 

@@ -6,11 +6,16 @@
 //!                       SIGTERM or ctrl-c stops accepting and drains the requests in flight
 //! bookshop demo         run this server as a child process and drive one order through it,
 //!                       once as a 2026-07-28 client and once as a 2025-11-25 client
+//!
+//! --redis URL           (with either way of serving) share the replay guard, the orders'
+//!                       ledger and the tasks with every instance on that Redis: what makes
+//!                       a fleet one server; RONDO_REDIS_URL says the same
 //! ```
 //!
 //! Environment: `RONDO_STATE_KEYS` (the key ring a fleet shares, `id:secret,...`, the first
-//! entry seals) and `BOOKSHOP_ALLOWED_HOSTS` (comma-separated `Host` names to accept besides
-//! the local ones, e.g. the name clients use behind a load balancer).
+//! entry seals), `RONDO_REDIS_URL` (as `--redis`) and `BOOKSHOP_ALLOWED_HOSTS`
+//! (comma-separated `Host` names to accept besides the local ones, e.g. the name clients use
+//! behind a load balancer).
 //!
 //! Authorization (`--http` only): with `BOOKSHOP_AUTH_ISSUER` (the authorization server's
 //! issuer URL) and `BOOKSHOP_PUBLIC_URL` (this endpoint's canonical URL, e.g.
@@ -26,21 +31,45 @@ use rondo_example_bookshop::router;
 use rondo_mcp::auth::{Algorithm, JwtVerifier, ResourceServer};
 use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
+use rondo_mcp::shared::Redis;
 use std::net::SocketAddr;
 
-fn server() -> Server<Router> {
-    let keys = match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS") {
-        Ok(keys) => keys,
-        Err(e) => {
-            eprintln!("RONDO_STATE_KEYS: {e}");
-            std::process::exit(2);
-        }
+/// The server: the key ring of `RONDO_STATE_KEYS`, and the shared state on the Redis of
+/// `--redis URL` or `RONDO_REDIS_URL`. Either wrong ends the process with the reason.
+async fn server(redis: Option<&str>) -> Server<Router> {
+    let keys = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS").unwrap_or_else(|e| {
+        eprintln!("RONDO_STATE_KEYS: {e}");
+        std::process::exit(2);
+    });
+    let shared = match redis {
+        Some(url) => Redis::connect(url).await.map(Some),
+        None => Redis::from_env("RONDO_REDIS_URL").await,
     };
-    let server = Server::new(router());
-    match keys {
-        Some(k) => server.state_keys(k),
-        None => server,
+    let shared = shared.unwrap_or_else(|e| {
+        eprintln!("bookshop: {e}");
+        std::process::exit(2);
+    });
+    let mut server = Server::new(router());
+    if let Some(k) = keys {
+        server = server.state_keys(k);
     }
+    if let Some(redis) = shared {
+        server = server.shared_state(redis);
+    }
+    server
+}
+
+/// `args` without `--redis URL`, and the URL.
+fn redis_flag(mut args: Vec<String>) -> Result<(Vec<String>, Option<String>), String> {
+    let Some(i) = args.iter().position(|a| a == "--redis") else {
+        return Ok((args, None));
+    };
+    if i + 1 >= args.len() {
+        return Err("--redis needs a URL, such as redis://127.0.0.1:6379/0".into());
+    }
+    let url = args.remove(i + 1);
+    args.remove(i);
+    Ok((args, Some(url)))
 }
 
 /// The HTTP settings: the defaults, plus the `Host` names in `BOOKSHOP_ALLOWED_HOSTS`, and
@@ -92,9 +121,13 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let (args, redis) = redis_flag(std::env::args().skip(1).collect()).unwrap_or_else(|e| {
+        eprintln!("bookshop: {e}");
+        std::process::exit(2);
+    });
+    let redis = redis.as_deref();
     match args.first().map(String::as_str) {
-        None => server().serve_stdio().await?,
+        None => server(redis).await.serve_stdio().await?,
         Some("--http") => {
             let addr: SocketAddr = args
                 .get(1)
@@ -105,7 +138,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 eprintln!("bookshop: {e}");
                 std::process::exit(2);
             });
-            let service = server().into_http(config);
+            let service = server(redis).await.into_http(config);
             let listener = tokio::net::TcpListener::bind(addr).await?;
             eprintln!("bookshop: MCP endpoint http://{addr}/mcp");
             rondo_mcp::http::serve_listener(service, listener, rondo_mcp::http::shutdown_signal())
@@ -113,7 +146,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some("demo") => demo::run().await?,
         Some(other) => {
-            eprintln!("unknown argument `{other}`; usage: bookshop [--http ADDR | demo]");
+            eprintln!(
+                "unknown argument `{other}`; usage: bookshop [--http ADDR | demo] [--redis URL]"
+            );
             std::process::exit(2);
         }
     }

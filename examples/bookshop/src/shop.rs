@@ -1,11 +1,12 @@
 //! The bookshop: a catalogue, a search tool, an order tool that asks the user to confirm, and
 //! the orders placed, kept in memory.
 //!
-//! An order is placed under its call's flow id ([`Cx::flow_id`]), the idempotency key for what
-//! a tool does after its last question: a retry of that call, sent again, finds its order
-//! already placed and answers it, and orders nothing. (The server's replay guard refuses such
-//! a retry before the tool runs; the flow id is what still holds where no guard is shared, as
-//! between the instances of a fleet.)
+//! The order tool's decision (an order placed, or declined) is made once per call with
+//! [`Cx::once`], under the call's flow id: a retry of that call sent again, on this instance or
+//! on any other that shares the server's state (`--redis`), finds the decision already made and
+//! answers it, and orders nothing; a declined round sent again with "accept" finds "declined".
+//! (The server's replay guard refuses such a retry before the tool runs; the ledger is what
+//! still holds where the guard cannot: it forgot the round, or is not shared.)
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::{Elicit, Json, elicit, toolbox};
@@ -69,8 +70,8 @@ impl Order {
 /// The shop's state, shared by every request.
 pub struct Shop {
     catalogue: Vec<Book>,
-    /// The orders, each with the flow id of the call that placed it.
-    orders: Mutex<Vec<(String, Order)>>,
+    /// The orders this instance placed.
+    orders: Mutex<Vec<Order>>,
 }
 
 impl Default for Shop {
@@ -118,25 +119,20 @@ impl Shop {
         &self.catalogue
     }
 
-    fn orders(&self) -> MutexGuard<'_, Vec<(String, Order)>> {
+    fn orders(&self) -> MutexGuard<'_, Vec<Order>> {
         self.orders
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Places the order of the call whose flow id is `flow`, once: when that call already
-    /// placed its order (a retry sent again), that order is returned and nothing is ordered.
+    /// Places an order (the tool does it once per call, through [`Cx::once`]).
     fn place(
         &self,
-        flow: &str,
         book: &Book,
         quantity: u32,
         confirmation: &Confirmation,
     ) -> Result<Order, String> {
         let mut orders = self.orders();
-        if let Some((_, placed)) = orders.iter().find(|(f, _)| f == flow) {
-            return Ok(placed.clone());
-        }
         if orders.len() >= MAX_ORDERS {
             return Err(format!(
                 "The shop keeps at most {MAX_ORDERS} orders and takes no more; nothing was ordered."
@@ -151,7 +147,7 @@ impl Shop {
             gift_wrap: confirmation.gift_wrap,
             total_cents: book.price_cents * quantity,
         };
-        orders.push((flow.to_owned(), order.clone()));
+        orders.push(order.clone());
         Ok(order)
     }
 
@@ -228,19 +224,26 @@ impl Shop {
             return Err("quantity must be between 1 and 10".into());
         }
         let book = cx.memo("inventory", self.check_inventory(&isbn)).await?;
-        Ok(match cx.ask(confirm_order(&book, quantity)).await {
-            Answer::Accept(c) if c.approve => self
-                .place(cx.flow_id(), &book, quantity, &c)?
-                .confirmation(),
-            Answer::Accept(_) | Answer::Decline => "The user declined; nothing was ordered.".into(),
-            Answer::Cancel => "The user dismissed the confirmation; nothing was ordered.".into(),
-        })
+        let answer = cx.ask(confirm_order(&book, quantity)).await;
+        // The decision is made once per call, whichever instance a retry of it reaches.
+        let decided = cx.once("order", async {
+            Ok::<_, String>(match answer {
+                Answer::Accept(c) if c.approve => self.place(&book, quantity, &c)?.confirmation(),
+                Answer::Accept(_) | Answer::Decline => {
+                    "The user declined; nothing was ordered.".to_owned()
+                }
+                Answer::Cancel => {
+                    "The user dismissed the confirmation; nothing was ordered.".to_owned()
+                }
+            })
+        });
+        Ok(decided.await?)
     }
 
     /// Lists the orders placed so far, oldest first.
     #[tool(read_only_hint = true)]
     async fn list_orders(&self) -> Json<Orders> {
-        let orders = self.orders().iter().map(|(_, o)| o.clone()).collect();
+        let orders = self.orders().clone();
         Json(Orders { orders })
     }
 }

@@ -1,5 +1,8 @@
 //! `PORT=3000 cargo run -p rondo-example-conformance` serves the conformance suite's server
 //! contract at `http://127.0.0.1:3000/mcp`, for both protocol revisions.
+//!
+//! `--redis URL` (or `RONDO_REDIS_URL`) shares the replay guard, the effect ledger and the
+//! task store on that Redis, as the instances of a fleet do.
 
 use rondo_example_conformance::server;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -17,7 +20,16 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .and_then(|p| p.parse().ok())
         .unwrap_or(3000);
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
-    let server = server();
+    let mut server = server();
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let redis = match args.as_slice() {
+        [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
+        [flag, url] if flag == "--redis" => Some(rondo_mcp::shared::Redis::connect(url).await?),
+        _ => return Err("usage: conformance [--redis URL]".into()),
+    };
+    if let Some(redis) = redis {
+        server = server.shared_state(redis);
+    }
     eprintln!("conformance server on http://{addr}/mcp");
     // SIGTERM or ctrl-c: stop accepting and drain the requests in flight.
     rondo_mcp::http::serve(server, addr, rondo_mcp::http::shutdown_signal()).await?;

@@ -7,11 +7,16 @@
 //!                     on ADDR, path /metrics)
 //! travel demo         run this server as a child process and drive its richest flows through
 //!                     it, as a 2026-07-28 client and as a 2025-11-25 client
+//!
+//! --redis URL         (with either way of serving) share the replay guard, the decisions'
+//!                     ledger and the tasks with every instance on that Redis
+//!                     (RONDO_REDIS_URL says the same)
 //! ```
 //!
 //! Configuration (environment): `TRAVEL_FLIGHT_FALLBACK` (`rank`, `provider`, `host`),
 //! `TRAVEL_MODEL_PROVIDER` (`fake`, `http://..`, or a command), `TRAVEL_WORKSPACE`,
-//! `TRAVEL_PAYMENT_ADDR` (the payment page, default `127.0.0.1:0`), `RONDO_STATE_KEYS`.
+//! `TRAVEL_PAYMENT_ADDR` (the payment page, default `127.0.0.1:0`), `RONDO_STATE_KEYS`,
+//! `RONDO_REDIS_URL`.
 
 mod demo;
 
@@ -19,16 +24,21 @@ use rondo_example_travel::{Config, start};
 use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
 
-async fn server() -> Result<Server<Router>, Box<dyn std::error::Error>> {
+async fn server(redis: Option<&str>) -> Result<Server<Router>, Box<dyn std::error::Error>> {
     let config = Config::from_env().map_err(|e| format!("configuration: {e}"))?;
-    let (server, travel) = start(config).await?;
+    let (mut server, travel) = start(config).await?;
     eprintln!("travel: payment page at {}/pay/<booking>", travel.page);
-    Ok(
-        match rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS")? {
-            Some(keys) => server.state_keys(keys),
-            None => server,
-        },
-    )
+    if let Some(keys) = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS")? {
+        server = server.state_keys(keys);
+    }
+    let shared = match redis {
+        Some(url) => Some(rondo_mcp::shared::Redis::connect(url).await?),
+        None => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
+    };
+    if let Some(redis) = shared {
+        server = server.shared_state(redis);
+    }
+    Ok(server)
 }
 
 #[tokio::main]
@@ -39,9 +49,19 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let redis = match args.iter().position(|a| a == "--redis") {
+        Some(i) if i + 1 < args.len() => {
+            let url = args.remove(i + 1);
+            args.remove(i);
+            Some(url)
+        }
+        Some(_) => return Err("--redis needs a URL, such as redis://127.0.0.1:6379/0".into()),
+        None => None,
+    };
+    let redis = redis.as_deref();
     match args.first().map(String::as_str) {
-        None => server().await?.serve_stdio().await?,
+        None => server(redis).await?.serve_stdio().await?,
         Some("--http") => {
             let addr: SocketAddr = match args.get(1) {
                 Some(a) if a != "--metrics" => a.parse()?,
@@ -55,7 +75,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 rondo_example_travel::metrics::serve(metrics)?;
                 eprintln!("travel: question metrics at http://{metrics}/metrics");
             }
-            let server = server().await?;
+            let server = server(redis).await?;
             eprintln!("travel: MCP endpoint http://{addr}/mcp");
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;
@@ -70,7 +90,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some(other) => {
             eprintln!(
-                "unknown argument `{other}`; usage: travel [--http [ADDR] [--metrics ADDR] | demo]"
+                "unknown argument `{other}`; usage: travel [--http [ADDR] [--metrics ADDR] | demo] [--redis URL]"
             );
             std::process::exit(2);
         }

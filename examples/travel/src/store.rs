@@ -26,8 +26,6 @@ pub struct Booking {
 #[derive(Debug, Default)]
 struct Inner {
     bookings: HashMap<String, Booking>,
-    /// Idempotency key -> booking id.
-    by_key: HashMap<String, String>,
     next: u64,
 }
 
@@ -57,21 +55,9 @@ impl Store {
         self.0.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// Books once per idempotency key: the same key gives back the booking it made, so a
-    /// request that runs again (a retried final round) does not book twice.
-    pub fn book(
-        &self,
-        idempotency_key: &str,
-        make: impl FnOnce(String) -> Booking,
-    ) -> Result<Booking, String> {
+    /// Books a trip (`book_trip` does it once per call, through `Cx::once`).
+    pub fn book(&self, make: impl FnOnce(String) -> Booking) -> Result<Booking, String> {
         let mut inner = self.lock();
-        if let Some(b) = inner
-            .by_key
-            .get(idempotency_key)
-            .and_then(|id| inner.bookings.get(id))
-        {
-            return Ok(b.clone());
-        }
         if inner.bookings.len() >= MAX_BOOKINGS {
             return Err(format!(
                 "Nothing was booked: this server holds {MAX_BOOKINGS} bookings already."
@@ -79,9 +65,6 @@ impl Store {
         }
         inner.next += 1;
         let booking = make(format!("trip-{}", inner.next));
-        inner
-            .by_key
-            .insert(idempotency_key.to_owned(), booking.id.clone());
         inner.bookings.insert(booking.id.clone(), booking.clone());
         Ok(booking)
     }

@@ -86,40 +86,54 @@ impl Travel {
         #[arg(description = "The package to book: \"barcelona\"")] package_id: String,
     ) -> Result<String, String> {
         let pkg = booking::package(&package_id)?;
-        // The same on every round of this call (sealed in requestState): the booking's
-        // idempotency key, so a retried or replayed final round books nothing twice.
-        let key = cx.flow_id().to_owned();
+        // The call's decision, a booking or a refusal, is made once (`Cx::once`, under the
+        // call's flow id): a retried or replayed round, on this instance or any other sharing
+        // the server's state, gets the decision already made, and books nothing twice; a
+        // declined round sent again with "accept" gets the refusal.
         let approval: Approval = match cx.ask(approve_trip(&pkg)).await {
             Answer::Accept(a) if a.approve => a,
             Answer::Accept(_) | Answer::Decline => {
-                return Ok("The traveller declined the trip; nothing was booked.".into());
+                return decided(cx, "The traveller declined the trip; nothing was booked.").await;
             }
             Answer::Cancel => {
-                return Ok("The traveller dismissed the approval; nothing was booked.".into());
+                return decided(
+                    cx,
+                    "The traveller dismissed the approval; nothing was booked.",
+                )
+                .await;
             }
         };
         let details: TravellerDetails = match cx.ask(traveller_details(&pkg)).await {
             Answer::Accept(d) => d,
             Answer::Decline => {
-                return Ok(
-                    "The traveller declined to give their details; nothing was booked.".into(),
-                );
+                return decided(
+                    cx,
+                    "The traveller declined to give their details; nothing was booked.",
+                )
+                .await;
             }
             Answer::Cancel => {
-                return Ok("The traveller dismissed the details form; nothing was booked.".into());
+                return decided(
+                    cx,
+                    "The traveller dismissed the details form; nothing was booked.",
+                )
+                .await;
             }
         };
         // Both answers are in: the one side effect comes last. On 2026-07-28 the tool runs
         // again from the top on each round, so anything done before the last question would
         // be done once per round.
-        let booking = self.store.book(&key, |id| Booking {
-            id,
-            summary: pkg.summary(),
-            total_usd: pkg.total_usd,
-            passenger: details.passenger_name.clone(),
-            receipt: None,
-        })?;
-        Ok(confirmation(&booking, &approval))
+        let booked = cx.once(DECISION, async {
+            let booking = self.store.book(|id| Booking {
+                id,
+                summary: pkg.summary(),
+                total_usd: pkg.total_usd,
+                passenger: details.passenger_name.clone(),
+                receipt: None,
+            })?;
+            Ok::<_, String>(confirmation(&booking, &approval))
+        });
+        Ok(booked.await?)
     }
 
     /// Pays for a booking on the travel server's payment page (URL mode: the card details are
@@ -189,6 +203,15 @@ impl Travel {
         }
         Ok(files::listing(&roots))
     }
+}
+
+/// The name `book_trip` records its decision under.
+const DECISION: &str = "booking";
+
+/// Records a refusal as the call's decision (or gives the decision already recorded).
+async fn decided(cx: &Cx, refusal: &str) -> Result<String, String> {
+    let refusal = async { Ok::<_, std::convert::Infallible>(refusal.to_owned()) };
+    Ok(cx.once(DECISION, refusal).await?)
 }
 
 fn confirmation(b: &Booking, a: &Approval) -> String {

@@ -192,26 +192,6 @@ async fn an_unknown_package_is_a_tool_error() {
     }
 }
 
-#[test]
-fn one_idempotency_key_books_once() {
-    let store = rondo_example_travel::store::Store::default();
-    let make = |id: String| rondo_example_travel::store::Booking {
-        id,
-        summary: "Barcelona".into(),
-        total_usd: 3000,
-        passenger: "Grace Hopper".into(),
-        receipt: None,
-    };
-    let first = store.book("call-1", make).unwrap();
-    let again = store.book("call-1", make).unwrap();
-    let other = store.book("call-2", make).unwrap();
-    assert_eq!(
-        (first.id.as_str(), again.id.as_str(), other.id.as_str()),
-        ("trip-1", "trip-1", "trip-2")
-    );
-    assert_eq!(store.booked(), 2);
-}
-
 #[tokio::test]
 async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
     // Without the replay guard a re-sent final round runs the tool again: the flow id keeps
@@ -281,4 +261,46 @@ async fn a_replayed_final_round_is_refused_and_books_nothing() {
         (-32602, rondo_mcp::state::STATE_REJECTED)
     );
     assert_eq!(travel.store.booked(), 1);
+}
+
+#[tokio::test]
+async fn a_declined_round_replayed_with_accept_books_nothing_even_without_a_guard() {
+    // The decision is recorded once per call (`Cx::once`): where no replay guard holds (it
+    // forgot the round, or another instance does not share it), the same round sent again with
+    // the approval turned to accept finds the refusal, and the details asked next change nothing.
+    let (server, travel) = travel(Config::default()).await;
+    let server = server.without_replay_guard();
+    let script = Script::new().elicit(Reply::accept(json!({"approve": false})));
+    let c = client(server, Revision::V2026_07_28, everything(), script).await;
+    let declined = c
+        .call_tool("book_trip", json!({"package_id": "barcelona"}))
+        .await
+        .unwrap();
+    let refusal = "The traveller declined the trip; nothing was booked.";
+    assert_eq!(declined.text(), refusal);
+    let last = c
+        .transcript()
+        .into_iter()
+        .rfind(|f| f.message["method"] == "tools/call")
+        .unwrap();
+    let mut params = last.message["params"].clone();
+    let key = params["inputResponses"]
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .expect("the approval's answer");
+    params["inputResponses"][&key] = json!({"action": "accept", "content": {"approve": true}});
+    let asks_details = c.raw_request("tools/call", params.clone()).await.unwrap();
+    assert_eq!(
+        asks_details["resultType"], "input_required",
+        "{asks_details:#}"
+    );
+    params["requestState"] = asks_details["requestState"].clone();
+    let details_key = asks_details["inputRequests"]
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .expect("the details question");
+    params["inputResponses"][&details_key] = json!({"action": "accept", "content": details()});
+    let done = c.raw_request("tools/call", params).await.unwrap();
+    assert_eq!(done["content"][0]["text"], refusal, "{done:#}");
+    assert_eq!(travel.store.booked(), 0);
 }

@@ -2,6 +2,7 @@
 
 mod ask;
 mod ask_state;
+mod once;
 mod task;
 
 pub use crate::identity::Principal;
@@ -9,6 +10,7 @@ use crate::identity::{self, AccessToken, BearerToken, Scope, StepUp, StepUpSlot}
 pub use ask::AskError;
 pub(crate) use ask::Failure;
 pub(crate) use ask_state::{AskState, Ending, Reading, StartPhase, TaskLink};
+pub use once::OnceError;
 
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::{Config, FlowSettings};

@@ -13,13 +13,16 @@
 
 mod clock;
 mod keys;
+mod ledger;
 mod replay;
 
 pub use clock::{Clock, SystemClock};
 pub use keys::{KeyRing, KeyRingError, SealError};
+pub use ledger::{Claim, Ledger, LedgerError, MAX_OUTCOME_BYTES, MemoryLedger, ONCE_WAIT};
 pub use replay::{GuardError, MemoryReplayGuard, ReplayGuard};
 
 pub(crate) use keys::random_id;
+pub(crate) use ledger::{ErasedLedger, at_ms};
 pub(crate) use replay::ErasedGuard;
 
 use crate::protocol::{Error, JsonObject};

@@ -9,21 +9,17 @@
 //! instance stops, the lease lapses and the next reader settles the task `failed`
 //! ([`LAPSED_MESSAGE`]).
 //!
-//! [`MemoryTaskStore`] is the default (one process); with the `redis` feature,
-//! `RedisTaskStore` is shared by a fleet, and `RedisReplayGuard` shares the replay guard of
-//! sealed rounds ([`ReplayGuard`](crate::state::ReplayGuard)) too.
+//! [`MemoryTaskStore`] is the default (one process); a fleet shares one store, with the replay
+//! guard and the effect ledger, through [`Server::shared_state`](crate::Server::shared_state)
+//! (`rondo_mcp::shared::Redis`, feature `redis`).
 
 mod erased;
 mod error;
 mod memory;
 mod record;
-#[cfg(feature = "redis")]
-mod redis;
 mod store;
 pub(crate) mod wire;
 
-#[cfg(feature = "redis")]
-pub use self::redis::{RedisReplayGuard, RedisTaskStore};
 pub use erased::ErasedTaskStore;
 pub use error::StoreError;
 pub use memory::MemoryTaskStore;

@@ -1,4 +1,4 @@
-//! A task store and a replay guard that a fleet shares on Redis (feature `redis`).
+//! The task store a fleet shares on Redis.
 //!
 //! Layout (design §24): each task is one hash `{prefix}{id}` with the fields `v` (its version)
 //! and `rec` (the record as JSON), expiring at `created + ttl + skew` (`PEXPIREAT`); each
@@ -12,17 +12,12 @@
 //! single primary (with replicas or Sentinel): the create script touches two keys, which
 //! Redis Cluster would put in different slots.
 
-use super::{StoreError, TaskId, TaskRecord, TaskStore};
-use crate::state::{GuardError, ReplayGuard};
+use super::{DEFAULT_SKEW, manager, millis, unavailable};
+use crate::tasks::{StoreError, TaskId, TaskRecord, TaskStore};
 use redis::Script;
 use redis::aio::ConnectionManager;
 use std::fmt;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
-
-/// How long past their expiry keys are kept by default: the clock skew allowed between the
-/// instances and Redis, so that no instance sees a record vanish before its `ttlMs` ran out
-/// by its own clock.
-const DEFAULT_SKEW: Duration = Duration::from_secs(30);
+use std::time::Duration;
 
 /// Counts the principal's live tasks and inserts the new one, or refuses.
 /// KEYS: task, owner set. ARGV: record JSON, version, expiry, expiry + skew, now, bound, id.
@@ -74,7 +69,9 @@ impl RedisTaskStore {
     /// it needs them).
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         Ok(RedisTaskStore::new(
-            manager(url).await.map_err(unavailable)?,
+            manager(url)
+                .await
+                .map_err(|e| StoreError::Unavailable(e.to_string()))?,
         ))
     }
 
@@ -142,7 +139,7 @@ impl TaskStore for RedisTaskStore {
             .arg(record.id.as_str())
             .invoke_async(&mut self.conn.clone())
             .await
-            .map_err(unavailable)?;
+            .map_err(|e| StoreError::Unavailable(unavailable(e)))?;
         match stored {
             1 => Ok(()),
             0 => Err(StoreError::Full { max: max_live }),
@@ -157,7 +154,7 @@ impl TaskStore for RedisTaskStore {
             .arg("rec")
             .query_async(&mut self.conn.clone())
             .await
-            .map_err(unavailable)?;
+            .map_err(|e| StoreError::Unavailable(unavailable(e)))?;
         let (Some(version), Some(rec)) = (version, rec) else {
             return Ok(None);
         };
@@ -191,114 +188,11 @@ impl TaskStore for RedisTaskStore {
             .arg(to_json(&next)?)
             .invoke_async(&mut self.conn.clone())
             .await
-            .map_err(unavailable)?;
+            .map_err(|e| StoreError::Unavailable(unavailable(e)))?;
         Ok(written == 1)
     }
 }
 
-/// The [`ReplayGuard`] a fleet shares on Redis: the first use of a sealed round is
-/// `SET {prefix}{round} 1 NX PXAT {expires_at + skew}`, which succeeds once; the key outlives
-/// the state by the clock skew allowed between instances (default 30 s), so no instance can
-/// replay a state that another still accepts.
-#[derive(Clone)]
-pub struct RedisReplayGuard {
-    conn: ConnectionManager,
-    prefix: String,
-    skew_ms: u64,
-}
-
-impl RedisReplayGuard {
-    /// The default key prefix.
-    pub const DEFAULT_PREFIX: &'static str = "rondo:replay:";
-
-    /// Connects to the Redis at `url`.
-    pub async fn connect(url: &str) -> Result<Self, GuardError> {
-        let conn = manager(url)
-            .await
-            .map_err(|e| GuardError::new(unavailable(e).to_string()))?;
-        Ok(RedisReplayGuard::new(conn))
-    }
-
-    /// A guard on an existing connection.
-    pub fn new(conn: ConnectionManager) -> Self {
-        RedisReplayGuard {
-            conn,
-            prefix: RedisReplayGuard::DEFAULT_PREFIX.to_owned(),
-            skew_ms: millis(DEFAULT_SKEW),
-        }
-    }
-
-    /// Keys start with `prefix` (default [`RedisReplayGuard::DEFAULT_PREFIX`]).
-    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
-        self
-    }
-
-    /// Keys outlive the state's expiry by `skew` (default 30 s).
-    pub fn with_skew(mut self, skew: Duration) -> Self {
-        self.skew_ms = millis(skew);
-        self
-    }
-}
-
-impl fmt::Debug for RedisReplayGuard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisReplayGuard")
-            .field("prefix", &self.prefix)
-            .field("skew_ms", &self.skew_ms)
-            .finish_non_exhaustive()
-    }
-}
-
-impl ReplayGuard for RedisReplayGuard {
-    async fn first_use(
-        &self,
-        round: &str,
-        expires_at: SystemTime,
-        _now: SystemTime,
-    ) -> Result<bool, GuardError> {
-        let at = expires_at
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, millis)
-            .saturating_add(self.skew_ms);
-        let set: Option<String> = redis::cmd("SET")
-            .arg(format!("{}{round}", self.prefix))
-            .arg(1)
-            .arg("NX")
-            .arg("PXAT")
-            .arg(at.max(1))
-            .query_async(&mut self.conn.clone())
-            .await
-            .map_err(|e| GuardError::new(unavailable(e).to_string()))?;
-        Ok(set.is_some())
-    }
-
-    async fn release(&self, round: &str) -> Result<(), GuardError> {
-        let _: i64 = redis::cmd("DEL")
-            .arg(format!("{}{round}", self.prefix))
-            .query_async(&mut self.conn.clone())
-            .await
-            .map_err(|e| GuardError::new(unavailable(e).to_string()))?;
-        Ok(())
-    }
-}
-
-/// A connection to `url` that reconnects by itself.
-async fn manager(url: &str) -> redis::RedisResult<ConnectionManager> {
-    redis::Client::open(url)?.get_connection_manager().await
-}
-
-/// A Redis failure as the store reports it: its category only (the detail goes to the log,
-/// since it may name hosts).
-fn unavailable(e: redis::RedisError) -> StoreError {
-    tracing::warn!(error = %e, "Redis task store or replay guard");
-    StoreError::Unavailable(format!("Redis: {}", e.category()))
-}
-
 fn to_json(record: &TaskRecord) -> Result<String, StoreError> {
     serde_json::to_string(record).map_err(|e| StoreError::Invalid(e.to_string()))
-}
-
-fn millis(d: Duration) -> u64 {
-    u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
 }

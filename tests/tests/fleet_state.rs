@@ -1,0 +1,436 @@
+//! A fleet behaves as one server (design §19.1): two instances that share a key ring and one
+//! Redis (`Server::shared_state(Redis::connect(url))`) refuse a round replayed on the other, and
+//! an effect done with `Cx::once` happens once across them even where no replay guard holds;
+//! `Cx::once` on its own (the default ledger in memory, failures, a run that never recorded);
+//! Redis unreachable at start or gone later costs a clear error, never an accept; a server
+//! given a key ring with its state in memory says so once when it starts.
+
+#[path = "task_store_support/redis_server.rs"]
+mod redis_server;
+
+use rondo_mcp::prelude::*;
+use rondo_mcp::state::KeyRing;
+use rondo_mcp::testing::{Script, TestClient};
+use rondo_mcp::{Elicit, elicit, toolbox};
+use rondo_tests::logs::Events;
+use serde_json::{Value, json};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+const FROZEN: &str = "Invalid or expired requestState";
+
+/// A yes or no to an order.
+#[derive(Debug, Elicit)]
+struct Confirm {
+    /// Order?
+    approve: bool,
+}
+
+#[elicit(form, fallback = refuse)]
+fn confirm() -> Form<Confirm> {
+    Form::new("Order one book?")
+}
+
+/// What the tools let a test observe: orders placed, across every instance.
+#[derive(Clone, Default)]
+struct Shop {
+    placed: Arc<AtomicUsize>,
+    /// How long placing takes.
+    slow: Option<Duration>,
+    /// Placing fails (and does nothing) while this is set.
+    failing: Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[toolbox]
+impl Shop {
+    /// Orders a book once the user confirms; the decision is recorded once per flow.
+    #[tool(asks = [confirm])]
+    async fn order(&self, cx: &Cx) -> Result<String, String> {
+        let answer = cx.ask(confirm()).await;
+        let outcome = cx
+            .once("order", async {
+                match answer {
+                    Answer::Accept(c) if c.approve => {
+                        if let Some(d) = self.slow {
+                            tokio::time::sleep(d).await;
+                        }
+                        if self.failing.load(Ordering::SeqCst) {
+                            return Err("the warehouse is closed; nothing was ordered".to_owned());
+                        }
+                        let n = self.placed.fetch_add(1, Ordering::SeqCst) + 1;
+                        Ok(format!("ordered #{n}"))
+                    }
+                    _ => Ok("declined".to_owned()),
+                }
+            })
+            .await?;
+        Ok(outcome)
+    }
+}
+
+fn server(shop: &Shop) -> Server<Router> {
+    Server::new(Router::new(ServerInfo::new("shop", "1")).tools(shop.clone()))
+}
+
+async fn client(server: Server<Router>) -> TestClient {
+    TestClient::modern(server)
+        .capabilities(ClientCapabilities::with_elicitation_form())
+        .script(Script::new())
+        .connect()
+        .await
+        .expect("connects")
+}
+
+/// The `requestState` of the order's first round.
+async fn first_round(c: &TestClient) -> Value {
+    let r = c
+        .request("tools/call", json!({"name": "order", "arguments": {}}))
+        .await
+        .unwrap();
+    assert_eq!(r["resultType"], "input_required", "{r:#}");
+    r["requestState"].clone()
+}
+
+async fn answer(c: &TestClient, state: &Value, approve: Option<bool>) -> Result<Value, Error> {
+    let reply = match approve {
+        Some(a) => json!({"action": "accept", "content": {"approve": a}}),
+        None => json!({"action": "decline"}),
+    };
+    let params = json!({"name": "order", "arguments": {}, "requestState": state,
+                        "inputResponses": {"confirm": reply}});
+    c.request("tools/call", params).await
+}
+
+fn text(r: &Value) -> &str {
+    r["content"][0]["text"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn the_default_ledger_runs_an_effect_once_per_flow_even_without_a_guard() {
+    let shop = Shop::default();
+    let c = client(server(&shop).without_replay_guard()).await;
+    let state = first_round(&c).await;
+    for _ in 0..3 {
+        let r = answer(&c, &state, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #1", "{r:#}");
+    }
+    // Declined, then the same round with accept: the recorded decision stands.
+    let state = first_round(&c).await;
+    let r = answer(&c, &state, None).await.unwrap();
+    assert_eq!(text(&r), "declined");
+    let r = answer(&c, &state, Some(true)).await.unwrap();
+    assert_eq!(text(&r), "declined", "consent is not replayed");
+    assert_eq!(shop.placed.load(Ordering::SeqCst), 1);
+    // A new call is a new flow: a second order on purpose is a second order.
+    let state = first_round(&c).await;
+    let r = answer(&c, &state, Some(true)).await.unwrap();
+    assert_eq!(text(&r), "ordered #2");
+}
+
+#[tokio::test]
+async fn a_failed_effect_is_not_recorded_and_runs_again() {
+    let shop = Shop::default();
+    let c = client(server(&shop).without_replay_guard()).await;
+    let state = first_round(&c).await;
+    shop.failing.store(true, Ordering::SeqCst);
+    let r = answer(&c, &state, Some(true)).await.unwrap();
+    assert_eq!(r["isError"], true, "{r:#}");
+    assert_eq!(text(&r), "the warehouse is closed; nothing was ordered");
+    shop.failing.store(false, Ordering::SeqCst);
+    let r = answer(&c, &state, Some(true)).await.unwrap();
+    assert_eq!(text(&r), "ordered #1");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_run_of_the_same_flow_waits_for_the_first_and_an_interrupted_one_is_never_run_again() {
+    let shop = Shop {
+        slow: Some(Duration::from_secs(2)),
+        ..Shop::default()
+    };
+    let c = Arc::new(client(server(&shop).without_replay_guard()).await);
+    let state = first_round(&c).await;
+    // Two copies of the final round at once: the second waits for the first's outcome.
+    let (a, b) = tokio::join!(
+        answer(&c, &state, Some(true)),
+        answer(&c, &state, Some(true))
+    );
+    assert_eq!(
+        (text(&a.unwrap()), text(&b.unwrap())),
+        ("ordered #1", "ordered #1")
+    );
+
+    // A run cancelled while placing: its outcome is unknown, so it is never placed again.
+    let slow = Shop {
+        slow: Some(Duration::from_secs(60)),
+        ..Shop::default()
+    };
+    let c = client(server(&slow).without_replay_guard()).await;
+    let state = first_round(&c).await;
+    let interrupted = tokio::time::timeout(Duration::from_secs(1), answer(&c, &state, Some(true)));
+    assert!(interrupted.await.is_err(), "still placing");
+    // The client gave up on it; the same round again, on a fresh request.
+    c.notify(
+        "notifications/cancelled",
+        json!({"requestId": 2, "reason": "gave up"}),
+    )
+    .await;
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let r = answer(&c, &state, Some(true)).await.unwrap();
+    assert_eq!(r["isError"], true, "{r:#}");
+    assert!(
+        text(&r).starts_with("This step is being done by another request of the same call"),
+        "{r:#}"
+    );
+    assert_eq!(
+        slow.placed.load(Ordering::SeqCst),
+        0,
+        "never placed twice, nor at all"
+    );
+}
+
+#[tokio::test]
+async fn a_redis_that_cannot_be_reached_at_start_is_an_error_naming_the_url_without_its_password() {
+    let e = rondo_mcp::shared::Redis::connect("redis://app:s3cret@127.0.0.1:1/0")
+        .await
+        .unwrap_err();
+    let shown = e.to_string();
+    assert!(
+        shown.starts_with("cannot reach Redis at redis://app:***@127.0.0.1:1/0: "),
+        "{shown}"
+    );
+    assert!(!shown.contains("s3cret"), "{shown}");
+    let e = rondo_mcp::shared::Redis::connect("not a url")
+        .await
+        .unwrap_err();
+    assert!(
+        e.to_string()
+            .starts_with("cannot reach Redis at not a url: "),
+        "{e}"
+    );
+}
+
+#[tokio::test]
+async fn a_server_with_a_key_ring_and_its_state_in_memory_warns_once_at_start() {
+    let events = Events::record();
+    let keys = KeyRing::parse(&KeyRing::generate_spec(1)).unwrap();
+    let shop = Shop::default();
+    // Connected and served a request: the server has started.
+    let client = async |s: Server<Router>| {
+        let c = client(s).await;
+        c.list_tools().await.expect("lists");
+        c
+    };
+    let warned = |events: &Events| {
+        events
+            .take()
+            .into_iter()
+            .filter(|e| e.target == "rondo::fleet")
+            .collect::<Vec<_>>()
+    };
+    // A random key: one process, nothing to warn about.
+    let _c = client(server(&shop)).await;
+    assert!(warned(&events).is_empty());
+    // A key ring given, the guard in memory: warned once, however often it serves.
+    let s = server(&shop).state_keys(keys.clone());
+    let (_a, _b) = (client(s.clone()).await, client(s).await);
+    let w = warned(&events);
+    assert_eq!(w.len(), 1, "{w:?}");
+    let m = &w[0].message;
+    assert!(
+        m.contains(
+            "its replay guard and its effect ledger (Cx::once) are in this process's memory"
+        ) && m.contains("a round replayed on another instance, or after a restart, is not refused")
+            && m.contains("Server::shared_state(rondo_mcp::shared::Redis::connect(url).await?)")
+            && m.contains("--redis URL or RONDO_REDIS_URL"),
+        "{m}"
+    );
+    // A shared guard, but the ledger still in memory: named alone.
+    let s = server(&shop)
+        .state_keys(keys.clone())
+        .replay_guard(NeverSeen);
+    let _c = client(s).await;
+    let w = warned(&events);
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert!(
+        w[0].message
+            .contains("but its effect ledger (Cx::once) is in"),
+        "{w:?}"
+    );
+    // Both shared: no warning.
+    let s = server(&shop)
+        .state_keys(keys)
+        .shared_state(rondo_mcp::shared::SharedState::new(
+            NeverSeen,
+            rondo_mcp::tasks::MemoryTaskStore::default(),
+            Ledger::default(),
+        ));
+    let _c = client(s).await;
+    assert!(warned(&events).is_empty());
+}
+
+/// A guard of the application's own (the test's: it never refuses).
+#[derive(Default)]
+struct NeverSeen;
+
+impl rondo_mcp::state::ReplayGuard for NeverSeen {
+    async fn first_use(
+        &self,
+        _: &str,
+        _: std::time::SystemTime,
+        _: std::time::SystemTime,
+    ) -> Result<bool, rondo_mcp::state::GuardError> {
+        Ok(true)
+    }
+    async fn release(&self, _: &str) -> Result<(), rondo_mcp::state::GuardError> {
+        Ok(())
+    }
+}
+
+/// A ledger of the application's own: the memory one behind a new type, so the server cannot
+/// tell it is local.
+#[derive(Default)]
+struct Ledger(rondo_mcp::state::MemoryLedger);
+
+impl rondo_mcp::state::Ledger for Ledger {
+    async fn claim(
+        &self,
+        key: &str,
+        expires_at: std::time::SystemTime,
+        now: std::time::SystemTime,
+    ) -> Result<rondo_mcp::state::Claim, rondo_mcp::state::LedgerError> {
+        self.0.claim(key, expires_at, now).await
+    }
+    async fn record(&self, key: &str, outcome: &str) -> Result<(), rondo_mcp::state::LedgerError> {
+        self.0.record(key, outcome).await
+    }
+    async fn release(&self, key: &str) -> Result<(), rondo_mcp::state::LedgerError> {
+        self.0.release(key).await
+    }
+}
+
+#[cfg(feature = "redis")]
+mod on_redis {
+    use super::*;
+    use crate::redis_server::RedisServer;
+    use rondo_mcp::shared::Redis;
+
+    /// Two instances of one fleet: the same key ring and the same Redis, each on its own
+    /// connection, one shop behind both (the orders they place, counted together).
+    async fn fleet(url: &str, shop: &Shop, guard: bool) -> [TestClient; 2] {
+        let keys = KeyRing::parse(&KeyRing::generate_spec(7)).unwrap();
+        let mut out = Vec::new();
+        for _ in 0..2 {
+            let redis = Redis::connect(url).await.expect("connects");
+            let s = server(shop).state_keys(keys.clone());
+            let s = if guard {
+                s.shared_state(redis)
+            } else {
+                // The guard forgot (TTL, a restart, another shard): only the ledger holds.
+                s.without_replay_guard().ledger(redis.ledger())
+            };
+            out.push(client(s).await);
+        }
+        out.try_into().ok().unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_final_round_replayed_on_the_other_instance_is_refused_and_orders_nothing() {
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, b] = fleet(&redis.url(), &shop, true).await;
+        let state = first_round(&a).await;
+        let r = answer(&a, &state, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #1");
+        for c in [&b, &a, &b] {
+            let e = answer(c, &state, Some(true)).await.unwrap_err();
+            assert_eq!((e.code, e.message.as_str()), (-32602, FROZEN));
+        }
+        // Asked on one, answered on the other: the fleet serves any retry once.
+        let state = first_round(&a).await;
+        let r = answer(&b, &state, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #2");
+        let e = answer(&a, &state, Some(true)).await.unwrap_err();
+        assert_eq!(e.code, -32602);
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 2);
+    }
+
+    #[tokio::test]
+    async fn declined_on_one_instance_then_accepted_on_the_other_is_refused() {
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, b] = fleet(&redis.url(), &shop, true).await;
+        let state = first_round(&a).await;
+        assert_eq!(text(&answer(&a, &state, None).await.unwrap()), "declined");
+        let e = answer(&b, &state, Some(true)).await.unwrap_err();
+        assert_eq!((e.code, e.message.as_str()), (-32602, FROZEN));
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
+    }
+
+    #[tokio::test]
+    async fn where_no_guard_holds_the_shared_ledger_still_orders_once() {
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, b] = fleet(&redis.url(), &shop, false).await;
+        let state = first_round(&a).await;
+        assert_eq!(
+            text(&answer(&a, &state, Some(true)).await.unwrap()),
+            "ordered #1"
+        );
+        for c in [&b, &a, &b] {
+            let r = answer(c, &state, Some(true)).await.unwrap();
+            assert_eq!(
+                text(&r),
+                "ordered #1",
+                "the recorded outcome, nothing placed"
+            );
+        }
+        let state = first_round(&b).await;
+        assert_eq!(text(&answer(&b, &state, None).await.unwrap()), "declined");
+        let r = answer(&a, &state, Some(true)).await.unwrap();
+        assert_eq!(
+            text(&r),
+            "declined",
+            "consent is not replayed across instances"
+        );
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 1);
+    }
+
+    #[tokio::test]
+    async fn a_redis_gone_away_refuses_the_round_or_does_nothing_never_accepts() {
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, _] = fleet(&redis.url(), &shop, true).await;
+        let [c, _] = fleet(&redis.url(), &shop, false).await;
+        let (guarded, unguarded) = (first_round(&a).await, first_round(&c).await);
+        drop(redis);
+        // The guard cannot tell: the round is refused with -32603, and nothing ran.
+        let e = tokio::time::timeout(Duration::from_secs(10), answer(&a, &guarded, Some(true)))
+            .await
+            .expect("answers within the client's timeouts")
+            .unwrap_err();
+        assert_eq!(e.code, -32603, "{e:?}");
+        assert!(
+            e.message
+                .starts_with("Redis, the server's shared state, did not answer"),
+            "{e:?}"
+        );
+        // Without a guard the ledger cannot tell: the effect is not done.
+        let r = answer(&c, &unguarded, Some(true)).await.unwrap();
+        assert_eq!(r["isError"], true, "{r:#}");
+        assert!(
+            text(&r)
+                .starts_with("Nothing was done: Redis, the server's shared state, did not answer"),
+            "{r:#}"
+        );
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
+    }
+}
