@@ -5,12 +5,11 @@
 //! script (read, or claim when absent); recording is `SET .. XX KEEPTTL`; releasing is a script
 //! that deletes only an unrecorded claim.
 
-use super::{DEFAULT_SKEW, millis, unavailable};
+use super::{Keyspace, unavailable};
 use crate::state::{Claim, Ledger, LedgerError};
 use redis::Script;
 use redis::aio::ConnectionManager;
-use std::fmt;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::SystemTime;
 
 /// KEYS: the effect. ARGV: expiry (ms since the epoch). Returns what is there, or nil after
 /// claiming it.
@@ -32,8 +31,7 @@ return 0
 #[derive(Clone)]
 pub struct RedisLedger {
     conn: ConnectionManager,
-    prefix: String,
-    skew_ms: u64,
+    space: Keyspace,
     claim: Script,
     release: Script,
 }
@@ -46,38 +44,14 @@ impl RedisLedger {
     pub fn new(conn: ConnectionManager) -> Self {
         RedisLedger {
             conn,
-            prefix: RedisLedger::DEFAULT_PREFIX.to_owned(),
-            skew_ms: millis(DEFAULT_SKEW),
+            space: Keyspace::new(RedisLedger::DEFAULT_PREFIX),
             claim: Script::new(CLAIM),
             release: Script::new(RELEASE),
         }
     }
-
-    /// Keys start with `prefix` (default [`RedisLedger::DEFAULT_PREFIX`]).
-    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
-        self
-    }
-
-    /// Keys outlive their expiry by `skew` (default 30 s).
-    pub fn with_skew(mut self, skew: Duration) -> Self {
-        self.skew_ms = millis(skew);
-        self
-    }
-
-    fn key(&self, key: &str) -> String {
-        format!("{}{key}", self.prefix)
-    }
 }
 
-impl fmt::Debug for RedisLedger {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisLedger")
-            .field("prefix", &self.prefix)
-            .field("skew_ms", &self.skew_ms)
-            .finish_non_exhaustive()
-    }
-}
+keyed_store!(RedisLedger, "their expiry");
 
 fn failed(e: redis::RedisError) -> LedgerError {
     LedgerError::new(unavailable(e))
@@ -90,14 +64,10 @@ impl Ledger for RedisLedger {
         expires_at: SystemTime,
         _now: SystemTime,
     ) -> Result<Claim, LedgerError> {
-        let at = expires_at
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, millis)
-            .saturating_add(self.skew_ms);
         let found: Option<String> = self
             .claim
-            .key(self.key(key))
-            .arg(at.max(1))
+            .key(self.space.key(key))
+            .arg(self.space.expiry(expires_at))
             .invoke_async(&mut self.conn.clone())
             .await
             .map_err(failed)?;
@@ -112,7 +82,7 @@ impl Ledger for RedisLedger {
 
     async fn record(&self, key: &str, outcome: &str) -> Result<(), LedgerError> {
         let _: Option<String> = redis::cmd("SET")
-            .arg(self.key(key))
+            .arg(self.space.key(key))
             .arg(format!("={outcome}"))
             .arg("XX")
             .arg("KEEPTTL")
@@ -125,7 +95,7 @@ impl Ledger for RedisLedger {
     async fn release(&self, key: &str) -> Result<(), LedgerError> {
         let _: i64 = self
             .release
-            .key(self.key(key))
+            .key(self.space.key(key))
             .invoke_async(&mut self.conn.clone())
             .await
             .map_err(failed)?;

@@ -7,6 +7,34 @@
 //! fails after 500 ms without an answer, and what it was for fails with it (a round is refused,
 //! an effect is not done): nothing is ever accepted because Redis could not be asked.
 
+/// `with_prefix`, `with_skew` and `Debug` for a store whose keys are its `space`.
+macro_rules! keyed_store {
+    ($store:ident, $outlive:literal) => {
+        impl $store {
+            #[doc = concat!("Keys start with `prefix` (default [`", stringify!($store), "::DEFAULT_PREFIX`]).")]
+            pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
+                self.space.prefix = prefix.into();
+                self
+            }
+
+            #[doc = concat!("Keys outlive ", $outlive, " by `skew` (default 30 s), the clock difference allowed between instances and Redis.")]
+            pub fn with_skew(mut self, skew: std::time::Duration) -> Self {
+                self.space.skew_ms = super::millis(skew);
+                self
+            }
+        }
+
+        impl std::fmt::Debug for $store {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.debug_struct(stringify!($store))
+                    .field("prefix", &self.space.prefix)
+                    .field("skew_ms", &self.space.skew_ms)
+                    .finish_non_exhaustive()
+            }
+        }
+    };
+}
+
 mod ledger;
 mod replay;
 mod tasks;
@@ -18,7 +46,7 @@ pub use tasks::RedisTaskStore;
 use super::SharedState;
 use redis::aio::ConnectionManager;
 use std::fmt;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 /// How long past their expiry keys are kept by default: the clock skew allowed between the
 /// instances and Redis, so that no instance sees an entry vanish before it expired by its own
@@ -122,6 +150,36 @@ impl fmt::Debug for Redis {
 impl From<Redis> for SharedState {
     fn from(redis: Redis) -> SharedState {
         SharedState::new(redis.replay_guard(), redis.task_store(), redis.ledger())
+    }
+}
+
+/// Where a store's keys live: their prefix, and how long they outlive their expiry.
+#[derive(Clone)]
+struct Keyspace {
+    prefix: String,
+    skew_ms: u64,
+}
+
+impl Keyspace {
+    fn new(prefix: &str) -> Keyspace {
+        Keyspace {
+            prefix: prefix.to_owned(),
+            skew_ms: millis(DEFAULT_SKEW),
+        }
+    }
+
+    /// The key of `name`.
+    fn key(&self, name: impl fmt::Display) -> String {
+        format!("{}{name}", self.prefix)
+    }
+
+    /// When a key for something that expires at `at` leaves Redis (ms since the epoch, at
+    /// least 1: `PXAT` takes no 0).
+    fn expiry(&self, at: SystemTime) -> u64 {
+        at.duration_since(UNIX_EPOCH)
+            .map_or(0, millis)
+            .saturating_add(self.skew_ms)
+            .max(1)
     }
 }
 

@@ -12,12 +12,10 @@
 //! single primary (with replicas or Sentinel): the create script touches two keys, which
 //! Redis Cluster would put in different slots.
 
-use super::{DEFAULT_SKEW, manager, millis, unavailable};
+use super::{Keyspace, manager, unavailable};
 use crate::tasks::{StoreError, TaskId, TaskRecord, TaskStore};
 use redis::Script;
 use redis::aio::ConnectionManager;
-use std::fmt;
-use std::time::Duration;
 
 /// Counts the principal's live tasks and inserts the new one, or refuses.
 /// KEYS: task, owner set. ARGV: record JSON, version, expiry, expiry + skew, now, bound, id.
@@ -55,8 +53,7 @@ return 1
 #[derive(Clone)]
 pub struct RedisTaskStore {
     conn: ConnectionManager,
-    prefix: String,
-    skew_ms: u64,
+    space: Keyspace,
     create: Script,
     cas: Script,
 }
@@ -79,48 +76,27 @@ impl RedisTaskStore {
     pub fn new(conn: ConnectionManager) -> Self {
         RedisTaskStore {
             conn,
-            prefix: RedisTaskStore::DEFAULT_PREFIX.to_owned(),
-            skew_ms: millis(DEFAULT_SKEW),
+            space: Keyspace::new(RedisTaskStore::DEFAULT_PREFIX),
             create: Script::new(CREATE),
             cas: Script::new(CAS),
         }
     }
 
-    /// Keys start with `prefix` (default [`RedisTaskStore::DEFAULT_PREFIX`]): instances share
-    /// tasks exactly when they share the server and the prefix.
-    pub fn with_prefix(mut self, prefix: impl Into<String>) -> Self {
-        self.prefix = prefix.into();
-        self
-    }
-
-    /// Keys outlive their records' expiry by `skew` (default 30 s), the clock difference
-    /// allowed between instances and Redis. Reads still end at `created + ttl` by the
-    /// reader's clock.
-    pub fn with_skew(mut self, skew: Duration) -> Self {
-        self.skew_ms = millis(skew);
-        self
-    }
-
     fn task_key(&self, id: &TaskId) -> String {
-        format!("{}{}", self.prefix, id)
+        self.space.key(id)
     }
 
     fn owner_key(&self, principal: Option<&str>) -> String {
         match principal {
-            Some(p) => format!("{}owner:+{p}", self.prefix),
-            None => format!("{}owner:-", self.prefix),
+            Some(p) => self.space.key(format_args!("owner:+{p}")),
+            None => self.space.key("owner:-"),
         }
     }
 }
 
-impl fmt::Debug for RedisTaskStore {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("RedisTaskStore")
-            .field("prefix", &self.prefix)
-            .field("skew_ms", &self.skew_ms)
-            .finish_non_exhaustive()
-    }
-}
+// Instances share tasks exactly when they share the server and the prefix; reads still end at
+// `created + ttl` by the reader's clock, whatever the skew.
+keyed_store!(RedisTaskStore, "their records' expiry");
 
 impl TaskStore for RedisTaskStore {
     async fn create(&self, record: &TaskRecord, max_live: usize) -> Result<(), StoreError> {
@@ -133,7 +109,7 @@ impl TaskStore for RedisTaskStore {
             .arg(to_json(record)?)
             .arg(record.version)
             .arg(expires)
-            .arg(expires.saturating_add(self.skew_ms))
+            .arg(expires.saturating_add(self.space.skew_ms))
             .arg(record.created_at_ms)
             .arg(max_live)
             .arg(record.id.as_str())
