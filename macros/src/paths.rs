@@ -300,7 +300,7 @@ private_items! {
     ask_kind => "AskKind";
     /// `FallbackKind`: what a question does without an answer (`AskMeta::fallback`).
     fallback_kind => "FallbackKind";
-    /// `with_asks()`: a tool's definition with its questions in its `_meta`.
+    /// `with_asks()`: a tool's, prompt's or resource's definition with its questions in its `_meta`.
     with_asks => "with_asks";
     /// `with_question_arguments()`: a tool's input schema plus its `fallback = args` questions.
     with_question_arguments => "with_question_arguments";

@@ -12,7 +12,7 @@ pub use crate::protocol::Revision; // #[derive(Elicit)]
 pub use crate::protocol::{
     CallToolResult, Error, GetPromptResult, JsonObject, Prompt, ReadResourceResult, Tool,
 }; // all
-pub use crate::question::advertise::{AskKind, AskMeta, FallbackKind, with_asks}; // #[elicit], #[tool] asks = [..]
+pub use crate::question::advertise::{AskKind, AskMeta, FallbackKind, Listing, with_asks}; // #[elicit], asks = [..]
 pub use crate::question::form::check::Bound; // #[derive(Elicit)]
 pub use crate::question::form::spec::{FieldSpec, FormReader, FormSchema}; // #[derive(Elicit)]
 pub use crate::question::form::{
@@ -205,6 +205,7 @@ pub fn prompt_definition(
         title: title.map(str::to_owned),
         description: Some(description.to_owned()),
         arguments: (!arguments.is_empty()).then_some(arguments),
+        meta: None,
     }
 }
 
@@ -267,6 +268,7 @@ pub fn resource_definition(
             description: own(description),
             mime_type: own(mime_type),
             annotations: None,
+            meta: None,
         })
     } else {
         let mut r = Resource::new(uri, name);

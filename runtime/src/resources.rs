@@ -18,6 +18,15 @@ pub enum ResourceDef {
     Template(ResourceTemplate),
 }
 
+impl crate::question::advertise::Listing for ResourceDef {
+    fn meta_mut(&mut self) -> &mut Option<crate::protocol::JsonObject> {
+        match self {
+            ResourceDef::Static(r) => &mut r.meta,
+            ResourceDef::Template(t) => &mut t.meta,
+        }
+    }
+}
+
 /// One resource or resource template, defined by a type (`#[resource("uri")]` implements it on
 /// a hidden type named after the function, which `resources![..]` collects).
 #[diagnostic::on_unimplemented(

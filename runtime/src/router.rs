@@ -58,7 +58,7 @@ pub struct Router {
     complete: Option<CompleteFn>,
     /// The most items per page of each list; `None`: every list on one page.
     page_size: Option<usize>,
-    /// `advertise_asks(false)`: `tools/list` leaves out each tool's `dev.rondo/asks`.
+    /// `advertise_asks(false)`: the lists leave out each item's `dev.rondo/asks`.
     hide_asks: bool,
 }
 
@@ -142,10 +142,11 @@ impl Router {
         self
     }
 
-    /// Whether `tools/list` advertises, in each tool's `_meta` under
+    /// Whether the lists (`tools/list`, `prompts/list`, `resources/list`,
+    /// `resources/templates/list`) advertise, in each item's `_meta` under
     /// [`ASKS_META_KEY`](crate::ASKS_META_KEY) (`dev.rondo/asks`), the questions its
     /// `asks = [..]` lists: key, kind, mode, fallback, and whether the capability is required.
-    /// On by default; `false` leaves the key out of every tool, added before or after.
+    /// On by default; `false` leaves the key out of every item, added before or after.
     pub fn advertise_asks(mut self, advertise: bool) -> Self {
         self.hide_asks = !advertise;
         if self.hide_asks {
@@ -154,6 +155,14 @@ impl Router {
                 .for_each(crate::question::without_asks);
         }
         self
+    }
+
+    /// `item` as listed: without what it asks when [`Router::advertise_asks`] is off.
+    fn advertised(&self, mut item: ResourceDef) -> ResourceDef {
+        if self.hide_asks {
+            crate::question::without_asks(&mut item);
+        }
+        item
     }
 
     /// Serves `completion/complete` with `f`.
@@ -242,6 +251,9 @@ impl Handler for Router {
     async fn list_prompts(&self, cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Prompt>, Error> {
         let mut all = self.prompts.list();
         all.retain(|p| cx.can_see(self.prompts.scopes(&p.name)));
+        if self.hide_asks {
+            all.iter_mut().for_each(crate::question::without_asks);
+        }
         Page::slice(&all, cursor, self.page_size, |p| &p.name)
     }
 
@@ -269,7 +281,8 @@ impl Handler for Router {
             .resources
             .definitions()
             .filter(|(_, scopes)| cx.can_see(scopes))
-            .filter_map(|(d, _)| match d {
+            .map(|(d, _)| self.advertised(d))
+            .filter_map(|d| match d {
                 ResourceDef::Static(r) => Some(r),
                 ResourceDef::Template(_) => None,
             })
@@ -286,7 +299,8 @@ impl Handler for Router {
             .resources
             .definitions()
             .filter(|(_, scopes)| cx.can_see(scopes))
-            .filter_map(|(d, _)| match d {
+            .map(|(d, _)| self.advertised(d))
+            .filter_map(|d| match d {
                 ResourceDef::Template(t) => Some(t),
                 ResourceDef::Static(_) => None,
             })

@@ -1,12 +1,16 @@
-//! What a tool may ask, in `tools/list`: each tool's `_meta["dev.rondo/asks"]` lists the
-//! questions of its `asks = [..]` in declaration order (key, kind, mode, fallback, required), at
-//! both revisions, schema-checked by the in-memory client; a tool that asks nothing has no such
-//! key, and `Router::advertise_asks(false)` leaves it out everywhere.
+//! What a tool, prompt or resource may ask, in its listing: each item's
+//! `_meta["dev.rondo/asks"]` lists the questions of its `asks = [..]` in declaration order (key,
+//! kind, mode, fallback, required), at both revisions, schema-checked by the in-memory client;
+//! an item that asks nothing has no such key, and `Router::advertise_asks(false)` leaves it out
+//! everywhere. The sweep fails a prompt that asks what its listing does not advertise.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::Revision;
 use rondo_mcp::testing::TestClient;
-use rondo_mcp::{ASKS_META_KEY, Elicit, Fallback, elicit, roots, sample, tool, toolbox, tools};
+use rondo_mcp::{
+    ASKS_META_KEY, Elicit, Fallback, elicit, prompt, prompts, resource, resources, roots, sample,
+    tool, toolbox, tools,
+};
 use serde_json::{Value, json};
 
 const BOTH: [Revision; 2] = [Revision::V2026_07_28, Revision::V2025_11_25];
@@ -102,21 +106,76 @@ impl Desk {
     }
 }
 
+/// A trip plan, approved by the user.
+#[prompt(asks = [confirm_plan, pick_step])]
+async fn trip_prompt(cx: &Cx) -> String {
+    let go = matches!(cx.ask(confirm_plan(3)).await, Answer::Accept(g) if g.go);
+    format!("Plan the trip: {go}")
+}
+
+/// A plain prompt.
+#[prompt]
+async fn plain_prompt() -> String {
+    "plain".into()
+}
+
+/// The workspace's notes, from the client's roots.
+#[resource("notes://workspace", asks = [work_roots])]
+async fn notes(cx: &Cx) -> rondo_mcp::protocol::ResourceContents {
+    let roots = cx.ask(work_roots()).await.paths().len();
+    rondo_mcp::protocol::ResourceContents::text(
+        "notes://workspace",
+        "text/plain",
+        format!("{roots} roots"),
+    )
+}
+
+/// A plan's card, the user approving it first.
+#[resource("card://{id}", asks = [confirm_plan])]
+async fn card(cx: &Cx, id: String) -> rondo_mcp::protocol::ResourceContents {
+    let go = matches!(cx.ask(confirm_plan(1)).await, Answer::Accept(g) if g.go);
+    rondo_mcp::protocol::ResourceContents::text(
+        format!("card://{id}"),
+        "text/plain",
+        format!("{go}"),
+    )
+}
+
 fn router() -> Router {
     Router::new(ServerInfo::new("asks", "1.0.0"))
         .tools(tools![plan, book, pay, ping])
         .tools(Desk)
+        .prompts(prompts![trip_prompt, plain_prompt])
+        .resources(resources![notes, card])
 }
 
 /// `tools/list` at `rev`, as the client received it (the raw JSON, every message schema-checked).
 async fn listed(router: Router, rev: Revision) -> Vec<Value> {
+    list(router, rev, "tools/list", "tools").await
+}
+
+/// The list `method` answers at `rev`, its `field`.
+async fn list(router: Router, rev: Revision, method: &str, field: &str) -> Vec<Value> {
     let c = TestClient::builder(Server::new(router), rev)
         .connect()
         .await
         .expect("connects");
-    let r = c.request("tools/list", json!({})).await.unwrap();
+    let r = c.request(method, json!({})).await.unwrap();
     c.assert_valid();
-    r["tools"].as_array().cloned().expect("a list of tools")
+    r[field].as_array().cloned().expect("a list")
+}
+
+/// `item`'s advertised questions in the list `method` answers, by its `field` and `id`.
+async fn listed_asks(
+    router: Router,
+    rev: Revision,
+    method: &str,
+    field: &str,
+    id: (&str, &str),
+) -> Value {
+    let items = list(router, rev, method, field).await;
+    let item = items.iter().find(|i| i[id.0] == id.1).expect(id.1);
+    item["_meta"][ASKS_META_KEY].clone()
 }
 
 fn asks_of<'a>(tools: &'a [Value], name: &str) -> &'a Value {
@@ -212,4 +271,131 @@ async fn advertise_asks_false_leaves_the_key_out_of_every_tool() {
         let on = listed(router().advertise_asks(true), rev).await;
         assert!(asks_of(&on, "plan").is_array(), "{rev}");
     }
+}
+
+#[tokio::test]
+async fn prompts_resources_and_templates_list_their_questions_too() {
+    let form = |key: &str, fallback: &str| json!({"key": key, "kind": "elicitation", "mode": "form", "fallback": fallback, "required": fallback == "refuse"});
+    for rev in BOTH {
+        let asks = listed_asks(
+            router(),
+            rev,
+            "prompts/list",
+            "prompts",
+            ("name", "trip_prompt"),
+        )
+        .await;
+        assert_eq!(
+            asks,
+            json!([form("confirm_plan", "refuse"),
+                   {"key": "pick_step", "kind": "sampling", "fallback": "function", "required": false}]),
+            "{rev}"
+        );
+        let plain = listed_asks(
+            router(),
+            rev,
+            "prompts/list",
+            "prompts",
+            ("name", "plain_prompt"),
+        )
+        .await;
+        assert_eq!(plain, Value::Null, "{rev}: a prompt that asks nothing");
+        let asks = listed_asks(
+            router(),
+            rev,
+            "resources/list",
+            "resources",
+            ("uri", "notes://workspace"),
+        )
+        .await;
+        assert_eq!(
+            asks,
+            json!([{"key": "work_roots", "kind": "roots", "fallback": "function", "required": false}]),
+            "{rev}"
+        );
+        let asks = listed_asks(
+            router(),
+            rev,
+            "resources/templates/list",
+            "resourceTemplates",
+            ("uriTemplate", "card://{id}"),
+        )
+        .await;
+        assert_eq!(asks, json!([form("confirm_plan", "refuse")]), "{rev}");
+        // Off: out of every list.
+        for (method, field) in [
+            ("prompts/list", "prompts"),
+            ("resources/list", "resources"),
+            ("resources/templates/list", "resourceTemplates"),
+        ] {
+            for item in list(router().advertise_asks(false), rev, method, field).await {
+                assert!(item.get("_meta").is_none(), "{rev} {method}: {item:#}");
+            }
+        }
+    }
+}
+
+/// A prompt written by hand whose listing advertises one question and that asks another.
+struct Lying;
+
+impl rondo_mcp::PromptHandler for Lying {
+    const NAME: &'static str = "lying";
+    fn definition() -> rondo_mcp::protocol::Prompt {
+        let mut p = rondo_mcp::protocol::Prompt::new("lying", "Asks what it does not advertise.");
+        let advertised = json!([{"key": "listed", "kind": "elicitation", "mode": "form", "fallback": "function", "required": false}]);
+        p.meta = Some(rondo_mcp::protocol::JsonObject::from_iter([(
+            ASKS_META_KEY.to_owned(),
+            advertised,
+        )]));
+        p
+    }
+    fn get<'a>(
+        cx: &'a Cx,
+        _: &'a rondo_mcp::protocol::JsonObject,
+    ) -> rondo_mcp::BoxFuture<'a, Result<rondo_mcp::protocol::GetPromptResult, Error>> {
+        Box::pin(async move {
+            let form = rondo_mcp::protocol::ElicitRequest::Form {
+                message: "Who are you?".into(),
+                requested_schema: serde_json::from_value(
+                    json!({"type": "object", "properties": {}}),
+                )
+                .unwrap(),
+            };
+            let _ = cx
+                .ask_raw(
+                    "hidden",
+                    rondo_mcp::protocol::InputRequest::Elicit(form),
+                    |_| Ok(()),
+                )
+                .await;
+            Ok(rondo_mcp::protocol::GetPromptResult {
+                description: None,
+                messages: vec![],
+            })
+        })
+    }
+}
+
+#[tokio::test]
+async fn the_sweep_fails_a_prompt_that_asks_what_it_does_not_advertise() {
+    let report = rondo_mcp::testing::Sweep::new(|| {
+        Server::new(
+            Router::new(ServerInfo::new("lies", "1"))
+                .prompts(rondo_mcp::PromptSet::new().with::<Lying>()),
+        )
+    })
+    .revisions([Revision::V2026_07_28])
+    .collect()
+    .await;
+    let unadvertised: Vec<_> = report
+        .findings()
+        .iter()
+        .filter(|f| {
+            f.problem.contains(
+                "asked `hidden`, which its listing does not advertise (it lists [\"listed\"])",
+            )
+        })
+        .collect();
+    assert!(!unadvertised.is_empty(), "{report}");
+    assert!(unadvertised.iter().all(|f| f.target == "lying"), "{report}");
 }

@@ -198,8 +198,8 @@ pub fn schema(paths: &Paths, group: Group, base: TokenStream) -> TokenStream {
     quote!(#with(#base, &[#(#each),*]))
 }
 
-/// A tool's definition with its questions advertised in its `_meta` (`with_asks`), in
-/// declaration order; unchanged for a tool that asks nothing.
+/// A tool's, prompt's or resource's definition with its questions advertised in its `_meta`
+/// (`with_asks`), in declaration order; unchanged for one that asks nothing.
 pub fn meta(paths: &Paths, group: Group, definition: TokenStream) -> TokenStream {
     if group.asks.paths.is_empty() {
         return definition;

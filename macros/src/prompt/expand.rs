@@ -63,10 +63,15 @@ fn definition(prompt: &Prompt, paths: &Paths) -> TokenStream {
     let (name, description) = (&prompt.name, &prompt.description);
     let title = optional(prompt.title.as_ref());
     let (prompt_ty, prompt_definition) = (paths.prompt(), paths.prompt_definition());
+    let listed = asks::meta(
+        paths,
+        Group::of(&prompt.asks),
+        quote!(#prompt_definition(#name, #title, #description, #arguments_list)),
+    );
     quote! {
         fn definition() -> #prompt_ty {
             #(#arg_checks)*
-            #prompt_definition(#name, #title, #description, #arguments_list)
+            #listed
         }
     }
 }

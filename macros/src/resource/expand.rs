@@ -42,9 +42,14 @@ fn definition(r: &Resource, paths: &Paths) -> TokenStream {
     let (uri, name, templated) = (&r.uri, &r.name, !r.vars.is_empty());
     let (title, description) = (optional(r.title.as_ref()), optional(r.description.as_ref()));
     let mime = optional(r.mime_type.as_ref());
+    let listed = asks::meta(
+        paths,
+        Group::of(&r.asks),
+        quote!(#resource_definition(#templated, #uri, #name, #title, #description, #mime)),
+    );
     quote! {
         fn definition() -> #def {
-            #resource_definition(#templated, #uri, #name, #title, #description, #mime)
+            #listed
         }
     }
 }

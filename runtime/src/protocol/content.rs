@@ -307,6 +307,9 @@ pub struct ResourceTemplate {
     /// Annotations.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub annotations: Option<Annotations>,
+    /// Extension metadata.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<JsonObject>,
 }
 
 /// `CallToolResult` (without the revision envelope).

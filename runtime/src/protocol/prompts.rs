@@ -18,6 +18,9 @@ pub struct Prompt {
     /// Arguments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arguments: Option<Vec<PromptArgument>>,
+    /// Extension metadata.
+    #[serde(rename = "_meta", default, skip_serializing_if = "Option::is_none")]
+    pub meta: Option<super::JsonObject>,
 }
 
 impl Prompt {
@@ -28,6 +31,7 @@ impl Prompt {
             title: None,
             description: Some(description.into()),
             arguments: None,
+            meta: None,
         }
     }
     /// Adds an argument.

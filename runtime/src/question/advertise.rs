@@ -1,10 +1,12 @@
-//! What a tool may ask, advertised in `tools/list` (docs/design.md §4, "Advertised"): each
-//! `asks = [..]` entry of a `#[tool]` becomes one entry of the tool's `_meta["dev.rondo/asks"]`,
-//! in declaration order, so a host or a registry can tell up front which client capabilities a
-//! tool can use and which it cannot do without. `AskKind`, `FallbackKind`, `AskMeta` and
-//! `with_asks` are the macros' (through `__private`); [`ASKS_META_KEY`] is public.
+//! What a tool, prompt or resource may ask, advertised in its listing (`tools/list`,
+//! `prompts/list`, `resources/list`, `resources/templates/list`; docs/design.md §4,
+//! "Advertised"): each `asks = [..]` entry becomes one entry of the item's
+//! `_meta["dev.rondo/asks"]`, in declaration order, so a host or a registry can tell up front
+//! which client capabilities it can use and which it cannot do without. `AskKind`,
+//! `FallbackKind`, `AskMeta`, `Listing` and `with_asks` are the macros' (through `__private`);
+//! [`ASKS_META_KEY`] is public.
 
-use crate::protocol::{JsonObject, Tool};
+use crate::protocol::{JsonObject, Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
 /// The `_meta` key of a tool's questions in `tools/list`: `dev.rondo/` is the reverse-DNS
@@ -74,26 +76,45 @@ impl AskMeta {
     }
 }
 
-/// `tool` with its questions under [`ASKS_META_KEY`] in its `_meta`, in the order given; an
-/// entry that is no question (`None`, already a compile error) is left out, and so is the key
-/// when nothing remains.
-pub fn with_asks(mut tool: Tool, asks: &[Option<AskMeta>]) -> Tool {
-    let entries: Vec<Value> = asks.iter().flatten().map(|a| a.to_json()).collect();
-    if entries.is_empty() {
-        return tool;
-    }
-    tool.meta
-        .get_or_insert_with(JsonObject::new)
-        .insert(ASKS_META_KEY.to_owned(), Value::Array(entries));
-    tool
+/// A listed item with a `_meta`: a tool, a prompt, a resource or a resource template.
+pub trait Listing {
+    /// Its `_meta`.
+    fn meta_mut(&mut self) -> &mut Option<JsonObject>;
 }
 
-/// `tool` without [`ASKS_META_KEY`] in its `_meta` (and without `_meta` when that was all).
-pub(crate) fn without_asks(tool: &mut Tool) {
-    if let Some(meta) = &mut tool.meta {
-        meta.remove(ASKS_META_KEY);
-        if meta.is_empty() {
-            tool.meta = None;
+macro_rules! listing {
+    ($($item:ty),*) => {$(
+        impl Listing for $item {
+            fn meta_mut(&mut self) -> &mut Option<JsonObject> {
+                &mut self.meta
+            }
+        }
+    )*};
+}
+
+listing!(Tool, Prompt, Resource, ResourceTemplate);
+
+/// `item` with its questions under [`ASKS_META_KEY`] in its `_meta`, in the order given; an
+/// entry that is no question (`None`, already a compile error) is left out, and so is the key
+/// when nothing remains.
+pub fn with_asks<L: Listing>(mut item: L, asks: &[Option<AskMeta>]) -> L {
+    let entries: Vec<Value> = asks.iter().flatten().map(|a| a.to_json()).collect();
+    if entries.is_empty() {
+        return item;
+    }
+    item.meta_mut()
+        .get_or_insert_with(JsonObject::new)
+        .insert(ASKS_META_KEY.to_owned(), Value::Array(entries));
+    item
+}
+
+/// `item` without [`ASKS_META_KEY`] in its `_meta` (and without `_meta` when that was all).
+pub(crate) fn without_asks<L: Listing + ?Sized>(item: &mut L) {
+    let meta = item.meta_mut();
+    if let Some(m) = meta {
+        m.remove(ASKS_META_KEY);
+        if m.is_empty() {
+            *meta = None;
         }
     }
 }
