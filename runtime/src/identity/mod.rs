@@ -4,10 +4,19 @@
 //! These types are named by every layer (the call context, the engine, the HTTP transport and
 //! the `auth` feature), so they live in one module that needs no feature and depends only on
 //! the canonical digest (design §26).
+//!
+//! Here: the [`Principal`] and a request's step-up; `scope.rs` the [`Scope`] and the
+//! challenge's scopes; `token.rs` the [`BearerToken`] and the verified [`AccessToken`].
+
+mod scope;
+mod token;
+
+pub(crate) use scope::challenge_scopes;
+pub use scope::{OFFLINE_ACCESS, Scope, ScopeError};
+pub use token::{AccessToken, Audience, BearerToken};
 
 use crate::canonical;
-use serde_json::{Map, Value};
-use std::borrow::Cow;
+use serde_json::Value;
 use std::collections::BTreeSet;
 use std::fmt;
 use std::sync::Arc;
@@ -213,26 +222,6 @@ pub(crate) async fn token_expiry(who: Option<&Principal>) {
     }
 }
 
-/// The scope that a refresh token is asked for; never a resource's scope (2026-07-28:
-/// servers SHOULD NOT put it in a challenge or in `scopes_supported`).
-pub const OFFLINE_ACCESS: &str = "offline_access";
-
-/// The scopes a `403 insufficient_scope` names: the operation's `required` scopes (all of
-/// them, at once, in their order), then the other `granted` ones, so that a client that
-/// replaces its scopes with the challenge's keeps what it had. `offline_access` is never named.
-pub(crate) fn challenge_scopes<'a>(
-    required: &'a [Scope],
-    granted: impl IntoIterator<Item = &'a Scope>,
-) -> Vec<Scope> {
-    let mut out: Vec<Scope> = Vec::new();
-    for s in required.iter().chain(granted) {
-        if s.as_str() != OFFLINE_ACCESS && !out.contains(s) {
-            out.push(s.clone());
-        }
-    }
-    out
-}
-
 /// What `cx.require_scopes` found missing, for the transport to answer as a step-up
 /// (`403 insufficient_scope`) when nothing was sent for the request yet.
 #[derive(Debug, Clone)]
@@ -247,238 +236,10 @@ pub(crate) struct StepUp {
 /// Where a request's [`StepUp`] is recorded; only protected endpoints have one.
 pub(crate) type StepUpSlot = Arc<std::sync::OnceLock<StepUp>>;
 
-/// An OAuth scope: a non-empty scope-token of printable ASCII without space, `"` or `\`
-/// (RFC 6749 §3.3), so it can be written into a `WWW-Authenticate` challenge as it is.
-#[derive(Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Scope(Cow<'static, str>);
-
-/// Why a string is not a [`Scope`].
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ScopeError {
-    reason: &'static str,
-}
-
-impl fmt::Display for ScopeError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.reason)
-    }
-}
-
-impl std::error::Error for ScopeError {}
-
-/// The longest scope Rondo accepts, in bytes.
-pub(crate) const MAX_SCOPE_BYTES: usize = 256;
-
-const fn check_scope(s: &str) -> Result<(), &'static str> {
-    let b = s.as_bytes();
-    if b.is_empty() {
-        return Err("a scope cannot be empty");
-    }
-    if b.len() > MAX_SCOPE_BYTES {
-        return Err("a scope is at most 256 bytes");
-    }
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            b' ' => return Err("a scope cannot contain a space: write two scopes"),
-            b'"' | b'\\' => return Err("a scope cannot contain `\"` or `\\` (RFC 6749 §3.3)"),
-            0x21..=0x7e => {}
-            _ => {
-                return Err(
-                    "a scope is printable ASCII without space, `\"` or `\\` (RFC 6749 §3.3)",
-                );
-            }
-        }
-        i += 1;
-    }
-    Ok(())
-}
-
-impl Scope {
-    /// A scope from a string, checked.
-    pub fn new(s: impl Into<Cow<'static, str>>) -> Result<Scope, ScopeError> {
-        let s = s.into();
-        match check_scope(&s) {
-            Ok(()) => Ok(Scope(s)),
-            Err(reason) => Err(ScopeError { reason }),
-        }
-    }
-    /// A scope from a literal; checked at compile time in a `const` (a bad literal fails the
-    /// build), at run time otherwise (it panics: use [`Scope::new`] for values read at run
-    /// time).
-    pub const fn from_static(s: &'static str) -> Scope {
-        match check_scope(s) {
-            Ok(()) => Scope(Cow::Borrowed(s)),
-            Err(reason) => panic!("{}", reason),
-        }
-    }
-    /// The scope as written.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(&*self.0, f)
-    }
-}
-
-impl fmt::Display for Scope {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl AsRef<str> for Scope {
-    fn as_ref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl std::borrow::Borrow<str> for Scope {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-
-impl PartialEq<str> for Scope {
-    fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
-    }
-}
-
-impl PartialEq<&str> for Scope {
-    fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
-    }
-}
-
-/// A bearer token as the client sent it. Its `Debug` and `Display` never show it; only
-/// [`expose`](BearerToken::expose) does, so it cannot reach a log by accident.
-#[derive(Clone, PartialEq, Eq)]
-pub struct BearerToken(String);
-
-impl BearerToken {
-    /// Wraps a token.
-    pub fn new(token: impl Into<String>) -> Self {
-        BearerToken(token.into())
-    }
-    /// The token itself. A server MUST NOT pass a client's token through to an upstream API
-    /// (MCP Authorization, "Token Passthrough"): exchange it (RFC 8693) for one issued to you.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-    /// Its length in bytes.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-    /// Whether it is empty.
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-}
-
-impl fmt::Debug for BearerToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "Bearer [redacted, {} bytes]", self.0.len())
-    }
-}
-
-impl fmt::Display for BearerToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        fmt::Debug::fmt(self, f)
-    }
-}
-
-/// Whom a token was issued for.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Audience {
-    /// The token's `aud` values (a JWT's `aud` string or array, an introspection answer's
-    /// `aud`). The resource server accepts the token when one of them names it.
-    Values(Vec<String>),
-    /// The token names no audience, and the verifier vouches that the authorization server's
-    /// answer already means "for this resource"; the reason is written in the code and logged.
-    Vouched(&'static str),
-}
-
-/// A verified access token: what its verifier established. The raw token is not in it.
-#[derive(Clone)]
-#[non_exhaustive]
-pub struct AccessToken {
-    /// The issuer (`iss`).
-    pub issuer: String,
-    /// The subject (`sub`): the user, or the client itself for a client-credentials token.
-    pub subject: String,
-    /// The client application (`client_id`, else `azp`).
-    pub client_id: Option<String>,
-    /// The scopes granted.
-    pub scopes: BTreeSet<Scope>,
-    /// When it expires (`exp`). A token without an expiry is refused.
-    pub expires_at: SystemTime,
-    /// Whom it was issued for (`aud`); the resource server checks it whatever the verifier did.
-    pub audience: Audience,
-    /// Every claim, for the server's own decisions.
-    pub claims: Map<String, Value>,
-}
-
-impl AccessToken {
-    /// A token with these facts and no other claims.
-    pub fn new(
-        issuer: impl Into<String>,
-        subject: impl Into<String>,
-        expires_at: SystemTime,
-        audience: Audience,
-    ) -> Self {
-        AccessToken {
-            issuer: issuer.into(),
-            subject: subject.into(),
-            client_id: None,
-            scopes: BTreeSet::new(),
-            expires_at,
-            audience,
-            claims: Map::new(),
-        }
-    }
-    /// With this client id.
-    pub fn with_client_id(mut self, client_id: impl Into<String>) -> Self {
-        self.client_id = Some(client_id.into());
-        self
-    }
-    /// With these scopes granted.
-    pub fn with_scopes(mut self, scopes: impl IntoIterator<Item = Scope>) -> Self {
-        self.scopes.extend(scopes);
-        self
-    }
-    /// With these claims.
-    pub fn with_claims(mut self, claims: Map<String, Value>) -> Self {
-        self.claims = claims;
-        self
-    }
-    /// The principal this token authenticates.
-    pub fn principal(&self) -> Principal {
-        Principal::verified(&*self.issuer, &*self.subject, self.client_id.clone())
-    }
-}
-
-impl fmt::Debug for AccessToken {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("AccessToken")
-            .field("issuer", &self.issuer)
-            .field("subject", &self.subject)
-            .field("client_id", &self.client_id)
-            .field("scopes", &self.scopes)
-            .field("expires_at", &self.expires_at)
-            .field("audience", &self.audience)
-            .field("claims", &self.claims.keys().collect::<Vec<_>>())
-            .finish()
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Map;
 
     #[test]
     fn the_key_is_the_identity_and_not_a_concatenation() {
