@@ -11,8 +11,10 @@
 mod scope;
 mod token;
 
+#[cfg(feature = "auth")]
+pub use scope::OFFLINE_ACCESS;
 pub(crate) use scope::challenge_scopes;
-pub use scope::{OFFLINE_ACCESS, Scope, ScopeError};
+pub use scope::{Scope, ScopeError};
 pub use token::{AccessToken, Audience, BearerToken};
 
 use crate::canonical;

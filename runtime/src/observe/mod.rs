@@ -11,12 +11,16 @@
 //! and its result was dropped). A call the client abandons between rounds tells its
 //! questions and answers, never its fallbacks: the call never ended.
 
-use crate::protocol::{ElicitRequest, InputRequest, Revision};
+mod labels;
+#[cfg(feature = "metrics")]
+mod metered;
+
+use labels::Labelled;
+pub(crate) use labels::{Call, Labels};
+
+use crate::protocol::{ElicitRequest, InputRequest};
 use crate::question::advertise::AskKind;
-use crate::sync::lock;
 use serde_json::Value;
-use std::collections::BTreeSet;
-use std::sync::Mutex;
 
 /// What the user did with a question.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,103 +172,6 @@ impl Pass {
     }
 }
 
-/// At most this many distinct client names get a label of their own; later ones are `other`.
-pub(crate) const MAX_CLIENT_LABELS: usize = 64;
-/// At most this many distinct tool, prompt or resource names (a resource template's URIs are
-/// the client's to choose); later ones are `other`.
-pub(crate) const MAX_NAME_LABELS: usize = 256;
-/// A client label is cut to this many characters.
-const CLIENT_LABEL_CHARS: usize = 64;
-/// A name label is cut to this many characters.
-const NAME_LABEL_CHARS: usize = 128;
-
-/// The label values a server has given out. A client's name comes from the wire, and so can a
-/// resource's URI: each label set is bounded, so no client can grow the metrics without end.
-#[derive(Debug, Default)]
-pub(crate) struct Labels {
-    clients: Mutex<BTreeSet<String>>,
-    names: Mutex<BTreeSet<String>>,
-}
-
-impl Labels {
-    /// The label of a client's `clientInfo.name`: `none` without one (or an empty one), the
-    /// name with every character outside `[A-Za-z0-9 ._-]` made `_` and cut to 64 characters,
-    /// or `other` once 64 distinct labels are out.
-    pub(crate) fn client(&self, name: Option<&str>) -> String {
-        match name {
-            None | Some("") => "none".to_owned(),
-            Some(name) => given(
-                &self.clients,
-                clean(name, CLIENT_LABEL_CHARS),
-                MAX_CLIENT_LABELS,
-            ),
-        }
-    }
-
-    /// The label of a tool, prompt or resource name: as [`Labels::client`], cut to 128
-    /// characters and bounded at 256.
-    pub(crate) fn name(&self, name: &str) -> String {
-        given(&self.names, clean(name, NAME_LABEL_CHARS), MAX_NAME_LABELS)
-    }
-}
-
-/// `value` if it was given out before or there is room for it, else `other`.
-fn given(set: &Mutex<BTreeSet<String>>, value: String, max: usize) -> String {
-    let mut set = lock(set);
-    if set.contains(&value) {
-        return value;
-    }
-    if set.len() >= max {
-        return "other".to_owned();
-    }
-    set.insert(value.clone());
-    value
-}
-
-fn clean(s: &str, max_chars: usize) -> String {
-    s.chars()
-        .take(max_chars)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, ' ' | '.' | '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect()
-}
-
-/// The call a pass belongs to, as its decisions are labelled.
-pub(crate) struct Call<'a> {
-    /// The request's revision.
-    pub revision: Revision,
-    /// `tools/call`, `prompts/get` or `resources/read`.
-    pub method: &'a str,
-    /// The tool, prompt or resource.
-    pub name: &'a str,
-    /// The client's `clientInfo.name`.
-    pub client: Option<&'a str>,
-}
-
-/// The label values of one call.
-struct Labelled {
-    revision: &'static str,
-    method: String,
-    name: String,
-    client: String,
-}
-
-impl Labelled {
-    fn of(labels: &Labels, call: &Call<'_>) -> Labelled {
-        Labelled {
-            revision: call.revision.as_str(),
-            method: call.method.to_owned(),
-            name: labels.name(call.name),
-            client: labels.client(call.client),
-        }
-    }
-}
-
 /// Tells what of `decisions` a pass that ended as `pass` tells.
 pub(crate) fn tell(labels: &Labels, call: &Call<'_>, decisions: Vec<Decision>, pass: Pass) {
     let told: Vec<Decision> = decisions
@@ -334,136 +241,10 @@ pub(crate) fn state_bytes(labels: &Labels, call: &Call<'_>, bytes: usize) {
     metered::state_bytes(call.method, name, bytes);
 }
 
-/// The `metrics` facade's side: what a recorder the application installed receives.
-#[cfg(feature = "metrics")]
-mod metered {
-    use super::{Decision, Labelled, Outcome, kind_str};
-    use std::sync::Once;
-
-    /// Counter: questions sent to the client.
-    pub(crate) const ASKED: &str = "rondo_questions_asked_total";
-    /// Counter: questions sent again because the last answer did not fit.
-    pub(crate) const RE_ASKED: &str = "rondo_questions_reasked_total";
-    /// Counter: answers, by `action`.
-    pub(crate) const ANSWERED: &str = "rondo_questions_answered_total";
-    /// Counter: fallbacks taken, by `reason`.
-    pub(crate) const FALLBACK: &str = "rondo_questions_fallback_total";
-    /// Counter: questions that ended without an answer or a fallback, by `reason`.
-    pub(crate) const UNANSWERED: &str = "rondo_questions_unanswered_total";
-    /// Histogram: rounds per finished multi-round request.
-    pub(crate) const ROUNDS: &str = "rondo_request_rounds";
-    /// Histogram: bytes of each `requestState` sent.
-    pub(crate) const STATE_BYTES: &str = "rondo_request_state_bytes";
-
-    fn describe() {
-        static ONCE: Once = Once::new();
-        ONCE.call_once(|| {
-            metrics::describe_counter!(ASKED, "Questions sent to the client");
-            metrics::describe_counter!(
-                RE_ASKED,
-                "Questions sent again because the last answer did not fit"
-            );
-            metrics::describe_counter!(ANSWERED, "Questions answered, by action");
-            metrics::describe_counter!(FALLBACK, "Question fallbacks taken, by reason");
-            metrics::describe_counter!(
-                UNANSWERED,
-                "Questions that ended without an answer or a fallback, by reason"
-            );
-            metrics::describe_histogram!(ROUNDS, "Rounds per finished multi-round request");
-            metrics::describe_histogram!(
-                STATE_BYTES,
-                metrics::Unit::Bytes,
-                "Size of each requestState sent"
-            );
-        });
-    }
-
-    pub(super) fn decision(
-        l: &Labelled,
-        d: &Decision,
-        action: Option<&'static str>,
-        reason: Option<&'static str>,
-    ) {
-        describe();
-        let mut labels = vec![
-            ("question", d.key.clone()),
-            ("kind", kind_str(d.kind).to_owned()),
-            ("method", l.method.clone()),
-            ("name", l.name.clone()),
-            ("client", l.client.clone()),
-            ("revision", l.revision.to_owned()),
-        ];
-        let name = match d.outcome {
-            Outcome::Asked => ASKED,
-            Outcome::ReAsked => RE_ASKED,
-            Outcome::Answered(_) => ANSWERED,
-            Outcome::FellBack(_) => FALLBACK,
-            Outcome::Unanswered(_) => UNANSWERED,
-        };
-        if let Some(action) = action {
-            labels.push(("action", action.to_owned()));
-        }
-        if let Some(reason) = reason {
-            labels.push(("reason", reason.to_owned()));
-        }
-        metrics::counter!(name, &labels).increment(1);
-    }
-
-    pub(super) fn rounds(l: &Labelled, rounds: u32) {
-        describe();
-        let labels = [
-            ("method", l.method.clone()),
-            ("name", l.name.clone()),
-            ("client", l.client.clone()),
-            ("revision", l.revision.to_owned()),
-        ];
-        metrics::histogram!(ROUNDS, &labels).record(f64::from(rounds));
-    }
-
-    pub(super) fn state_bytes(method: &str, name: String, bytes: usize) {
-        describe();
-        let labels = [("method", method.to_owned()), ("name", name)];
-        metrics::histogram!(STATE_BYTES, &labels).record(bytes as f64);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    #[test]
-    fn client_labels_are_cleaned_cut_and_bounded() {
-        let labels = Labels::default();
-        assert_eq!(labels.client(None), "none");
-        assert_eq!(labels.client(Some("")), "none");
-        assert_eq!(labels.client(Some("Claude Desktop")), "Claude Desktop");
-        assert_eq!(labels.client(Some("a\"b}\nc{x=\"y\"}")), "a_b__c_x__y__");
-        let long = "x".repeat(500);
-        assert_eq!(labels.client(Some(&long)).len(), CLIENT_LABEL_CHARS);
-        assert_eq!(labels.client(Some("é")), "_");
-        // 5 distinct so far; fill up to the cap, then every new name is `other`.
-        for i in 0..MAX_CLIENT_LABELS - 4 {
-            let _ = labels.client(Some(&format!("client-{i}")));
-        }
-        assert_eq!(labels.client(Some("one more")), "other");
-        assert_eq!(labels.client(Some("Claude Desktop")), "Claude Desktop");
-        assert_eq!(labels.client(Some("client-0")), "client-0");
-        assert_eq!(lock(&labels.clients).len(), MAX_CLIENT_LABELS);
-    }
-
-    #[test]
-    fn name_labels_are_bounded_apart_from_clients() {
-        let labels = Labels::default();
-        for i in 0..MAX_NAME_LABELS {
-            assert_eq!(
-                labels.name(&format!("test://r/{i}")),
-                format!("test___r_{i}")
-            );
-        }
-        assert_eq!(labels.name("test://r/new"), "other");
-        assert_eq!(labels.client(Some("still room")), "still room");
-    }
 
     #[test]
     fn actions_come_from_an_elicitation_answer() {
