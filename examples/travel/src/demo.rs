@@ -2,7 +2,8 @@
 //! client would, once at 2026-07-28 and once at 2025-11-25, printing every message: the flight
 //! search answered by the client's model and then by the server's fallback, a declined booking,
 //! a booking approved in two forms over two rounds (2026-07-28: the `requestState` that carries
-//! the first answer into the second round), and the payment completed on the server's page.
+//! the first answer into the second round), and the payment completed on the server's page,
+//! whose link then refuses a second use.
 //! The "user" and the "model" are scripted. The demo checks every outcome and fails with a
 //! non-zero exit status when one is not what it should be.
 
@@ -53,6 +54,8 @@ struct Client {
     script: VecDeque<(&'static str, Value)>,
     /// What the scripted user was shown, in order.
     shown: Vec<String>,
+    /// The last page the server sent the user to.
+    opened: Option<String>,
 }
 
 impl Client {
@@ -74,6 +77,7 @@ impl Client {
             meta,
             script: VecDeque::new(),
             shown: Vec::new(),
+            opened: None,
         })
     }
 
@@ -188,10 +192,11 @@ impl Client {
             let (status, page) = web::get(url, 64 * 1024).await?;
             expect(
                 "the payment page",
-                status == 200 && page.contains("<button id=\"pay\">"),
+                status == 200 && page.contains("<button id=\"pay\"") && page.contains("/complete"),
                 true,
             )?;
             println!("  [user opens] {url} and presses \"Pay\" there in a moment");
+            self.opened = Some(url.to_owned());
             let complete = format!("{url}/complete");
             tokio::spawn(async move {
                 tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -359,6 +364,19 @@ async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<(
         text(&r),
         "Paid $3,000 for booking trip-1: receipt R-TRIP-1-3000.",
     )?;
+    let link = c.opened.take().ok_or("demo: no payment page was opened")?;
+    expect(
+        "the payment link carries no booking id",
+        link.contains("trip-1"),
+        false,
+    )?;
+    let (status, page) = web::get(&link, 64 * 1024).await?;
+    println!("  [user opens the link again] {status}: the link was used");
+    expect(
+        "the used link, opened again",
+        (status, page.contains("This payment link has been used")),
+        (410, true),
+    )?;
     expect("answers left unused", c.script.len(), 0)?;
     Ok(())
 }
@@ -418,7 +436,7 @@ pub async fn run() -> Res<()> {
     modern().await?;
     legacy().await?;
     println!(
-        "\ndone: at both revisions the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page."
+        "\ndone: at both revisions the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page through a link that pays once."
     );
     Ok(())
 }

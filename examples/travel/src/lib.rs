@@ -10,6 +10,7 @@
 pub mod booking;
 pub mod files;
 pub mod flights;
+pub mod links;
 pub mod metrics;
 pub mod payment;
 pub mod pick;
@@ -18,15 +19,20 @@ pub mod store;
 pub mod tools;
 pub mod web;
 
+use links::{PageLogin, PayLinks};
 use pick::FlightFallback;
 use provider::ModelProvider;
 use rondo_mcp::prelude::*;
+use rondo_mcp::shared::Redis;
+use rondo_mcp::state::{Clock, KeyRing, SystemClock};
+use std::fmt;
 use std::net::SocketAddr;
+use std::sync::Arc;
 
 pub use tools::Travel;
 
 /// How the server is configured.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Config {
     /// What the flight search does without the client's model.
     pub fallback: FlightFallback,
@@ -34,6 +40,17 @@ pub struct Config {
     pub workspace: Option<String>,
     /// Where the payment page listens (loopback; port 0 picks one).
     pub page_addr: SocketAddr,
+    /// The key ring that seals `requestState` and the payment links (`RONDO_STATE_KEYS`);
+    /// `None`: a random one, right for one process.
+    pub state_keys: Option<KeyRing>,
+    /// What a fleet shares (`--redis`, `RONDO_REDIS_URL`): the replay guard, the task store,
+    /// the decisions' ledger, and the record of used payment links.
+    pub shared: Option<Redis>,
+    /// The clock of the server and of the payment links' expiry (tests move it).
+    pub clock: Arc<dyn Clock>,
+    /// Who is signed in on the payment page, for a server whose pages have a user login: the
+    /// page then refuses a link made for another user. The example has none.
+    pub page_login: Option<PageLogin>,
 }
 
 impl Default for Config {
@@ -42,7 +59,24 @@ impl Default for Config {
             fallback: FlightFallback::Rank,
             workspace: None,
             page_addr: ([127, 0, 0, 1], 0).into(),
+            state_keys: None,
+            shared: None,
+            clock: Arc::new(SystemClock),
+            page_login: None,
         }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("fallback", &self.fallback)
+            .field("workspace", &self.workspace)
+            .field("page_addr", &self.page_addr)
+            .field("state_keys", &self.state_keys)
+            .field("shared", &self.shared)
+            .field("page_login", &self.page_login.is_some())
+            .finish_non_exhaustive()
     }
 }
 
@@ -50,7 +84,8 @@ impl Config {
     /// From the environment: `TRAVEL_FLIGHT_FALLBACK` (`rank`, the default; `provider`;
     /// `host`), `TRAVEL_MODEL_PROVIDER` (`fake`, an `http://` endpoint or a command; setting it
     /// alone selects `provider`), `TRAVEL_WORKSPACE` (a folder), `TRAVEL_PAYMENT_ADDR`
-    /// (default `127.0.0.1:0`).
+    /// (default `127.0.0.1:0`), `RONDO_STATE_KEYS` (the key ring). What a fleet shares is
+    /// connected to by the caller (`shared`).
     pub fn from_env() -> Result<Config, String> {
         let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
         let provider = var("TRAVEL_MODEL_PROVIDER")
@@ -74,10 +109,14 @@ impl Config {
             Some(a) => a.parse().map_err(|e| format!("TRAVEL_PAYMENT_ADDR: {e}"))?,
             None => Config::default().page_addr,
         };
+        let state_keys =
+            KeyRing::from_env("RONDO_STATE_KEYS").map_err(|e| format!("RONDO_STATE_KEYS: {e}"))?;
         Ok(Config {
             fallback,
             workspace: var("TRAVEL_WORKSPACE"),
             page_addr,
+            state_keys,
+            ..Config::default()
         })
     }
 }
@@ -88,16 +127,35 @@ pub const INSTRUCTIONS: &str = "Find flights with find_best_flight, book the Bar
     the payment page), and list the travel workspace with trip_files.";
 
 /// Starts the payment page and builds the server. The page runs on the current tokio runtime.
+///
+/// The payment links are sealed with the server's key ring (`state_keys`, else a random ring
+/// of this process's own) and their use recorded on `shared` when given: a fleet that shares
+/// the ring and the Redis checks and spends each link once, wherever it is opened.
 pub async fn start(config: Config) -> std::io::Result<(Server<Router>, Travel)> {
     let store = store::Store::default();
-    let page = payment::PaymentPage::start(store.clone(), config.page_addr).await?;
+    let keys = config.state_keys.clone().unwrap_or_else(KeyRing::random);
+    let links = PayLinks::new(
+        keys,
+        store.id(),
+        config.clock.clone(),
+        config.shared.as_ref(),
+        config.page_login.clone(),
+    );
+    let page = payment::PaymentPage::start(store.clone(), links.clone(), config.page_addr).await?;
     let travel = || Travel {
         store: store.clone(),
+        links: links.clone(),
         page: page.base.clone(),
         fallback: config.fallback.clone(),
         workspace: config.workspace.clone(),
     };
     let info = ServerInfo::new("travel", env!("CARGO_PKG_VERSION")).instructions(INSTRUCTIONS);
-    let server = Server::new(Router::new(info).tools(travel()));
+    let mut server = Server::new(Router::new(info).tools(travel())).clock(config.clock.clone());
+    if let Some(keys) = config.state_keys {
+        server = server.state_keys(keys);
+    }
+    if let Some(shared) = config.shared {
+        server = server.shared_state(shared);
+    }
     Ok((server, travel()))
 }

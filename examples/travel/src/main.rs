@@ -25,19 +25,16 @@ use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
 
 async fn server(redis: Option<&str>) -> Result<Server<Router>, Box<dyn std::error::Error>> {
-    let config = Config::from_env().map_err(|e| format!("configuration: {e}"))?;
-    let (mut server, travel) = start(config).await?;
-    eprintln!("travel: payment page at {}/pay/<booking>", travel.page);
-    if let Some(keys) = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS")? {
-        server = server.state_keys(keys);
-    }
-    let shared = match redis {
+    let mut config = Config::from_env().map_err(|e| format!("configuration: {e}"))?;
+    config.shared = match redis {
         Some(url) => Some(rondo_mcp::shared::Redis::connect(url).await?),
         None => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
     };
-    if let Some(redis) = shared {
-        server = server.shared_state(redis);
-    }
+    let (server, travel) = start(config).await?;
+    eprintln!(
+        "travel: payment page at {}/pay/ (each payment gets a link of its own)",
+        travel.page
+    );
     Ok(server)
 }
 

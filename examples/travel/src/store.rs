@@ -1,5 +1,9 @@
 //! The bookings of this process and their payments: `"demo"` always exists (unpaid until paid),
 //! `book_trip` adds the others. In memory, bounded, shared by the tools and the payment page.
+//!
+//! The store has a random id of its own: a payment link names the store it was made for, so a
+//! link made by another process (one sharing this one's key ring, in a fleet) is refused here
+//! instead of paying this process's booking of the same name.
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -23,17 +27,38 @@ pub struct Booking {
     pub receipt: Option<String>,
 }
 
+/// What [`Store::pay`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Payment {
+    /// Paid now: the receipt.
+    Paid(String),
+    /// Paid before, through the link of the flow `by` (a flow id); nothing was charged now.
+    AlreadyPaid {
+        /// The flow whose payment link paid it.
+        by: String,
+    },
+    /// No such booking.
+    NoBooking,
+}
+
 #[derive(Debug, Default)]
 struct Inner {
     bookings: HashMap<String, Booking>,
+    /// Booking id to the flow whose payment link paid it.
+    paid_by: HashMap<String, String>,
     next: u64,
 }
 
 /// The shared store.
 #[derive(Debug, Clone)]
-pub struct Store(Arc<Mutex<Inner>>);
+pub struct Store {
+    id: Arc<str>,
+    inner: Arc<Mutex<Inner>>,
+}
 
 impl Default for Store {
+    /// # Panics
+    /// When the operating system has no random generator (for the store's id).
     fn default() -> Self {
         let mut inner = Inner::default();
         inner.bookings.insert(
@@ -46,13 +71,25 @@ impl Default for Store {
                 receipt: None,
             },
         );
-        Store(Arc::new(Mutex::new(inner)))
+        let mut id = [0u8; 8];
+        if let Err(e) = getrandom::fill(&mut id) {
+            panic!("no operating-system random number generator: {e}");
+        }
+        Store {
+            id: crate::links::hex(&id).into(),
+            inner: Arc::new(Mutex::new(inner)),
+        }
     }
 }
 
 impl Store {
     fn lock(&self) -> MutexGuard<'_, Inner> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// This store's random id (16 hex digits), which the payment links it issues name.
+    pub fn id(&self) -> &str {
+        &self.id
     }
 
     /// Books a trip (`book_trip` does it once per call, through `Cx::once`).
@@ -79,15 +116,27 @@ impl Store {
         self.lock().next
     }
 
-    /// Marks the booking paid (what the payment page does) and returns the receipt; paying
-    /// twice gives the first receipt.
-    pub fn pay(&self, id: &str) -> Option<String> {
+    /// Marks the booking paid through the payment link of `flow` (what the payment page does)
+    /// and returns the receipt. A booking is paid once: paying it again charges nothing and
+    /// says which flow's link paid it.
+    pub fn pay(&self, id: &str, flow: &str) -> Payment {
         let mut inner = self.lock();
-        let booking = inner.bookings.get_mut(id)?;
-        let receipt = booking
-            .receipt
-            .get_or_insert_with(|| format!("R-{}-{}", id.to_uppercase(), booking.total_usd));
-        Some(receipt.clone())
+        let Some(booking) = inner.bookings.get_mut(id) else {
+            return Payment::NoBooking;
+        };
+        if booking.receipt.is_some() {
+            let by = inner.paid_by.get(id).cloned().unwrap_or_default();
+            return Payment::AlreadyPaid { by };
+        }
+        let receipt = format!("R-{}-{}", id.to_uppercase(), booking.total_usd);
+        booking.receipt = Some(receipt.clone());
+        inner.paid_by.insert(id.to_owned(), flow.to_owned());
+        Payment::Paid(receipt)
+    }
+
+    /// The flow whose payment link paid the booking, once paid.
+    pub fn paid_by(&self, id: &str) -> Option<String> {
+        self.lock().paid_by.get(id).cloned()
     }
 
     /// The receipt, once paid.

@@ -3,6 +3,7 @@
 use crate::booking::{self, Approval, TravellerDetails, approve_trip, traveller_details};
 use crate::files::{self, workspace};
 use crate::flights::{self, Preferences};
+use crate::links::PayLinks;
 use crate::payment::pay_on_page;
 use crate::pick::{FlightFallback, FlightSearch, pick_flights, resolve};
 use crate::store::{Booking, Store};
@@ -13,6 +14,8 @@ use rondo_mcp::toolbox;
 pub struct Travel {
     /// The bookings and their payments.
     pub store: Store,
+    /// Makes the payment links (and the page checks them).
+    pub links: PayLinks,
     /// The payment page's base URL.
     pub page: String,
     /// What the flight search does without the client's model.
@@ -157,7 +160,16 @@ impl Travel {
                 booking.id
             ));
         }
-        let asked = pay_on_page(&booking.id, booking.total_usd, &self.page);
+        // The link is made once per call and carried in `requestState`: every round renders
+        // the same URL (a new one would be a new question). It names the booking and this
+        // call's flow, sealed, so the URL carries neither.
+        let mint = async {
+            let principal = cx.principal();
+            self.links.mint(&booking.id, cx.flow_id(), principal)
+        };
+        let token = cx.memo("pay-link", mint).await?;
+        let link = format!("{}/pay/{token}", self.page);
+        let asked = pay_on_page(&booking.id, booking.total_usd, &link);
         match cx.ask(asked).await {
             Answer::Accept(flow) => {
                 let store = self.store.clone();

@@ -17,6 +17,15 @@ pub async fn get(url: &str, limit: u64) -> Result<(u16, String), String> {
     send(Method::GET, url, &[], None, limit).await
 }
 
+/// `GET url` with these headers: the status and the body (at most `limit` bytes).
+pub async fn get_with(
+    url: &str,
+    headers: &[(&str, &str)],
+    limit: u64,
+) -> Result<(u16, String), String> {
+    send(Method::GET, url, headers, None, limit).await
+}
+
 /// `POST url` with a JSON body: the status and the body (at most `limit` bytes).
 pub async fn post_json(url: &str, body: &str, limit: u64) -> Result<(u16, String), String> {
     let json = [("content-type", "application/json")];

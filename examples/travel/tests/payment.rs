@@ -38,14 +38,25 @@ async fn the_payment_completes_through_the_page_while_the_tool_waits() {
         .await;
         let pay = async {
             let url = page_url(&c).await;
-            assert_eq!(url, format!("{}/pay/demo", travel.page));
+            // The page's own link: a token of its own, not the booking id.
+            let token = url
+                .strip_prefix(&format!("{}/pay/", travel.page))
+                .unwrap_or_else(|| panic!("{url}"));
+            assert!(
+                token.len() > 64
+                    && token
+                        .bytes()
+                        .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_'),
+                "{url}"
+            );
             // The tool is waiting: nothing is paid until the page says so.
             tokio::time::sleep(Duration::from_millis(300)).await;
             assert_eq!(travel.store.receipt("demo"), None, "{rev}");
             let (status, page) = web::get(&url, 65536).await.unwrap();
             assert_eq!(status, 200);
             assert!(
-                page.contains("Pay $3,000") && page.contains("/pay/demo/complete"),
+                page.contains("Pay $3,000")
+                    && page.contains(&format!("data-complete=\"/pay/{token}/complete\"")),
                 "{page}"
             );
             let (status, body) = web::post_json(&format!("{url}/complete"), "{}", 4096)
@@ -250,8 +261,9 @@ async fn paying_before_the_client_retries_still_reads_as_paid() {
 
 #[tokio::test]
 async fn a_foreign_page_or_a_plain_form_post_cannot_complete_the_payment() {
-    let (_, travel) = travel(Config::default()).await;
-    let complete = format!("{}/pay/demo/complete", travel.page);
+    let (server, travel) = travel(Config::default()).await;
+    let c = client(server, Revision::V2026_07_28, everything(), Script::new()).await;
+    let complete = format!("{}/complete", link_for(&c, "demo").await);
     let form = [("content-type", "application/x-www-form-urlencoded")];
     let (status, _) = web::post(&complete, &form, "pay=1", 4096).await.unwrap();
     assert_eq!(

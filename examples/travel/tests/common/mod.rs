@@ -74,3 +74,25 @@ pub fn asked(c: &TestClient) -> Vec<(String, Value)> {
 pub fn asked_methods(c: &TestClient) -> Vec<String> {
     asked(c).into_iter().map(|(m, _)| m).collect()
 }
+
+/// The first round of a 2026-07-28 `pay_for_trip` call for `booking`: its result (an
+/// `InputRequiredResult` asking to open the payment page).
+pub async fn first_round(c: &TestClient, booking: &str) -> Value {
+    let call = json!({"name": "pay_for_trip", "arguments": {"booking_id": booking}});
+    let first = c.request("tools/call", call).await.expect("a first round");
+    assert_eq!(first["resultType"], "input_required", "{first}");
+    first
+}
+
+/// The payment link a round asked the client to open.
+pub fn link_in(round: &Value) -> String {
+    round["inputRequests"]["pay_on_page"]["params"]["url"]
+        .as_str()
+        .unwrap_or_else(|| panic!("no payment link in {round}"))
+        .to_owned()
+}
+
+/// A payment link for `booking`, from the first round of a call of its own.
+pub async fn link_for(c: &TestClient, booking: &str) -> String {
+    link_in(&first_round(c, booking).await)
+}

@@ -1,0 +1,70 @@
+//! Payment links whose use is recorded on Redis (`--redis`): a link pays once, and a Redis
+//! that went away refuses the completion with a clear answer (503, nothing paid), never a
+//! payment it could not record. Needs `redis-server` on PATH (under `CI`, its absence fails).
+
+mod common;
+
+#[path = "../../../tests/tests/task_store_support/redis_server.rs"]
+mod redis_server;
+
+use common::*;
+use redis_server::RedisServer;
+use rondo_example_travel::store::Booking;
+use rondo_example_travel::{Config, web};
+use rondo_mcp::protocol::Revision;
+use rondo_mcp::shared::Redis;
+use rondo_mcp::testing::Script;
+use serde_json::Value;
+
+async fn complete(link: &str) -> (u16, Value) {
+    let (status, body) = web::post_json(&format!("{link}/complete"), "{}", 4096)
+        .await
+        .unwrap();
+    (status, serde_json::from_str(&body).unwrap())
+}
+
+#[tokio::test]
+async fn a_link_is_spent_once_on_redis_and_refused_while_redis_is_away() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let config = Config {
+        shared: Some(Redis::connect(&redis.url()).await.unwrap()),
+        ..Config::default()
+    };
+    let (server, travel) = travel(config).await;
+    let c = client(server, Revision::V2026_07_28, everything(), Script::new()).await;
+
+    let paid = link_for(&c, "demo").await;
+    let (status, body) = complete(&paid).await;
+    assert_eq!((status, &body["paid"]), (200, &Value::Bool(true)), "{body}");
+    let (status, body) = complete(&paid).await;
+    assert_eq!(status, 410, "{body}");
+
+    // Another booking's link, with Redis gone: the page still shows (it reads nothing
+    // there), the completion is refused and pays nothing.
+    let booking = travel
+        .store
+        .book(|id| Booking {
+            id,
+            summary: "A trip".into(),
+            total_usd: 100,
+            passenger: "Grace Hopper".into(),
+            receipt: None,
+        })
+        .unwrap();
+    let link = link_for(&c, &booking.id).await;
+    drop(redis);
+    let (status, page) = web::get(&link, 65536).await.unwrap();
+    assert_eq!(status, 200, "{page}");
+    let (status, body) = complete(&link).await;
+    assert_eq!(status, 503, "{body}");
+    assert!(
+        body["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Payments are unavailable right now. "),
+        "{body}"
+    );
+    assert_eq!(travel.store.receipt(&booking.id), None);
+}
