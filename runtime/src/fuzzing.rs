@@ -55,7 +55,7 @@ impl<H: Handler> Direct<H> {
         let msg = match Inbound::parse(line.as_bytes()) {
             Ok(msg) => msg,
             Err(rej) => {
-                written.push(text(Message::error(rej.id.as_ref(), &rej.error)));
+                written.push(Message::error(rej.id.as_ref(), &rej.error).into_string());
                 return written;
             }
         };
@@ -69,7 +69,7 @@ impl<H: Handler> Direct<H> {
                     Ok((result, _session)) => Message::response(&req.id, result.as_str()),
                     Err(e) => Message::error(Some(&req.id), &e),
                 };
-                written.push(text(answer));
+                written.push(answer.into_string());
                 return written;
             }
             _ => Route::Modern(ModernMeta::check(req.params.meta.as_ref())),
@@ -87,20 +87,15 @@ impl<H: Handler> Direct<H> {
         let answer = loop {
             tokio::select! {
                 answer = &mut served => break answer,
-                Some(note) = rx.recv() => written.push(text(note)),
+                Some(note) = rx.recv() => written.push(note.into_string()),
             }
         };
         while let Ok(note) = rx.try_recv() {
-            written.push(text(note));
+            written.push(note.into_string());
         }
-        written.extend(answer.map(text));
+        written.extend(answer.map(Message::into_string));
         written
     }
-}
-
-/// A message's JSON text.
-fn text(msg: Message) -> String {
-    msg.as_str().to_owned()
 }
 
 /// The clock of [`open_state`], in ms since the epoch.
