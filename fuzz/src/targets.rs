@@ -12,12 +12,13 @@ use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{JsonObject, Revision};
 use rondo_mcp::question::{Read, Rendered};
-use rondo_mcp::state::KeyRing;
+use rondo_mcp::state::{GuardError, KeyRing, MemoryReplayGuard, ReplayGuard};
 use rondo_mcp::testing::ManualClock;
 use rondo_mcp::{Elicit, elicit, roots, sample, tool};
 use serde_json::{Value, json};
-use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
+use std::sync::Arc;
+use std::time::{Duration, SystemTime};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 /// A titled single choice.
 #[derive(Debug, Elicit)]
@@ -255,92 +256,196 @@ pub fn request_state(data: &[u8]) {
 // -------------------------------------------------------------------------------------------
 // Target `input_responses`: `inputResponses` parsing and matching.
 
-/// A 2026-07-28 client on a stdio pipe, one request at a time.
-struct Client {
-    w: tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    r: tokio::io::Lines<BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>>,
-    id: i64,
+/// A replay guard that starts afresh with every input: a [`MemoryReplayGuard`] replaced by
+/// [`FreshGuard::reset`], so the precomputed `requestState`s of [`Rig`] are each taken once
+/// per input, as the real states of a server started for that input would be.
+#[derive(Default)]
+struct FreshGuard(std::sync::Mutex<Arc<MemoryReplayGuard>>);
+
+impl FreshGuard {
+    fn current(&self) -> Arc<MemoryReplayGuard> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+    fn reset(&self) {
+        *self.0.lock().unwrap_or_else(|e| e.into_inner()) = Arc::default();
+    }
 }
 
-impl Client {
-    fn start() -> (Client, tokio::task::JoinHandle<std::io::Result<()>>) {
-        let (client, io) = tokio::io::duplex(1 << 16);
-        let (r, w) = tokio::io::split(io);
-        let serving = tokio::spawn(server().serve_io(r, w));
-        let (cr, cw) = tokio::io::split(client);
-        let c = Client {
-            w: cw,
-            r: BufReader::new(cr).lines(),
-            id: 0,
+/// The server's handle on the [`FreshGuard`] the target resets.
+struct Guard(Arc<FreshGuard>);
+
+impl ReplayGuard for Guard {
+    async fn first_use(
+        &self,
+        round: &str,
+        expires_at: SystemTime,
+        now: SystemTime,
+    ) -> Result<bool, GuardError> {
+        self.0.current().first_use(round, expires_at, now).await
+    }
+    async fn release(&self, round: &str) -> Result<(), GuardError> {
+        self.0.current().release(round).await
+    }
+}
+
+/// What a 2026-07-28 client declares on every call: form elicitation, sampling and roots.
+const META: &str = r#"{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{}, "roots":{}}}"#;
+
+/// A form answer that fits [`Everything`].
+fn good_form() -> Value {
+    json!({"action": "accept", "content": {
+        "fullName": "Ada Lovelace", "travellers": 2, "celsius": 21.5, "offset": -3,
+        "big": 7, "signed": -7, "approve": true, "seat": "window", "extras": ["vegan"]
+    }})
+}
+
+/// What the `input_responses` target serves with, built once per thread (a fuzzing process
+/// has one): a current-thread runtime on a paused clock, the server's engine served directly
+/// ([`fuzzing::Direct`]), its replay guard, and real sealed `requestState`s of the asking tools
+/// at several rounds, from which every input starts.
+struct Rig {
+    rt: tokio::runtime::Runtime,
+    direct: fuzzing::Direct<Router>,
+    guard: Arc<FreshGuard>,
+    /// `(tool, requestState, inputRequests)`: `trip` and `steps` at their first round;
+    /// `steps` at its second (the form answered and carried, the model asked); `trip` at its
+    /// second with the form asked again (an answer that did not fit) and the model and the
+    /// roots answered; `trip` at the last round the server allows (the form asked again each
+    /// round), where asking once more is the round cap's `-32602`.
+    states: Vec<(&'static str, Value, Value)>,
+}
+
+thread_local! {
+    static RIG: Rig = Rig::new();
+}
+
+impl Rig {
+    fn new() -> Rig {
+        let guard = Arc::new(FreshGuard::default());
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .start_paused(true)
+            .build()
+            .expect("a runtime");
+        let direct = fuzzing::Direct::new(server().replay_guard(Guard(guard.clone())));
+        let mut rig = Rig {
+            rt,
+            direct,
+            guard,
+            states: Vec::new(),
         };
-        (c, serving)
-    }
-
-    /// Calls a tool with `params` (plus `_meta`) and returns the response.
-    async fn call(&mut self, mut params: JsonObject) -> Value {
-        self.id += 1;
-        params.insert(
-            "_meta".into(),
-            json!({
-                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-                "io.modelcontextprotocol/clientCapabilities": {
-                    "elicitation": {"form": {}}, "sampling": {}, "roots": {}
-                }
-            }),
+        let (first, model, roots) = (
+            json!({}),
+            json!({"capital": {"role": "assistant", "model": "m",
+                "content": {"type": "text", "text": "Paris"}}}),
+            json!({"client_roots": {"roots": [{"uri": "file:///srv"}]}}),
         );
-        let req =
-            json!({"jsonrpc": "2.0", "id": self.id, "method": "tools/call", "params": params});
-        let mut line = serde_json::to_vec(&req).expect("serialises");
-        line.push(b'\n');
-        self.w.write_all(&line).await.expect("the server reads");
-        loop {
-            let line = self.r.next_line().await.expect("reads").expect("an answer");
-            let msg = check_message(line.as_bytes());
-            if msg["id"] == json!(self.id) {
-                return msg;
-            }
+        let misfit = json!({"action": "accept", "content": {"fullName": "A"}});
+        let trip = rig.state("trip", None, &first).expect("trip asks");
+        let steps = rig.state("steps", None, &first).expect("steps asks");
+        let steps_2 = rig.state("steps", Some(&steps), &json!({"everything": good_form()}));
+        let steps_2 = steps_2.expect("steps asks the model next");
+        let mut answers = model.as_object().cloned().unwrap_or_default();
+        answers.extend(roots.as_object().cloned().unwrap_or_default());
+        answers.insert("everything".into(), misfit.clone());
+        let trip_2 = rig.state("trip", Some(&trip), &Value::Object(answers));
+        let trip_2 = trip_2.expect("trip asks the form again");
+        // Asked again until the round cap refuses another round: the last state it sealed.
+        let mut last = trip_2.clone();
+        while let Some(next) = rig.state("trip", Some(&last), &json!({"everything": misfit})) {
+            last = next;
         }
+        rig.states = [
+            ("trip", trip),
+            ("steps", steps),
+            ("steps", steps_2),
+            ("trip", trip_2),
+            ("trip", last),
+        ]
+        .into_iter()
+        .map(|(tool, (state, asked))| (tool, state, asked))
+        .collect();
+        rig
     }
 
-    async fn close(mut self, serving: tokio::task::JoinHandle<std::io::Result<()>>) {
-        self.w.shutdown().await.expect("closes");
-        while self.r.next_line().await.expect("reads").is_some() {}
-        serving.await.expect("no panic").expect("ends cleanly");
+    /// The `requestState` and `inputRequests` the server answers `tool` with, given `state`
+    /// (its `requestState` and what it asked) and `responses`, if it asks again.
+    fn state(
+        &self,
+        tool: &str,
+        state: Option<&(Value, Value)>,
+        responses: &Value,
+    ) -> Option<(Value, Value)> {
+        self.guard.reset();
+        let line = call_line(0, tool, state.map(|s| &s.0), &responses.to_string());
+        call(self, 0, &line)
     }
 }
 
-/// `data` (JSON, else a string) as `inputResponses`: read directly, then sent with a real
-/// `requestState` of each asking tool, round after round while the server asks again, and
-/// once up front without state. Every answer is a result or an error, never a hang or a panic.
+/// A `tools/call` of `tool` (no arguments) with `responses` (JSON text) as `inputResponses`,
+/// and `state` as `requestState` when given.
+fn call_line(id: u32, tool: &str, state: Option<&Value>, responses: &str) -> String {
+    let state = state.map_or(String::new(), |s| format!(r#""requestState":{s},"#));
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{{}},"_meta":{META},{state}"inputResponses":{responses}}}}}"#
+    )
+}
+
+/// Serves `line` and checks what the server wrote: JSON-RPC messages, the last of them the
+/// answer to `id`. The answer's `requestState`, if it asks again, with its `inputRequests`.
+fn call(rig: &Rig, id: u32, line: &str) -> Option<(Value, Value)> {
+    let written = rig.rt.block_on(rig.direct.serve_line(line));
+    let mut answer = None;
+    for msg in &written {
+        answer = Some(check_message(msg.as_bytes()));
+    }
+    let answer = answer.expect("every request is answered");
+    assert_eq!(answer["id"], json!(id), "the answer comes last: {answer}");
+    assert!(answer.get("method").is_none(), "an answer: {answer}");
+    let result = &answer["result"];
+    let state = result.get("requestState")?.clone();
+    Some((state, result["inputRequests"].clone()))
+}
+
+/// `data` (JSON, else a string) as `inputResponses`: read directly, then sent with each real
+/// `requestState` of [`Rig`] and on with the state each answer asks again with, while what it
+/// asks changes (the same questions with the same answers would be the same round again, but
+/// for its number; the round cap has a state of its own); and once per tool up front without
+/// state, where the input goes as its bytes came when it is JSON (so the parser and the
+/// duplicate-key check see them as sent). Every answer is a JSON-RPC response, the last
+/// message written for its request, never a hang or a panic.
 pub fn input_responses(data: &[u8]) {
-    let responses = json_or_string(data);
+    let parsed = serde_json::from_slice::<Value>(data).ok();
+    let raw = parsed.as_ref().and_then(|_| std::str::from_utf8(data).ok());
+    let responses =
+        parsed.unwrap_or_else(|| Value::String(String::from_utf8_lossy(data).into_owned()));
     let mut params = JsonObject::new();
     params.insert("inputResponses".into(), responses.clone());
     let _ = fuzzing::input_responses(&params);
-    block_on(async move {
-        let (mut c, serving) = Client::start();
-        for tool in ["trip", "steps"] {
-            let call = |extra: Value| {
-                let mut p = json!({"name": tool, "arguments": {}});
-                if let (Some(p), Value::Object(extra)) = (p.as_object_mut(), extra) {
-                    p.extend(extra);
-                }
-                p.as_object().cloned().unwrap_or_default()
-            };
-            let mut r = c.call(call(json!({}))).await;
-            for _ in 0..4 {
-                let Some(state) = r["result"].get("requestState").cloned() else {
+    let text = responses.to_string();
+    let raw = raw.unwrap_or(&text);
+    RIG.with(|rig| {
+        rig.guard.reset();
+        let mut id = 0;
+        for (tool, state, asked) in &rig.states {
+            let (mut state, mut asked) = (state.clone(), asked.clone());
+            for _ in 0..5 {
+                id += 1;
+                let Some((next, requests)) =
+                    call(rig, id, &call_line(id, tool, Some(&state), &text))
+                else {
                     break;
                 };
-                r = c
-                    .call(call(
-                        json!({"inputResponses": responses, "requestState": state}),
-                    ))
-                    .await;
+                if requests == asked {
+                    break;
+                }
+                (state, asked) = (next, requests);
             }
-            c.call(call(json!({"inputResponses": responses}))).await;
         }
-        c.close(serving).await;
+        for tool in ["trip", "steps"] {
+            id += 1;
+            call(rig, id, &call_line(id, tool, None, raw));
+        }
     });
 }
 

@@ -1,16 +1,102 @@
 //! The entry points of the fuzz targets under `fuzz/` and of their corpus replay test
 //! (`tests/tests/fuzz_corpora.rs`), for the checks that have no public door: opening a
-//! `requestState`, reading `inputResponses`, the `Host`/`Origin` check. Feature `fuzzing`;
-//! not part of the API. Each function states what it asserts: a failed assertion is a finding.
+//! `requestState`, reading `inputResponses`, the `Host`/`Origin` check, and a server's engine
+//! served one line at a time without a transport ([`Direct`]). Feature `fuzzing`; not part of
+//! the API. Each function states what it asserts: a failed assertion is a finding.
 
+use crate::backchannel::Outbound;
 use crate::canonical;
+use crate::dispatch::{Conn, Engine, Route};
+use crate::era::{self, Era, ModernMeta, Signals};
+use crate::handler::Handler;
 use crate::http::HttpConfig;
 use crate::http::guard;
-use crate::protocol::{Error, JsonObject};
+use crate::protocol::{Error, Inbound, JsonObject, Message};
+use crate::server::Server;
 use crate::state::{self, Binding, Carried, KeyRing, STATE_REJECTED, StateCodec};
 use http::{HeaderMap, Uri};
 use serde_json::{Value, json};
 use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+/// A server's engine serving one line at a time as the stdio transport serves a line of a
+/// connection that has no 2025-11-25 session, without the transport: no pipe, no reader or
+/// writer task, no framing, and the request runs in the caller's task (a panic of the handler
+/// is the caller's). Built once, it serves any number of lines, so a fuzz target pays for the
+/// server once per process instead of once per input.
+///
+/// What it leaves out is the transport's: the line codec (size limit, UTF-8), the in-flight
+/// table (`notifications/cancelled`, reused ids, the in-flight limit) and the 2025-11-25
+/// session (`initialize` is answered, but the session it opens is dropped, so what follows is
+/// served as 2026-07-28, as on a connection that never initialized). The `stdio` target
+/// reaches those.
+pub struct Direct<H> {
+    engine: Engine<H>,
+}
+
+impl<H: Handler> Direct<H> {
+    /// The engine of `server`, with everything its builders set.
+    pub fn new(server: Server<H>) -> Self {
+        Direct {
+            engine: server.into_engine(),
+        }
+    }
+
+    /// Serves `line` (one JSON-RPC message) and returns what stdio would write for it, each
+    /// message's JSON text: the notifications the request sent while it ran, then its answer.
+    /// Nothing for a blank line, a notification or a response (there is no session for a
+    /// response to answer, nor a request in flight to cancel).
+    pub async fn serve_line(&self, line: &str) -> Vec<String> {
+        let mut written = Vec::new();
+        if line.trim().is_empty() {
+            return written;
+        }
+        let msg = match Inbound::parse(line.as_bytes()) {
+            Ok(msg) => msg,
+            Err(rej) => {
+                written.push(Message::error(rej.id.as_ref(), &rej.error).into_string());
+                return written;
+            }
+        };
+        let signals = Signals::of(&msg);
+        let Inbound::Request(req) = msg else {
+            return written;
+        };
+        let route = match era::select(signals) {
+            Era::Initialize => {
+                let answer = match self.engine.initialize(&req) {
+                    Ok((result, _session)) => Message::response(&req.id, result.as_str()),
+                    Err(e) => Message::error(Some(&req.id), &e),
+                };
+                written.push(answer.into_string());
+                return written;
+            }
+            _ => Route::Modern(ModernMeta::check(req.params.meta.as_ref())),
+        };
+        let (tx, mut rx) = mpsc::channel::<Message>(256);
+        let conn = Conn {
+            out: Outbound(tx),
+            principal: None,
+            cancel: CancellationToken::new(),
+            step_up: None,
+        };
+        // The connection is the request's own, dropped when it is served.
+        let served = async move { self.engine.handle(req, route, &conn).await };
+        let mut served = std::pin::pin!(served);
+        let answer = loop {
+            tokio::select! {
+                answer = &mut served => break answer,
+                Some(note) = rx.recv() => written.push(note.into_string()),
+            }
+        };
+        while let Ok(note) = rx.try_recv() {
+            written.push(note.into_string());
+        }
+        written.extend(answer.map(Message::into_string));
+        written
+    }
+}
 
 /// The clock of [`open_state`], in ms since the epoch.
 pub const NOW_MS: u64 = 1_800_000_000_000;

@@ -282,6 +282,12 @@ impl<H: Handler> Server<H> {
             .map_err(io::Error::other)?
     }
 
+    /// The engine, for the fuzz targets' direct entry point (`fuzzing::Direct`).
+    #[cfg(feature = "fuzzing")]
+    pub(crate) fn into_engine(self) -> Engine<H> {
+        self.engine
+    }
+
     /// This server's Streamable HTTP endpoint (both revisions on one path).
     #[cfg(feature = "http")]
     pub fn into_http(self, config: crate::http::HttpConfig) -> crate::http::McpService<H> {

@@ -1,7 +1,7 @@
 //! `#[sample]` and `#[roots]` through the in-memory client at both revisions: the capability
 //! present, absent, sampling without `sampling.tools`, a rejected and an unparsable answer, an
-//! `async` fallback, a fallback that ends the tool, `refuse`, and roots from the client or from
-//! a tool argument.
+//! `async` fallback, a fallback that ends the tool, `refuse` (and a huge unusable reply cut in
+//! its failure), and roots from the client or from a tool argument.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Error, Revision, Root, code};
@@ -250,5 +250,43 @@ async fn without_roots_the_folders_come_from_the_argument_or_an_error_says_how()
         let none = c.call_tool("folders", json!({})).await.unwrap();
         assert!(none.is_error(), "{rev}");
         assert!(none.text().contains("pass `folders`"), "{}", none.text());
+    }
+}
+
+/// A model's reply is quoted only in part when a `refuse` question cannot use it: a
+/// megabyte of control characters as the kinds of its content blocks gives the first 100
+/// characters of the reason that quotes it, then `…`, at both revisions.
+#[tokio::test]
+async fn a_huge_unusable_reply_is_cut_in_the_failure() {
+    let nasty = "\u{1b}[2J\u{7}\r\n\0\t\u{8}";
+    let reply =
+        json!({"role": "assistant", "model": "m", "content": [{"type": nasty.repeat(100_000)}]});
+    for rev in BOTH {
+        let c = TestClient::builder(server(), rev)
+            .capabilities(sampling())
+            .script(Script::new().sample(Reply::Raw(reply.clone())))
+            .skip_validation_of(
+                match rev {
+                    Revision::V2026_07_28 => "CallToolRequest",
+                    _ => "CreateMessageResult",
+                },
+                "the reply has a content block of no known kind",
+            )
+            .connect()
+            .await
+            .expect("connects");
+        let call = c.call_tool("needs_sampling", json!({})).await.unwrap();
+        assert_eq!(call.result["isError"], true, "{rev}");
+        // "it has no text, only " is 21 characters of the 100: 79 of the client's follow.
+        assert_eq!(
+            call.result["content"][0]["text"],
+            format!(
+                "Could not ask `capital`: the client's answer could not be used: the model's \
+                 reply: it has no text, only {}{}…",
+                nasty.repeat(7),
+                &nasty[..9]
+            ),
+            "{rev}"
+        );
     }
 }

@@ -6,6 +6,7 @@ use super::ask_state::{Ending, Found, Reading};
 use crate::backchannel::BackChannelError;
 use crate::canonical;
 use crate::observe::{self, Call, Outcome, Pass};
+use crate::protocol::echo;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
     Error, InputRequest, ListRootsResult,
@@ -43,7 +44,7 @@ impl fmt::Display for AskError {
                 c.names().join(", ")
             ),
             AskError::Rejected(e) => {
-                write!(f, "the client rejected the request: {}", e.message)
+                write!(f, "the client rejected the request: {}", echo(&e.message))
             }
             // The reason says what was wrong with the answer ("the answer does not fit the
             // form: ...").
@@ -86,7 +87,7 @@ impl Cx {
     ) -> Result<T, AskError> {
         let read = |_: &InputRequest, v: Value| match parse(v) {
             Ok(t) => Reading::Value(t),
-            Err(why) => Reading::Again(format!("the answer does not parse: {why}")),
+            Err(why) => Reading::Again(format!("the answer does not parse: {}", echo(why))),
         };
         self.ask_core(key, request, false, read)
             .await

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
-use super::{Error, JsonObject, Method, Params, unique};
+use super::{Error, JsonObject, Method, Params, echo, unique};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
@@ -190,7 +190,7 @@ impl Inbound {
             (Some(result), None) => Ok(result),
             (None, Some(err)) => match serde_json::from_value::<Error>(err) {
                 Ok(error) => Err(error),
-                Err(e) => return bad(format!("malformed `error` object: {e}")),
+                Err(e) => return bad(format!("malformed `error` object: {}", echo(e))),
             },
             (Some(_), Some(_)) => {
                 return bad("a response has both a `result` and an `error`".into());

@@ -5,6 +5,7 @@
 //! carry answers) with serde_json's own tokenizer, keeping the keys of each object and
 //! building nothing else.
 
+use super::echo;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -46,11 +47,11 @@ fn check(bytes: &[u8], path: &[&str]) -> Option<String> {
     let place = if at.is_empty() {
         "the message".to_owned()
     } else {
-        format!("`{}`", at.join(".").replace(".[", "["))
+        format!("`{}`", echo(at.join(".").replace(".[", "[")))
     };
     Some(format!(
         "{place} has the key `{}` twice: the keys of a JSON object in an answer must be unique",
-        found.key
+        echo(&found.key)
     ))
 }
 
@@ -185,6 +186,56 @@ mod tests {
             in_input_responses(keys)
                 .unwrap()
                 .starts_with("`params.inputResponses` has the key `q` twice")
+        );
+    }
+
+    /// A client's keys are quoted only in part: a megabyte key full of control characters,
+    /// repeated, and a path through another, give their first 100 characters and `…` (the
+    /// path's count from `result.`).
+    #[test]
+    fn huge_keys_are_cut() {
+        let nasty = "\u{1b}[2J\u{7}\r\n\0\t\u{8}";
+        let huge = nasty.repeat(100_000);
+        let key = serde_json::to_string(&huge).expect("serialises");
+        let dup = format!(r#"{{"params":{{"inputResponses":{{{key}:1,{key}:2}}}}}}"#);
+        assert_eq!(
+            in_input_responses(dup.as_bytes()),
+            Some(format!(
+                "`params.inputResponses` has the key `{}…` twice: the keys of a JSON object in \
+                 an answer must be unique",
+                nasty.repeat(10)
+            ))
+        );
+        let deep = format!(r#"{{"result":{{{key}:{{"a":1,"a":2}}}}}}"#);
+        assert_eq!(
+            in_message(deep.as_bytes()),
+            Some(format!(
+                "`result.{}{}…` has the key `a` twice: the keys of a JSON object in an answer \
+                 must be unique",
+                nasty.repeat(9),
+                &nasty[..3]
+            ))
+        );
+    }
+
+    /// A malformed `error` object of a response is described with serde's error, which
+    /// quotes the client's text: cut.
+    #[test]
+    fn a_malformed_error_object_is_cut() {
+        use crate::protocol::Inbound;
+        let huge = serde_json::to_string(&"\u{7}".repeat(100_000)).expect("serialises");
+        let line = format!(r#"{{"jsonrpc":"2.0","id":"rondo-1","error":{{"code":{huge}}}}}"#);
+        let Ok(Inbound::BadResponse { reason, .. }) = Inbound::parse(line.as_bytes()) else {
+            panic!("a bad response");
+        };
+        // serde quotes the string as Rust does, `\u{7}` (5 characters) a bell, after
+        // "invalid type: string \"" (22 characters): 15 bells and `\u{` fill the 100.
+        assert_eq!(
+            reason,
+            format!(
+                "malformed `error` object: invalid type: string \"{}\\u{{…",
+                r"\u{7}".repeat(15)
+            )
         );
     }
 

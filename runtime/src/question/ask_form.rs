@@ -2,6 +2,7 @@
 
 use super::{Answer, Failed, Read, Rendered};
 use crate::cx::AskError;
+use crate::protocol::echo;
 use crate::protocol::{
     ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, JsonObject,
     Revision,
@@ -100,7 +101,10 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
         let result: ElicitResult = match serde_json::from_value(answer) {
             Ok(r) => r,
             Err(e) => {
-                return Read::AskAgain(format!("the answer is not an elicitation result: {e}"));
+                return Read::AskAgain(format!(
+                    "the answer is not an elicitation result: {}",
+                    echo(e)
+                ));
             }
         };
         match result.action {

@@ -11,6 +11,8 @@ pub(crate) mod advertise;
 mod answer;
 mod ask_form;
 mod asked;
+#[cfg(test)]
+mod echo_tests;
 mod engine;
 pub mod form;
 pub(crate) mod private;

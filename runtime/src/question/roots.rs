@@ -8,7 +8,7 @@
 
 use super::{Failed, Read, Rendered};
 use crate::cx::AskError;
-use crate::protocol::{ClientCapabilities, InputRequest, ListRootsResult, Revision, Root};
+use crate::protocol::{ClientCapabilities, InputRequest, ListRootsResult, Revision, Root, echo};
 use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -55,7 +55,7 @@ impl Roots {
             .filter_map(|root| match local_path(&root.uri) {
                 Ok(path) => Some(path),
                 Err(why) => {
-                    tracing::info!(uri = root.uri, why, "root skipped");
+                    tracing::info!(uri = echo(&root.uri).as_str(), why, "root skipped");
                     None
                 }
             })
@@ -142,7 +142,7 @@ impl Rendered for Roots {
     fn read(&self, _key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Roots> {
         match serde_json::from_value::<ListRootsResult>(answer) {
             Ok(r) => Read::Answer(r.roots.into()),
-            Err(e) => Read::AskAgain(format!("the answer is not a roots list: {e}")),
+            Err(e) => Read::AskAgain(format!("the answer is not a roots list: {}", echo(e))),
         }
     }
 

@@ -9,7 +9,7 @@ use super::{Failed, Read, Rendered};
 use crate::cx::AskError;
 use crate::protocol::{
     ClientCapabilities, Content, CreateMessageRequest, CreateMessageResult, InputRequest,
-    ModelPreferences, Revision, Role, SamplingContent, SamplingMessage, Tool, ToolChoice,
+    ModelPreferences, Revision, Role, SamplingContent, SamplingMessage, Tool, ToolChoice, echo,
 };
 use schemars::JsonSchema;
 use serde::de::DeserializeOwned;
@@ -169,11 +169,15 @@ impl<T: Send + 'static> Rendered for Sample<T> {
     fn read(&self, _key: &'static str, _sent: &InputRequest, answer: Value) -> Read<T> {
         let reply: CreateMessageResult = match serde_json::from_value(answer) {
             Ok(r) => r,
-            Err(e) => return Read::Fallback(format!("the reply is not a sampling result: {e}")),
+            Err(e) => {
+                return Read::Fallback(format!("the reply is not a sampling result: {}", echo(e)));
+            }
         };
+        // `why` quotes the model's text (a serde error of the JSON asked for, the kinds of
+        // its content blocks, whatever an answer type says): cut.
         match (self.answer.from_reply)(ModelReply::from(reply)) {
             Ok(t) => Read::Answer(t),
-            Err(why) => Read::Fallback(format!("the model's reply: {why}")),
+            Err(why) => Read::Fallback(format!("the model's reply: {}", echo(why))),
         }
     }
 

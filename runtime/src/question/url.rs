@@ -3,6 +3,7 @@
 
 use super::{Answer, Failed, Read, Rendered};
 use crate::cx::{AskError, Cx, Ending};
+use crate::protocol::echo;
 use crate::protocol::{
     ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, Revision,
 };
@@ -65,7 +66,10 @@ impl Rendered for Url {
         let result: ElicitResult = match serde_json::from_value(answer) {
             Ok(r) => r,
             Err(e) => {
-                return Read::AskAgain(format!("the answer is not an elicitation result: {e}"));
+                return Read::AskAgain(format!(
+                    "the answer is not an elicitation result: {}",
+                    echo(e)
+                ));
             }
         };
         let elicitation_id = match sent {

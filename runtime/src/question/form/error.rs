@@ -1,5 +1,6 @@
 //! Why an answer does not fit a form: every problem, by field.
 
+use crate::protocol::echo;
 use serde_json::{Number, Value};
 use std::fmt;
 
@@ -168,6 +169,7 @@ impl fmt::Display for FieldProblem {
             BadFormat { format } => write!(f, "must be {}", format.described()),
             NotAnOption { found, options } => {
                 let options: Vec<String> = options.iter().map(|o| format!("`{o}`")).collect();
+                let found = echo(found);
                 write!(f, "must be one of {}, not `{found}`", options.join(", "))
             }
             TooFewItems { min_items, found } => {
