@@ -3,6 +3,7 @@
 //! `rondo_mcp::__private`.
 
 #![warn(missing_docs)]
+#![forbid(unsafe_code)]
 
 mod common;
 mod derive_elicit;
