@@ -26,6 +26,7 @@
 //! ```
 
 mod answers;
+mod builder;
 mod call;
 mod capability_set;
 mod clock;
@@ -37,6 +38,7 @@ mod validate;
 mod wire;
 
 pub use answers::Answering;
+pub use builder::TestClientBuilder;
 pub use call::Call;
 pub use capability_set::CapabilitySet;
 pub use clock::ManualClock;
@@ -44,20 +46,15 @@ pub use script::{Reply, Script};
 pub use sweep::{Client, Finding, Outcomes, Report, Sweep};
 pub use validate::{Validator, Violation};
 
-use crate::handler::Handler;
 use crate::protocol::{self, ClientCapabilities, Error, Implementation, RequestId, Revision, Tool};
 use crate::protocol::{JsonObject, meta};
-use crate::server::Server;
 use serde_json::{Value, json};
-use std::collections::HashMap;
-use std::marker::PhantomData;
 use std::panic::Location;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 use tokio::sync::oneshot;
-use wire::{Reader, Shared, Writer, lock, read_loop};
+use wire::{Shared, lock};
 
 /// The most pages [`TestClient::list_tools`] follows.
 pub const MAX_PAGES: usize = 10_000;
@@ -80,120 +77,6 @@ pub struct Frame {
     pub message: Value,
     /// The line as it went over the wire, without its newline.
     pub line: String,
-}
-
-/// Starts the server (or reaches the peer) and gives the client's ends of the pipe.
-type Start = Box<dyn FnOnce() -> (Reader, Writer) + Send>;
-
-/// Builds a [`TestClient`]. `H` is the handler of the server it starts (`()` for a client of
-/// any peer, [`TestClient::over_io`]).
-pub struct TestClientBuilder<H> {
-    start: Start,
-    handler: PhantomData<fn() -> H>,
-    lenient: bool,
-    revision: Revision,
-    capabilities: ClientCapabilities,
-    client_info: Implementation,
-    script: Script,
-    max_rounds: u32,
-    timeout: Duration,
-    check: Validator,
-}
-
-impl<H> TestClientBuilder<H> {
-    /// The name and version the client gives as its `clientInfo`, in `initialize`
-    /// (2025-11-25) and in every request's `_meta` (2026-07-28), to pose as a named host, for
-    /// a [client policy](crate::ClientPolicy) (default: `rondo-test-client`, version `0`).
-    pub fn client_info(mut self, info: Implementation) -> Self {
-        self.client_info = info;
-        self
-    }
-    /// The capabilities the client declares (default: none).
-    pub fn capabilities(mut self, caps: ClientCapabilities) -> Self {
-        self.capabilities = caps;
-        self
-    }
-    /// The scripted answers.
-    pub fn script(mut self, script: Script) -> Self {
-        self.script = script;
-        self
-    }
-    /// How many rounds the client follows before giving up (default 8).
-    pub fn max_rounds(mut self, rounds: u32) -> Self {
-        self.max_rounds = rounds;
-        self
-    }
-    /// How long a request waits for its answer before the test fails (default 10 s).
-    pub fn timeout(mut self, timeout: Duration) -> Self {
-        self.timeout = timeout;
-        self
-    }
-    /// Skips the schema check against the definition `def` (`"CallToolRequest"`,
-    /// `"JSONRPCMessage"`, ...) for a test that breaks it on purpose; `reason` says why.
-    ///
-    /// # Panics
-    ///
-    /// When the schema of the client's revision has no definition `def`, or `reason` is blank.
-    #[track_caller]
-    pub fn skip_validation_of(mut self, def: &str, reason: &str) -> Self {
-        self.check = self.check.skip_validation_of(def, reason);
-        self
-    }
-    /// A client that reports schema violations and unanswered requests instead of panicking:
-    /// the sweep's, which collects them ([`TestClient::take_violations`]) and bounds each call
-    /// itself.
-    pub(crate) fn lenient(mut self) -> TestClientBuilder<()> {
-        self.lenient = true;
-        self.erase()
-    }
-    /// The same builder, for any handler.
-    pub(crate) fn erase(self) -> TestClientBuilder<()> {
-        TestClientBuilder {
-            start: self.start,
-            handler: PhantomData,
-            lenient: self.lenient,
-            revision: self.revision,
-            capabilities: self.capabilities,
-            script: self.script,
-            max_rounds: self.max_rounds,
-            timeout: self.timeout,
-            check: self.check,
-            client_info: self.client_info,
-        }
-    }
-    /// Starts the server on an in-memory pipe (or takes the peer's pipe) and, on 2025-11-25,
-    /// performs the handshake.
-    pub async fn connect(self) -> Result<TestClient, Error> {
-        let (client_r, client_w) = (self.start)();
-        let shared = Arc::new(Shared {
-            writer: tokio::sync::Mutex::new(client_w),
-            transcript: Mutex::new(Vec::new()),
-            check: Mutex::new(self.check),
-            pending: Mutex::new(HashMap::new()),
-            script: Mutex::new(self.script),
-        });
-        tokio::spawn(read_loop(BufReader::new(client_r), shared.clone()));
-        let client = TestClient {
-            shared,
-            revision: self.revision,
-            capabilities: self.capabilities,
-            client_info: self.client_info,
-            next_id: AtomicI64::new(1),
-            max_rounds: self.max_rounds,
-            timeout: self.timeout,
-            lenient: self.lenient,
-        };
-        if !client.revision.is_modern() {
-            let params = json!({
-                "protocolVersion": client.revision.as_str(),
-                "capabilities": client.capabilities,
-                "clientInfo": client.client_info,
-            });
-            client.raw_request("initialize", params).await?;
-            client.notify("notifications/initialized", json!({})).await;
-        }
-        Ok(client)
-    }
 }
 
 /// An in-memory client connected to a server. See the [module docs](self).
@@ -256,85 +139,6 @@ pub struct TestClient {
 }
 
 impl TestClient {
-    /// A 2026-07-28 client.
-    pub fn modern<H: Handler>(server: Server<H>) -> TestClientBuilder<H> {
-        Self::builder(server, Revision::V2026_07_28)
-    }
-    /// A 2025-11-25 client.
-    pub fn legacy<H: Handler>(server: Server<H>) -> TestClientBuilder<H> {
-        Self::builder(server, Revision::V2025_11_25)
-    }
-    /// A client of `revision`.
-    pub fn builder<H: Handler>(server: Server<H>, revision: Revision) -> TestClientBuilder<H> {
-        let start: Start = Box::new(move || {
-            let (client_io, server_io) = tokio::io::duplex(1 << 16);
-            let (server_r, server_w) = tokio::io::split(server_io);
-            tokio::spawn(async move {
-                if let Err(e) = server.serve_io(server_r, server_w).await {
-                    tracing::warn!(error = %e, "test server ended with an error");
-                }
-            });
-            let (client_r, client_w) = tokio::io::split(client_io);
-            (Box::pin(client_r) as Reader, Box::pin(client_w) as Writer)
-        });
-        Self::starting(start, revision)
-    }
-
-    /// A client of `revision` for any peer that speaks newline-delimited JSON-RPC on a pipe:
-    /// `output` is what the peer writes, `input` what it reads (a child process's stdout and
-    /// stdin, say, or a hand-written fake of a misbehaving server). Everything else is as for
-    /// a client of a [`Server`].
-    ///
-    /// ```
-    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
-    /// use rondo_mcp::protocol::Revision;
-    /// use rondo_mcp::testing::TestClient;
-    /// // A peer that answers every request with an empty tool list, by hand.
-    /// let (client, mut peer) = tokio::io::duplex(4096);
-    /// tokio::spawn(async move {
-    ///     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-    ///     let (r, mut w) = tokio::io::split(&mut peer);
-    ///     let mut lines = BufReader::new(r).lines();
-    ///     while let Ok(Some(line)) = lines.next_line().await {
-    ///         let req: serde_json::Value = serde_json::from_str(&line).unwrap();
-    ///         let answer = serde_json::json!({"jsonrpc": "2.0", "id": req["id"], "result": {
-    ///             "resultType": "complete", "tools": [], "ttlMs": 0, "cacheScope": "private"}});
-    ///         w.write_all(format!("{answer}\n").as_bytes()).await.unwrap();
-    ///     }
-    /// });
-    /// let (output, input) = tokio::io::split(client);
-    /// let client = TestClient::over_io(Revision::V2026_07_28, output, input)
-    ///     .connect()
-    ///     .await
-    ///     .unwrap();
-    /// assert!(client.list_tools().await.unwrap().is_empty());
-    /// # }
-    /// ```
-    pub fn over_io(
-        revision: Revision,
-        output: impl AsyncRead + Send + 'static,
-        input: impl AsyncWrite + Send + 'static,
-    ) -> TestClientBuilder<()> {
-        let start: Start =
-            Box::new(move || (Box::pin(output) as Reader, Box::pin(input) as Writer));
-        Self::starting(start, revision)
-    }
-
-    fn starting<H>(start: Start, revision: Revision) -> TestClientBuilder<H> {
-        TestClientBuilder {
-            start,
-            handler: PhantomData,
-            lenient: false,
-            revision,
-            capabilities: ClientCapabilities::default(),
-            client_info: Implementation::new("rondo-test-client", "0"),
-            script: Script::new(),
-            max_rounds: 8,
-            timeout: Duration::from_secs(10),
-            check: Validator::new(revision),
-        }
-    }
-
     /// The revision this client speaks.
     pub fn revision(&self) -> Revision {
         self.revision
