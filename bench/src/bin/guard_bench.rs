@@ -13,8 +13,8 @@
 //! round taken once through the guard: one Redis command, `SET NX PXAT`) and `delete_once`
 //! (the same, the deletion done through `Cx::once`: two more, the ledger's claim and record).
 //! The first round of a flow carries no state, so it touches no guard. For each C and flow,
-//! RUNS repetitions with the three servers interleaved; every answer is checked, and any
-//! failure makes the run exit non-zero.
+//! RUNS repetitions with the three servers interleaved, each run on a server started for it;
+//! every answer is checked, and any failure makes the run exit non-zero.
 //!
 //! Output: Markdown tables of flows/s and of each flow's median time (both rounds), median
 //! [min–max] of the runs, and what Redis adds per flow.
@@ -63,13 +63,14 @@ fn main() {
     let (_plain, plain_url) =
         flows::redis(&dir.join("plain"), Persistence::None, redis_cpu.as_deref());
     let program = sibling("rondo_guarded");
-    let servers: Vec<(&str, Proc, std::net::SocketAddr)> = [
+    let kinds = [
         ("memory", None),
         ("Redis, fsync always", Some(fsync_url.as_str())),
         ("Redis, no persistence", Some(plain_url.as_str())),
-    ]
-    .into_iter()
-    .map(|(name, url)| {
+    ];
+    // A fresh server for each run: the memory guard remembers at most 65,536 rounds for the
+    // state lifetime (10 minutes), which a few runs at this rate fill.
+    let start = |url: Option<&str>| {
         let addr = free_addr();
         let a = addr.to_string();
         let mut args = vec![a.as_str()];
@@ -80,9 +81,8 @@ fn main() {
             .spawn()
             .unwrap_or_else(|e| panic!("start {program}: {e}"));
         wait_listening(addr, &mut child, &program);
-        (name, Proc(child), addr)
-    })
-    .collect();
+        (Proc(child), addr)
+    };
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
@@ -98,7 +98,7 @@ fn main() {
         println!();
         println!("### `{tool}`");
         println!();
-        let names: Vec<&str> = servers.iter().map(|s| s.0).collect();
+        let names: Vec<&str> = kinds.iter().map(|k| k.0).collect();
         println!(
             "| clients | {} | {} |",
             names
@@ -114,12 +114,14 @@ fn main() {
         );
         println!("|---|{}", "---|".repeat(2 * names.len()));
         for &c in &conns {
-            let mut rate = vec![Vec::new(); servers.len()];
-            let mut p50 = vec![Vec::new(); servers.len()];
+            let mut rate = vec![Vec::new(); kinds.len()];
+            let mut p50 = vec![Vec::new(); kinds.len()];
             for r in 0..runs {
-                for (i, (name, _, addr)) in servers.iter().enumerate() {
-                    let base = ((r * servers.len() + i) as u64) << 40;
-                    let (mut t, took) = rt.block_on(drive(*addr, flow(tool), c, seconds, base));
+                for (i, (name, url)) in kinds.iter().enumerate() {
+                    let (server, addr) = start(*url);
+                    let base = ((r * kinds.len() + i) as u64) << 40;
+                    let (mut t, took) = rt.block_on(drive(addr, flow(tool), c, seconds, base));
+                    drop(server);
                     if t.errors > 0 {
                         failed = true;
                         eprintln!(
@@ -154,7 +156,6 @@ fn main() {
             );
         }
     }
-    drop(servers);
     let _ = std::fs::remove_dir_all(&dir);
     if failed {
         std::process::exit(1);
