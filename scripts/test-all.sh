@@ -4,7 +4,8 @@
 # binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector through
 # `npm ci` in interop/ts/, the pinned MCP Python SDK into a virtual environment under target/
 # (interop/run.sh), and from Debian's packages, when missing (as root: apt-get), redis-server for
-# the Redis task store tests and nginx for the fleet test. One target directory, debug builds only.
+# the Redis task store tests and the fleet test, and nginx for the fleet test. One target
+# directory, debug builds only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -63,13 +64,17 @@ bash conformance/run.sh --serve-and-test target/debug/conformance
 step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
 bash interop/run.sh
 
-step "a fleet: three bookshops behind nginx (deploy/nginx/rondo.conf), retries across instances, key rotation over rolling restarts, a killed instance"
-if ! command -v nginx >/dev/null && [[ ! -x /usr/sbin/nginx ]]; then
-  [[ $EUID -eq 0 ]] || fail "nginx is missing: install it (apt-get install -y nginx) or run this as root"
+step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance"
+missing=()
+command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+command -v redis-server >/dev/null || missing+=(redis-server)
+if (( ${#missing[@]} )); then
+  [[ $EUID -eq 0 ]] || fail "${missing[*]} missing: install (apt-get install -y ${missing[*]}) or run this as root"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
-# The test runs its own nginx in the foreground from a temporary directory, on 127.0.0.1 ports.
+# The test runs its own nginx in the foreground and its own redis-server (persistent, killed and
+# started again by one test) from a temporary directory, on 127.0.0.1 ports.
 cargo test -p rondo-example-bookshop --test fleet --locked -- --ignored --test-threads 1
 
 step "all checks passed"

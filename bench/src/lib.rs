@@ -13,8 +13,14 @@
 //! pipes) and `src/bin/http_bench.rs` (servers on 127.0.0.1) against three release servers
 //! each, Rondo, rmcp and the [`floor`] (no MCP framework), side by side; [`stats`] holds what
 //! the two drivers share.
+//!
+//! A fleet's shared state: `src/bin/guard_bench.rs` times two-round flows against
+//! `src/bin/rondo_guarded.rs` with its replay guard in memory and on Redis, and
+//! `src/bin/fleet_bench.rs` three bookshops behind nginx with and without Redis ([`flows`]:
+//! the flows, the client and the Redis both start; `fleet.sh` runs both).
 
 pub mod floor;
+pub mod flows;
 pub mod many_tools;
 pub mod rmcp_rounds;
 pub mod rmcp_server;

@@ -20,7 +20,7 @@ pub struct Deletion {
 
 /// Asks the user to confirm a deletion.
 #[elicit(form, fallback = refuse)]
-fn confirm_delete(path: &str) -> Form<Deletion> {
+pub fn confirm_delete(path: &str) -> Form<Deletion> {
     Form::new(format!("Delete {path}?"))
 }
 

@@ -433,4 +433,28 @@ mod on_redis {
         );
         assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
     }
+
+    #[tokio::test]
+    async fn while_redis_is_gone_every_round_is_refused_promptly() {
+        // Each refusal within about a second, not after the connection's reconnect attempts
+        // (six, with growing pauses, by default: a round waited 6 to 9 s on them).
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, _] = fleet(&redis.url(), &shop, true).await;
+        let mut states = Vec::new();
+        for _ in 0..4 {
+            states.push(first_round(&a).await);
+        }
+        drop(redis);
+        for state in &states {
+            let started = std::time::Instant::now();
+            let e = answer(&a, state, Some(true)).await.unwrap_err();
+            let took = started.elapsed();
+            assert_eq!(e.code, -32603, "{e:?}");
+            assert!(took < Duration::from_secs(3), "refused after {took:?}");
+        }
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
+    }
 }

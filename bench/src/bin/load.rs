@@ -8,19 +8,11 @@
 //! `/proc/PID/status`). It exits non-zero when any request failed or when the resident memory
 //! at the end of the last run is more than 10% above the end of the first.
 
-use bytes::Bytes;
-use http_body_util::{BodyExt, Full};
-use hyper::client::conn::http1::SendRequest;
-use hyper_util::rt::TokioIo;
 use rondo_bench::stats::memory;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-use tokio::net::TcpStream;
-
-/// One exchange's bound: a request that takes longer is an error.
-const EXCHANGE: Duration = Duration::from_secs(10);
 
 #[derive(Default)]
 struct Tally {
@@ -67,71 +59,19 @@ fn call(id: u64, name: &str, arguments: Value, extra: Value) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
 }
 
-/// A worker's keep-alive connection.
-struct Conn {
-    addr: SocketAddr,
-    sender: Option<SendRequest<Full<Bytes>>>,
-}
+/// A worker's keep-alive connection, each request timed.
+struct Conn(rondo_bench::flows::Conn);
 
 impl Conn {
-    async fn open(addr: SocketAddr) -> Result<SendRequest<Full<Bytes>>, String> {
-        let stream = TcpStream::connect(addr).await.map_err(|e| e.to_string())?;
-        stream.set_nodelay(true).map_err(|e| e.to_string())?;
-        let (sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .map_err(|e| e.to_string())?;
-        tokio::spawn(conn);
-        Ok(sender)
-    }
-
     /// POSTs `body`; the JSON answer. A failed connection is dropped, and the next request
     /// opens a new one.
     async fn post(&mut self, body: &Value, tally: &mut Tally) -> Result<Value, String> {
         let started = Instant::now();
-        let out = tokio::time::timeout(EXCHANGE, self.exchange(body))
-            .await
-            .unwrap_or_else(|_| Err(format!("no answer in {EXCHANGE:?}")));
-        if out.is_err() {
-            self.sender = None;
-        }
+        let out = self.0.post(body).await;
         tally
             .latencies
             .push(started.elapsed().as_micros().min(u32::MAX as u128) as u32);
         out
-    }
-
-    async fn exchange(&mut self, body: &Value) -> Result<Value, String> {
-        if self.sender.is_none() {
-            self.sender = Some(Conn::open(self.addr).await?);
-        }
-        let sender = self.sender.as_mut().expect("connected");
-        sender.ready().await.map_err(|e| e.to_string())?;
-        let req = http::Request::post("/mcp")
-            .header("host", self.addr.to_string())
-            .header("content-type", "application/json")
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2026-07-28")
-            .header("mcp-method", "tools/call")
-            .header("mcp-name", body["params"]["name"].as_str().unwrap_or(""))
-            .body(Full::new(Bytes::from(
-                serde_json::to_vec(body).expect("json"),
-            )))
-            .expect("request");
-        let resp = sender.send_request(req).await.map_err(|e| e.to_string())?;
-        let status = resp.status();
-        let bytes = resp
-            .into_body()
-            .collect()
-            .await
-            .map_err(|e| e.to_string())?
-            .to_bytes();
-        if status != 200 {
-            return Err(format!(
-                "HTTP {status}: {}",
-                String::from_utf8_lossy(&bytes)
-            ));
-        }
-        serde_json::from_slice(&bytes).map_err(|e| format!("{e}: {bytes:?}"))
     }
 }
 
@@ -182,7 +122,7 @@ async fn flow(conn: &mut Conn, n: u64, tally: &mut Tally) -> Result<(), String> 
 
 async fn worker(addr: SocketAddr, w: u64, until: Instant) -> Tally {
     let mut tally = Tally::default();
-    let mut conn = Conn { addr, sender: None };
+    let mut conn = Conn(rondo_bench::flows::Conn::new(addr));
     let mut n = w << 32;
     while Instant::now() < until {
         n += 1;

@@ -16,6 +16,8 @@ use std::time::Duration;
 
 /// The most orders the shop keeps in memory; beyond it, `order_book` refuses to order.
 pub const MAX_ORDERS: usize = 10_000;
+/// How long the stand-in warehouse takes to take an order.
+pub const WAREHOUSE: Duration = Duration::from_millis(100);
 
 /// A book in the catalogue.
 #[derive(Debug, Clone, Serialize, Deserialize, schemars::JsonSchema)]
@@ -151,6 +153,19 @@ impl Shop {
         Ok(order)
     }
 
+    /// A stand-in for the warehouse's order service: it takes a moment ([`WAREHOUSE`]), then
+    /// the order is placed. (An instance may die in that moment: the fleet test kills one
+    /// there, and the order is never placed twice.)
+    async fn send_to_warehouse(
+        &self,
+        book: &Book,
+        quantity: u32,
+        confirmation: &Confirmation,
+    ) -> Result<Order, String> {
+        tokio::time::sleep(WAREHOUSE).await;
+        self.place(book, quantity, confirmation)
+    }
+
     /// A stand-in for a slow inventory service: the order tool memoises it, so a multi-round
     /// call does not repeat it and the confirmation shows the same price on every round.
     async fn check_inventory(&self, isbn: &str) -> Result<Book, String> {
@@ -228,7 +243,10 @@ impl Shop {
         // The decision is made once per call, whichever instance a retry of it reaches.
         let decided = cx.once("order", async {
             Ok::<_, String>(match answer {
-                Answer::Accept(c) if c.approve => self.place(&book, quantity, &c)?.confirmation(),
+                Answer::Accept(c) if c.approve => self
+                    .send_to_warehouse(&book, quantity, &c)
+                    .await?
+                    .confirmation(),
                 Answer::Accept(_) | Answer::Decline => {
                     "The user declined; nothing was ordered.".to_owned()
                 }

@@ -1,8 +1,10 @@
 //! The deployment files the README shows (`deploy/`) parse, and say what the README says: the
-//! Kubernetes Deployment takes `RONDO_STATE_KEYS` from the Secret, the 2026-07-28 Service has no
-//! session affinity and the 2025-11-25 one pins a client for as long as a session may idle, and
-//! the nginx config spreads requests round-robin and never resends a POST an instance received.
-//! (The fleet test runs that nginx config for real.)
+//! Kubernetes Deployment takes `RONDO_STATE_KEYS` from the Secret and `RONDO_REDIS_URL` naming
+//! the Redis of `redis.yaml` (one primary, persistent, never evicting, reached only by the
+//! bookshop), the 2026-07-28 Service has no session affinity and the 2025-11-25 one pins a
+//! client for as long as a session may idle, and the nginx config spreads requests round-robin
+//! and never resends a POST an instance received. (The fleet test runs that nginx config, and a
+//! Redis started with the same persistence, for real.)
 
 use rondo_mcp::state::KeyRing;
 use serde::Deserialize;
@@ -53,7 +55,18 @@ fn the_kubernetes_manifests_share_the_key_ring_and_set_affinity_per_revision() {
     let docs = manifests();
     let mut kinds: Vec<&str> = docs.iter().filter_map(|d| d["kind"].as_str()).collect();
     kinds.sort_unstable();
-    assert_eq!(kinds, ["Deployment", "Secret", "Service", "Service"]);
+    assert_eq!(
+        kinds,
+        [
+            "Deployment",
+            "NetworkPolicy",
+            "Secret",
+            "Service",
+            "Service",
+            "Service",
+            "StatefulSet"
+        ]
+    );
 
     // The Secret: the key ring under the name the servers read, and a placeholder they refuse.
     let secret = one(&docs, "Secret", "bookshop-state-keys");
@@ -147,6 +160,121 @@ fn the_kubernetes_manifests_share_the_key_ring_and_set_affinity_per_revision() {
             }
         }
     }
+}
+
+/// The value of `--flag` in `args`.
+fn flag<'a>(args: &'a [&'a str], flag: &str) -> Option<&'a str> {
+    let i = args.iter().position(|a| *a == flag)?;
+    args.get(i + 1).copied()
+}
+
+/// Whether `selector` (`matchLabels`, or a Service's `selector`) selects pods labelled `labels`.
+fn selects(selector: &Value, labels: &Value) -> bool {
+    let selector = selector.as_object().expect("a selector");
+    !selector.is_empty() && selector.iter().all(|(k, v)| &labels[k] == v)
+}
+
+#[test]
+fn the_deployment_points_at_the_redis_of_the_manifests_and_that_redis_keeps_what_it_is_told() {
+    let docs = manifests();
+    let redis = one(&docs, "StatefulSet", "bookshop-redis");
+    let service = one(&docs, "Service", "bookshop-redis");
+    let spec = &redis["spec"];
+    // One primary; Redis 7 or later (the scripts use PXAT and PEXPIRETIME).
+    assert_eq!(spec["replicas"], 1, "one primary: two would be two ledgers");
+    let pod = &spec["template"];
+    let labels = &pod["metadata"]["labels"];
+    assert!(selects(&spec["selector"]["matchLabels"], labels));
+    assert_eq!(spec["serviceName"], service["metadata"]["name"]);
+    let c = &pod["spec"]["containers"][0];
+    let image = c["image"].as_str().expect("image");
+    let major: u32 = image
+        .strip_prefix("redis:")
+        .and_then(|tag| tag.split('.').next())
+        .and_then(|m| m.parse().ok())
+        .unwrap_or_else(|| panic!("a redis:MAJOR.. image, not {image}"));
+    assert!(major >= 7, "{image}");
+    // Persistent: every write fsynced before it is acknowledged, on the volume; never evicting.
+    let args: Vec<&str> = c["args"]
+        .as_array()
+        .expect("args")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(flag(&args, "--appendonly"), Some("yes"), "{args:?}");
+    assert_eq!(flag(&args, "--appendfsync"), Some("always"), "{args:?}");
+    assert_eq!(flag(&args, "--maxmemory-policy"), Some("noeviction"));
+    let dir = flag(&args, "--dir").expect("--dir");
+    let mount = c["volumeMounts"]
+        .as_array()
+        .expect("volumeMounts")
+        .iter()
+        .find(|m| m["mountPath"] == dir)
+        .unwrap_or_else(|| panic!("nothing mounted at {dir}"));
+    let claims = spec["volumeClaimTemplates"]
+        .as_array()
+        .expect("a volume claim");
+    assert!(
+        claims
+            .iter()
+            .any(|t| t["metadata"]["name"] == mount["name"])
+    );
+
+    // The Service selects it, on the container's port, and not the bookshop's pods.
+    let port = &c["ports"][0];
+    let number = port["containerPort"].as_u64().expect("containerPort");
+    assert!(selects(&service["spec"]["selector"], labels));
+    let svc_port = &service["spec"]["ports"][0];
+    assert_eq!(svc_port["targetPort"], port["name"]);
+    let bookshop = one(&docs, "Deployment", "bookshop");
+    let shop_labels = &bookshop["spec"]["template"]["metadata"]["labels"];
+    assert!(!selects(&service["spec"]["selector"], shop_labels));
+    for name in ["bookshop", "bookshop-sessions"] {
+        let svc = one(&docs, "Service", name);
+        assert!(
+            !selects(&svc["spec"]["selector"], labels),
+            "{name} selects Redis"
+        );
+    }
+
+    // Every bookshop replica is given that Service's name and port.
+    let env = bookshop["spec"]["template"]["spec"]["containers"][0]["env"]
+        .as_array()
+        .expect("env");
+    let url = env
+        .iter()
+        .find(|e| e["name"] == "RONDO_REDIS_URL")
+        .and_then(|e| e["value"].as_str())
+        .expect("RONDO_REDIS_URL in the bookshop's env");
+    let authority = url
+        .strip_prefix("redis://")
+        .and_then(|rest| rest.split('/').next())
+        .unwrap_or_else(|| panic!("not a redis:// URL: {url}"));
+    let (host, port_text) = authority.rsplit_once(':').expect("host:port");
+    assert_eq!(host, service["metadata"]["name"], "{url}");
+    assert_eq!(
+        Some(port_text.parse::<u64>().expect("port")),
+        svc_port["port"].as_u64()
+    );
+    assert_eq!(svc_port["port"].as_u64(), Some(number), "{url}");
+
+    // Only the bookshop reaches it, on that port.
+    let policy = one(&docs, "NetworkPolicy", "bookshop-redis");
+    assert!(selects(
+        &policy["spec"]["podSelector"]["matchLabels"],
+        labels
+    ));
+    let ingress = policy["spec"]["ingress"].as_array().expect("ingress");
+    assert_eq!(ingress.len(), 1);
+    let from = ingress[0]["from"].as_array().expect("from");
+    assert_eq!(from.len(), 1);
+    assert!(selects(&from[0]["podSelector"]["matchLabels"], shop_labels));
+    let ports = ingress[0]["ports"].as_array().expect("ports");
+    assert!(
+        ports
+            .iter()
+            .all(|p| p["port"] == port["name"] || p["port"].as_u64() == Some(number))
+    );
 }
 
 /// The body of the `upstream NAME { .. }` block of an nginx config.

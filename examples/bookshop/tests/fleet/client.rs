@@ -7,6 +7,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
+use rondo_mcp::OnceError;
 use rondo_mcp::protocol::Revision;
 use rondo_mcp::testing::Validator;
 use serde_json::{Value, json};
@@ -22,6 +23,9 @@ const ATTEMPTS: usize = 4;
 
 /// The frozen refusal of a `requestState` this instance cannot open.
 pub const STATE_REJECTED: &str = "Invalid or expired requestState";
+/// How a round refused because Redis, the fleet's shared state, could not be asked begins:
+/// the replay guard's `-32603`, or after "Nothing was done: " the tool's error (`Cx::once`).
+pub const REDIS_DOWN: &str = "Redis, the server's shared state, did not answer";
 
 const BOOKS: [(&str, &str, u32); 3] = [
     (
@@ -113,8 +117,41 @@ pub enum End {
     Ordered,
     /// The retry was refused with the frozen `-32602`.
     Refused,
+    /// Redis could not be asked: the guard's `-32603`, or the tool's error that nothing was
+    /// done; the message.
+    Unavailable(String),
+    /// The tool's error that another request of the call is doing the step, or one was
+    /// interrupted while doing it (`OnceError::Running`, exactly).
+    Running,
     /// Anything else: what went wrong.
     Failed(String),
+}
+
+impl End {
+    /// How the answer `m` to flow `n`'s final round ends the flow.
+    pub fn of(m: &Value, n: usize) -> End {
+        let error = &m["error"];
+        let text = m["result"]["content"][0]["text"].as_str().unwrap_or("");
+        let message = error["message"].as_str().unwrap_or("");
+        let tool_error = m["result"]["isError"] == true;
+        if m["result"].is_object() && !tool_error && text == order(n).1 {
+            End::Ordered
+        } else if error["code"] == -32602 && message == STATE_REJECTED {
+            End::Refused
+        } else if error["code"] == -32603 && message.starts_with(REDIS_DOWN) {
+            End::Unavailable(message.to_owned())
+        } else if tool_error
+            && text
+                .strip_prefix("Nothing was done: ")
+                .is_some_and(|t| t.starts_with(REDIS_DOWN))
+        {
+            End::Unavailable(text.to_owned())
+        } else if tool_error && text == OnceError::<String>::Running.to_string() {
+            End::Running
+        } else {
+            End::Failed(format!("round 2: {m}"))
+        }
+    }
 }
 
 /// One round as it went.
@@ -133,6 +170,8 @@ pub struct Flow {
     pub rounds: Vec<Round>,
     /// The key id in the first round's `requestState` token.
     pub key_id: Option<u32>,
+    /// The final round's request, as sent (to send it again).
+    pub retry: Option<Value>,
     pub end: End,
 }
 
@@ -244,7 +283,6 @@ async fn round(
 pub struct Pending {
     flow: Flow,
     args: Value,
-    done: String,
     state: String,
     checks: Validator,
 }
@@ -263,12 +301,13 @@ pub async fn order_flow(front: SocketAddr, tag: &str, n: usize, pause: Duration)
 /// Flow `n`'s first round; the flow as it ended when it did not ask for the confirmation.
 pub async fn first_round(front: SocketAddr, tag: &str, n: usize) -> Result<Pending, Flow> {
     let mut checks = Validator::new(Revision::V2026_07_28);
-    let (args, done) = order(n);
+    let (args, _) = order(n);
     let (first, answer) = round(front, tag, n, 1, &call(1, &args, json!({})), &mut checks).await;
     let mut flow = Flow {
         n,
         rounds: vec![first],
         key_id: None,
+        retry: None,
         end: End::Failed(String::new()),
     };
     match answer.and_then(|m| question(&m, n)) {
@@ -277,7 +316,6 @@ pub async fn first_round(front: SocketAddr, tag: &str, n: usize) -> Result<Pendi
             Ok(Pending {
                 flow,
                 args,
-                done,
                 state,
                 checks,
             })
@@ -290,38 +328,79 @@ pub async fn first_round(front: SocketAddr, tag: &str, n: usize) -> Result<Pendi
 }
 
 impl Pending {
-    /// The user confirms: the retry with the answer and the `requestState`.
-    pub async fn confirm(mut self, front: SocketAddr, tag: &str) -> Flow {
-        let n = self.flow.n;
-        let delivery = if n.is_multiple_of(2) {
-            "express"
-        } else {
-            "standard"
-        };
-        let retry = call(
+    /// The final round with `response` to the confirmation (`{"action": ..}`).
+    pub fn retry(&self, response: Value) -> Value {
+        call(
             2,
             &self.args,
             json!({
                 "requestState": self.state,
-                "inputResponses": {"confirm_order": {
-                    "action": "accept",
-                    "content": {"approve": true, "delivery": delivery},
-                }},
+                "inputResponses": {"confirm_order": response},
             }),
-        );
+        )
+    }
+
+    /// The user's consent: accept, approve, this flow's delivery.
+    pub fn accept(&self) -> Value {
+        let delivery = if self.flow.n.is_multiple_of(2) {
+            "express"
+        } else {
+            "standard"
+        };
+        json!({"action": "accept", "content": {"approve": true, "delivery": delivery}})
+    }
+
+    /// The user confirms: the retry with the answer and the `requestState`.
+    pub async fn confirm(mut self, front: SocketAddr, tag: &str) -> Flow {
+        let n = self.flow.n;
+        let retry = self.retry(self.accept());
         let (second, answer) = round(front, tag, n, 2, &retry, &mut self.checks).await;
         let mut flow = self.flow;
         flow.rounds.push(second);
+        flow.retry = Some(retry);
         flow.end = match answer {
-            Ok(m) if m["result"]["content"][0]["text"] == self.done.as_str() => End::Ordered,
-            Ok(m) if m["error"]["code"] == -32602 && m["error"]["message"] == STATE_REJECTED => {
-                End::Refused
-            }
-            Ok(m) => End::Failed(format!("round 2: {m}")),
+            Ok(m) => End::of(&m, n),
             Err(e) => End::Failed(format!("round 2: {e}")),
         };
         flow
     }
+}
+
+/// Sends `body`, a final round of flow `n`, to `to` (the front door or one instance), as
+/// request `id`; how it ends the flow.
+pub async fn send(to: SocketAddr, id: &str, n: usize, body: &Value) -> End {
+    let mut checks = Validator::new(Revision::V2026_07_28);
+    let (_, answer) = round(to, id, n, 2, body, &mut checks).await;
+    match answer {
+        Ok(m) => End::of(&m, n),
+        Err(e) => End::Failed(e),
+    }
+}
+
+/// The answer to a final round `body` sent to `to` as request `id`, schema-checked.
+pub async fn answer(to: SocketAddr, id: &str, body: &Value) -> Result<Value, String> {
+    let mut checks = Validator::new(Revision::V2026_07_28);
+    round(to, id, 0, 2, body, &mut checks).await.1
+}
+
+/// How many orders the instance at `addr` placed (`list_orders`, sent to it directly).
+pub async fn orders(addr: SocketAddr, id: &str) -> usize {
+    let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "list_orders",
+        "arguments": {},
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "fleet-test", "version": "1.0.0"},
+        },
+    }});
+    let mut checks = Validator::new(Revision::V2026_07_28);
+    let (_, answer) = round(addr, id, 0, 0, &body, &mut checks).await;
+    let m = answer.unwrap_or_else(|e| panic!("list_orders on {addr}: {e}"));
+    m["result"]["structuredContent"]["orders"]
+        .as_array()
+        .unwrap_or_else(|| panic!("list_orders on {addr}: {m}"))
+        .len()
 }
 
 /// The first round's answer must ask exactly the confirmation, showing flow `n`'s price;

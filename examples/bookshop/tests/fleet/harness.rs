@@ -1,9 +1,10 @@
 //! The fleet the tests drive: three instances behind nginx, its access log read per flow,
 //! flows in batches or as background load.
 
-use crate::client::{Flow, order_flow};
+use crate::client::{self, End, Flow, order_flow};
 use crate::log;
 use crate::procs::{Instance, Nginx, Scratch, free_port};
+use crate::redis::Redis;
 use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -17,10 +18,22 @@ pub const LANES: usize = 12;
 /// A whole test's bound.
 pub const BUDGET: Duration = Duration::from_secs(120);
 
-/// Three instances behind nginx. Fields drop in order: nginx, the instances, then the logs.
+/// Where the instances keep their replay guard and effect ledger.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum State {
+    /// One Redis, started for the fleet, given to every instance (`--redis`): README
+    /// "Deploying a fleet", step one.
+    Redis,
+    /// Each instance's own memory (no `--redis`).
+    Memory,
+}
+
+/// Three instances behind nginx. Fields drop in order: nginx, the instances, Redis, then the
+/// logs.
 pub struct Fleet {
     pub nginx: Nginx,
     slots: Vec<Option<Instance>>,
+    pub redis: Option<Redis>,
     generation: usize,
     /// When each restart or kill began.
     pub events: Vec<Instant>,
@@ -28,21 +41,53 @@ pub struct Fleet {
 }
 
 impl Fleet {
-    pub async fn start(name: &str, keys: [&str; 3]) -> Fleet {
+    pub async fn start(name: &str, keys: [&str; 3], state: State) -> Fleet {
         let dir = Scratch::new(name);
+        let redis = match state {
+            State::Redis => Some(Redis::start(&dir.0).await),
+            State::Memory => None,
+        };
+        let url = redis.as_ref().map(Redis::url);
         let addrs: Vec<SocketAddr> = (0..3).map(|_| free_port()).collect();
         let mut slots = Vec::new();
         for (addr, keys) in addrs.iter().zip(keys) {
-            slots.push(Some(Instance::start(*addr, keys, &dir.0, 0).await));
+            let instance = Instance::start(*addr, keys, url.as_deref(), &dir.0, 0).await;
+            slots.push(Some(instance));
         }
         let nginx = Nginx::start(&dir.0, &addrs).await;
         Fleet {
             nginx,
             slots,
+            redis,
             generation: 0,
             events: Vec::new(),
             dir,
         }
+    }
+
+    /// The shared ledger's entries (a fleet on Redis).
+    pub fn ledger(&self) -> crate::redis::Ledger {
+        self.redis.as_ref().expect("a fleet on Redis").ledger()
+    }
+
+    /// The instances running now, by slot.
+    pub fn running(&self) -> Vec<(usize, &Instance)> {
+        self.slots
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| s.as_ref().map(|s| (i, s)))
+            .collect()
+    }
+
+    /// How many orders each running instance placed (`list_orders` sent to it directly), by
+    /// address.
+    pub async fn orders(&self, tag: &str) -> HashMap<String, usize> {
+        let mut out = HashMap::new();
+        for (slot, instance) in self.running() {
+            let n = client::orders(instance.addr, &format!("{tag}-orders-{slot}")).await;
+            out.insert(instance.addr.to_string(), n);
+        }
+        out
     }
 
     pub fn front(&self) -> SocketAddr {
@@ -61,7 +106,8 @@ impl Fleet {
         self.events.push(Instant::now());
         old.terminate().await;
         self.generation += 1;
-        let new = Instance::start(addr, keys, &self.dir.0, self.generation).await;
+        let url = self.redis.as_ref().map(Redis::url);
+        let new = Instance::start(addr, keys, url.as_deref(), &self.dir.0, self.generation).await;
         self.slots[slot] = Some(new);
         tokio::time::sleep(Duration::from_millis(500)).await;
     }
@@ -165,6 +211,8 @@ pub struct Load {
     current: Arc<Mutex<Vec<Option<Instant>>>>,
     /// Flows finished so far.
     finished: Arc<AtomicUsize>,
+    /// How each finished flow ended, in the order they finished.
+    ends: Arc<Mutex<Vec<End>>>,
     lanes: tokio::task::JoinSet<Vec<Flow>>,
 }
 
@@ -174,11 +222,12 @@ impl Load {
         let current = Arc::new(Mutex::new(vec![None; lanes]));
         let next = Arc::new(AtomicUsize::new(0));
         let finished = Arc::new(AtomicUsize::new(0));
+        let ends = Arc::new(Mutex::new(Vec::new()));
         let mut set = tokio::task::JoinSet::new();
         for lane in 0..lanes {
             let (stop, current, next, tag) =
                 (stop.clone(), current.clone(), next.clone(), tag.to_owned());
-            let finished = finished.clone();
+            let (finished, ends) = (finished.clone(), ends.clone());
             set.spawn(async move {
                 let mut done = Vec::new();
                 // Bounded: a lane that never sees the stop flag still ends.
@@ -186,7 +235,9 @@ impl Load {
                     let n = next.fetch_add(1, Ordering::Relaxed);
                     current.lock().unwrap()[lane] = Some(Instant::now());
                     let pause = think.mul_f64(((n * 7919) % 1000) as f64 / 1000.0);
-                    done.push(order_flow(front, &tag, n, pause).await);
+                    let flow = order_flow(front, &tag, n, pause).await;
+                    ends.lock().unwrap().push(flow.end.clone());
+                    done.push(flow);
                     current.lock().unwrap()[lane] = None;
                     finished.fetch_add(1, Ordering::Relaxed);
                 }
@@ -197,7 +248,23 @@ impl Load {
             stop,
             current,
             finished,
+            ends,
             lanes: set,
+        }
+    }
+
+    /// Waits (at most `bound`) until `more` flows have ended as `like` says, from now on.
+    pub async fn until_ended(&self, more: usize, like: fn(&End) -> bool, bound: Duration) {
+        let count = || self.ends.lock().unwrap().iter().filter(|e| like(e)).count();
+        let target = count() + more;
+        let end = Instant::now() + bound;
+        while count() < target {
+            assert!(
+                Instant::now() < end,
+                "{more} flows did not end as expected in {bound:?}; ended so far: {:?}",
+                self.ends.lock().unwrap()
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 
@@ -252,4 +319,98 @@ pub fn spanning(flows: &[Flow], events: &[Instant]) -> usize {
             events.iter().any(|e| a.finished < *e && *e < b.started)
         })
         .count()
+}
+
+/// `f` on every item, `LANES` at a time; the outputs in the items' order.
+pub async fn in_lanes<T, R, F, Fut>(items: Vec<T>, f: F) -> Vec<R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+    F: Fn(T) -> Fut + Send + Sync + 'static,
+    Fut: Future<Output = R> + Send,
+{
+    let queue = Arc::new(Mutex::new(
+        items.into_iter().enumerate().collect::<Vec<_>>(),
+    ));
+    let f = Arc::new(f);
+    let mut lanes = tokio::task::JoinSet::new();
+    for _ in 0..LANES {
+        let (queue, f) = (queue.clone(), f.clone());
+        lanes.spawn(async move {
+            let mut done = Vec::new();
+            loop {
+                let Some((i, item)) = queue.lock().unwrap().pop() else {
+                    return done;
+                };
+                done.push((i, f(item).await));
+            }
+        });
+    }
+    let mut out = Vec::new();
+    while let Some(lane) = lanes.join_next().await {
+        out.extend(lane.expect("lane"));
+    }
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// A fleet whose instance 0 was SIGKILLed under load (48 lanes, the user taking up to 0.9 s):
+/// 60 flows finished before, 100 after.
+pub struct Killed {
+    pub fleet: Fleet,
+    pub flows: Vec<Flow>,
+    pub served: Served,
+    /// The victim's address.
+    pub victim: String,
+    pub killed: Instant,
+}
+
+impl Killed {
+    pub async fn run(tag: &str, state: State) -> Killed {
+        let keys = rondo_mcp::state::KeyRing::generate_spec(1);
+        let mut fleet = Fleet::start(tag, [&keys, &keys, &keys], state).await;
+        let victim = fleet.addr(0).to_string();
+        let load = Load::start(fleet.front(), tag, 4 * LANES, Duration::from_millis(900));
+        load.run_for(60).await;
+        fleet.kill(0).await;
+        let killed = fleet.events[0];
+        load.run_for(100).await;
+        let flows = load.finish().await;
+        let served = fleet.served(&flows).await;
+        let out = Killed {
+            fleet,
+            flows,
+            served,
+            victim,
+            killed,
+        };
+        let after: Vec<&Flow> = out
+            .flows
+            .iter()
+            .filter(|f| f.rounds[0].started > killed + Duration::from_millis(100))
+            .collect();
+        assert!(
+            after
+                .iter()
+                .all(|f| (0..2).all(|r| out.served.by(f, r) != Some(out.victim.as_str()))),
+            "a dead instance answered"
+        );
+        out
+    }
+
+    /// Flows the victim asked and another instance finished after it died (at least one).
+    pub fn rescued(&self) -> usize {
+        let victim = Some(self.victim.as_str());
+        let rescued = self
+            .flows
+            .iter()
+            .filter(|f| {
+                self.served.by(f, 0) == victim
+                    && self.served.by(f, 1).is_some_and(|b| Some(b) != victim)
+                    && f.rounds[1].started > self.killed
+            })
+            .count();
+        assert!(rescued > 0, "no flow of the victim was finished elsewhere");
+        rescued
+    }
 }

@@ -1,16 +1,19 @@
 //! A fleet of three bookshops behind nginx (the Debian package, configured from the committed
-//! `deploy/nginx/rondo.conf`), driven at 2026-07-28 with the two-round order flow: the
+//! `deploy/nginx/rondo.conf`) sharing one Redis (Debian's `redis-server`, started by the test,
+//! given to each with `--redis`), driven at 2026-07-28 with the two-round order flow: the
 //! confirmation is asked by one instance and the retry answered by whichever instance nginx
 //! picks next. Shown: with a shared `RONDO_STATE_KEYS` every retry completes, wherever it
-//! lands; with a key per instance every cross-instance retry gets the frozen `-32602` and
-//! nothing else goes wrong; a key rotation in three phases across rolling restarts (SIGTERM,
-//! graceful drain) loses no flow; a SIGKILLed instance loses no flow either (nginx sends the
-//! next round elsewhere, and the client retries a round the dead instance never answered); and
-//! a 2025-11-25 session is served through the config's address-hash port (and lost through
-//! the round-robin one: the reason that port exists).
+//! lands, once; with a key per instance every cross-instance retry gets the frozen `-32602`
+//! and nothing else goes wrong; a key rotation in three phases across rolling restarts
+//! (SIGTERM, graceful drain) loses no flow; a SIGKILLed instance loses no flow either (nginx
+//! sends the next round elsewhere, and the client retries a round the dead instance never
+//! answered); and a 2025-11-25 session is served through the config's address-hash port (and
+//! lost through the round-robin one: the reason that port exists). `shared.rs`: what the shared
+//! Redis adds (replays, declines, Redis restarted, a killed instance, and the control without
+//! it).
 //!
-//! Needs nginx, so the tests are ignored by a plain `cargo test`; `scripts/test-all.sh`
-//! installs nginx and runs them:
+//! Needs nginx and redis-server, so the tests are ignored by a plain `cargo test`;
+//! `scripts/test-all.sh` installs both and runs them:
 //! `cargo test -p rondo-example-bookshop --test fleet -- --ignored --test-threads 1`.
 //! All traffic is on 127.0.0.1; every wait is bounded.
 
@@ -18,9 +21,11 @@ mod client;
 mod harness;
 mod log;
 mod procs;
+mod redis;
+mod shared;
 
 use client::{End, Flow};
-use harness::{CROSSED, Fleet, LANES, Load, clean_log, spanning, until_crossed, within};
+use harness::{CROSSED, Fleet, Killed, Load, State, clean_log, spanning, until_crossed, within};
 use rondo_mcp::state::KeyRing;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};
@@ -31,7 +36,7 @@ use std::time::{Duration, Instant};
 async fn shared_keys_any_instance_completes_any_retry() {
     within(async {
         let keys = KeyRing::generate_spec(1);
-        let fleet = Fleet::start("shared", [&keys, &keys, &keys]).await;
+        let fleet = Fleet::start("shared", [&keys, &keys, &keys], State::Redis).await;
         let started = Instant::now();
         let (flows, served) = until_crossed(&fleet, "shared").await;
         let crossed = flows.iter().filter(|f| served.crossed(f)).count();
@@ -44,6 +49,11 @@ async fn shared_keys_any_instance_completes_any_retry() {
             flows.iter().filter_map(|f| served.by(f, 1)).collect();
         assert_eq!(instances.len(), 3, "every instance served retries");
         assert!(crossed >= CROSSED, "only {crossed} flows crossed instances");
+        // One order per flow, wherever its final round was answered.
+        let orders = fleet.orders("shared").await;
+        assert_eq!(orders.values().sum::<usize>(), flows.len(), "{orders:?}");
+        let ledger = fleet.ledger();
+        assert_eq!((ledger.placed, ledger.claimed), (flows.len(), 0));
         eprintln!(
             "shared keys: {} flows in {:?}, {crossed} with the retry on another instance, all ordered",
             flows.len(),
@@ -59,7 +69,7 @@ async fn shared_keys_any_instance_completes_any_retry() {
 async fn own_keys_refuse_every_cross_instance_retry_and_nothing_else() {
     within(async {
         let keys = [1, 2, 3].map(KeyRing::generate_spec);
-        let fleet = Fleet::start("own", [&keys[0], &keys[1], &keys[2]]).await;
+        let fleet = Fleet::start("own", [&keys[0], &keys[1], &keys[2]], State::Redis).await;
         let (flows, served) = until_crossed(&fleet, "own").await;
         let (mut refused, mut same) = (0, 0);
         for f in &flows {
@@ -89,7 +99,7 @@ async fn own_keys_refuse_every_cross_instance_retry_and_nothing_else() {
 async fn key_rotation_in_three_phases_across_rolling_restarts_loses_no_flow() {
     within(async {
         let (old, new) = (KeyRing::generate_spec(1), KeyRing::generate_spec(2));
-        let mut fleet = Fleet::start("rotation", [&old, &old, &old]).await;
+        let mut fleet = Fleet::start("rotation", [&old, &old, &old], State::Redis).await;
         let front = fleet.front();
         // Two confirmations left pending under the old key, answered later.
         let Ok(kept_open) = client::first_round(front, "kept", 10_000).await else {
@@ -175,39 +185,16 @@ async fn key_rotation_in_three_phases_across_rolling_restarts_loses_no_flow() {
 #[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
 async fn a_killed_instance_loses_no_flow() {
     within(async {
-        let keys = KeyRing::generate_spec(1);
-        let mut fleet = Fleet::start("kill", [&keys, &keys, &keys]).await;
-        let victim = fleet.addr(0).to_string();
-        let load = Load::start(fleet.front(), "kill", 4 * LANES, Duration::from_millis(900));
-        load.run_for(60).await;
-        fleet.kill(0).await;
-        let killed = fleet.events[0];
-        load.run_for(100).await;
-        let flows = load.finish().await;
-        for f in &flows {
+        // Without shared state, each instance's memory: every resend is accepted elsewhere, so
+        // every flow completes, and a final round the victim had run when it died may have
+        // ordered there too (its orders die with it, unseen). With Redis that round is refused
+        // instead: `shared::a_killed_instance_with_shared_state_orders_nothing_twice`.
+        let killed = Killed::run("kill", State::Memory).await;
+        let flows = &killed.flows;
+        for f in flows {
             assert_eq!(f.end, End::Ordered, "flow {}: {f:?}", f.n);
         }
-        let served = fleet.served(&flows).await;
-        // Flows the victim asked and another instance finished after it died.
-        let rescued = flows
-            .iter()
-            .filter(|f| {
-                served.by(f, 0) == Some(victim.as_str())
-                    && served.by(f, 1).is_some_and(|b| b != victim)
-                    && f.rounds[1].started > killed
-            })
-            .count();
-        assert!(rescued > 0, "no flow of the victim was finished elsewhere");
-        let after: Vec<&Flow> = flows
-            .iter()
-            .filter(|f| f.rounds[0].started > killed + Duration::from_millis(100))
-            .collect();
-        assert!(
-            after
-                .iter()
-                .all(|f| (0..2).all(|r| served.by(f, r) != Some(victim.as_str()))),
-            "a dead instance answered"
-        );
+        let rescued = killed.rescued();
         let retries: usize = flows.iter().map(Flow::retries).sum();
         eprintln!(
             "kill: {} flows, all ordered; {rescued} asked by the killed instance and finished by another; \
@@ -224,7 +211,7 @@ async fn a_killed_instance_loses_no_flow() {
 async fn legacy_sessions_need_the_affinity_port() {
     within(async {
         let keys = KeyRing::generate_spec(1);
-        let fleet = Fleet::start("sessions", [&keys, &keys, &keys]).await;
+        let fleet = Fleet::start("sessions", [&keys, &keys, &keys], State::Redis).await;
         // Through the address-hash port every request of the session reaches its instance.
         let (statuses, ids) = client::session_searches(fleet.nginx.sessions, "pinned", 11).await;
         assert!(statuses.iter().all(|s| *s == 200), "{statuses:?}");

@@ -100,13 +100,23 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Starts `bookshop --http addr` with `keys` as its `RONDO_STATE_KEYS`; returns once it
-    /// accepts connections.
-    pub async fn start(addr: SocketAddr, keys: &str, dir: &Path, generation: usize) -> Instance {
+    /// Starts `bookshop --http addr` with `keys` as its `RONDO_STATE_KEYS`, and `--redis URL`
+    /// when given one; returns once it accepts connections.
+    pub async fn start(
+        addr: SocketAddr,
+        keys: &str,
+        redis: Option<&str>,
+        dir: &Path,
+        generation: usize,
+    ) -> Instance {
         let log = dir.join(format!("bookshop-{}-{generation}.log", addr.port()));
         let stderr = std::fs::File::create(&log).expect("instance log");
-        let mut child = Command::new(env!("CARGO_BIN_EXE_bookshop"))
-            .args(["--http", &addr.to_string()])
+        let mut command = Command::new(env!("CARGO_BIN_EXE_bookshop"));
+        command.args(["--http", &addr.to_string()]);
+        if let Some(url) = redis {
+            command.args(["--redis", url]);
+        }
+        let mut child = command
             .env("RONDO_STATE_KEYS", keys)
             .env("RUST_LOG", "info")
             .stdin(Stdio::null())
@@ -139,6 +149,11 @@ impl Instance {
             "no drain in the log of {}:\n{log}",
             self.addr
         );
+    }
+
+    /// What the instance has logged so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
     }
 
     /// `SIGKILL`: no drain, connections die with the process.

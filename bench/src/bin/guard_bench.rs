@@ -1,0 +1,163 @@
+//! The replay guard's cost per round, in memory against shared on Redis (loopback):
+//!
+//! ```text
+//! taskset -c 0 guard_bench [--runs 5] [--seconds 5] [--conns 1,32] [--server-cpu 1]
+//!                          [--redis-cpu 0]
+//! ```
+//!
+//! Starts two `redis-server`s on 127.0.0.1 (one writing every write to its append-only file and
+//! fsyncing it before answering, as `deploy/kubernetes/redis.yaml` runs it; one keeping nothing
+//! on disk) and three `rondo_guarded` servers (next to this binary): its state in memory, on
+//! the fsyncing Redis, on the other. Each is driven with two-round 2026-07-28 flows from C
+//! clients, one keep-alive connection each, for SECONDS per run: `delete_file` (the final
+//! round taken once through the guard: one Redis command, `SET NX PXAT`) and `delete_once`
+//! (the same, the deletion done through `Cx::once`: two more, the ledger's claim and record).
+//! The first round of a flow carries no state, so it touches no guard. For each C and flow,
+//! RUNS repetitions with the three servers interleaved, each run on a server started for it;
+//! every answer is checked, and any failure makes the run exit non-zero.
+//!
+//! Output: Markdown tables of flows/s and of each flow's median time (both rounds), median
+//! [min–max] of the runs, and what Redis adds per flow.
+
+use rondo_bench::flows::{self, Flow, Persistence, Proc, drive, free_addr, wait_listening};
+use rondo_bench::stats::{Spread, pinned, sibling};
+use serde_json::json;
+use std::process::Stdio;
+
+const USAGE: &str = "usage: guard_bench [--runs N] [--seconds S] [--conns 1,32] \
+                     [--server-cpu CPU] [--redis-cpu CPU]";
+
+fn path(n: u64) -> String {
+    format!("/tmp/guard-{n}")
+}
+
+fn flow(tool: &'static str) -> Flow {
+    Flow {
+        tool,
+        key: "confirm_delete",
+        args: |n| json!({"path": path(n)}),
+        question: |n| format!("Delete {}?", path(n)),
+        response: |_| json!({"action": "accept", "content": {"confirm": true}}),
+        done: |n| format!("deleted {}", path(n)),
+    }
+}
+
+fn main() {
+    let (mut runs, mut seconds, mut conns) = (5usize, 5.0f64, vec![1usize, 32]);
+    let (mut server_cpu, mut redis_cpu) = (None, None);
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let value = it.next().unwrap_or_else(|| panic!("{USAGE}"));
+        match flag.as_str() {
+            "--runs" => runs = value.parse().expect(USAGE),
+            "--seconds" => seconds = value.parse().expect(USAGE),
+            "--conns" => conns = value.split(',').map(|c| c.parse().expect(USAGE)).collect(),
+            "--server-cpu" => server_cpu = Some(value),
+            "--redis-cpu" => redis_cpu = Some(value),
+            _ => panic!("{USAGE}"),
+        }
+    }
+    let dir = std::env::temp_dir().join(format!("rondo-guard-bench-{}", std::process::id()));
+    let (_fsync, fsync_url) =
+        flows::redis(&dir.join("fsync"), Persistence::Fsync, redis_cpu.as_deref());
+    let (_plain, plain_url) =
+        flows::redis(&dir.join("plain"), Persistence::None, redis_cpu.as_deref());
+    let program = sibling("rondo_guarded");
+    let kinds = [
+        ("memory", None),
+        ("Redis, fsync always", Some(fsync_url.as_str())),
+        ("Redis, no persistence", Some(plain_url.as_str())),
+    ];
+    // A fresh server for each run: the memory guard remembers at most 65,536 rounds for the
+    // state lifetime (10 minutes), which a few runs at this rate fill.
+    let start = |url: Option<&str>| {
+        let addr = free_addr();
+        let a = addr.to_string();
+        let mut args = vec![a.as_str()];
+        args.extend(url);
+        let mut child = pinned(server_cpu.as_deref(), &program, &args)
+            .stdin(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap_or_else(|e| panic!("start {program}: {e}"));
+        wait_listening(addr, &mut child, &program);
+        (Proc(child), addr)
+    };
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let mut failed = false;
+    println!(
+        "{runs} runs of {seconds} s per cell, servers interleaved; `rondo_guarded` on CPU {}, \
+         Redis on CPU {}, this driver where it was started",
+        server_cpu.as_deref().unwrap_or("any"),
+        redis_cpu.as_deref().unwrap_or("any")
+    );
+    for tool in ["delete_file", "delete_once"] {
+        println!();
+        println!("### `{tool}`");
+        println!();
+        let names: Vec<&str> = kinds.iter().map(|k| k.0).collect();
+        println!(
+            "| clients | {} | {} |",
+            names
+                .iter()
+                .map(|n| format!("{n} flows/s"))
+                .collect::<Vec<_>>()
+                .join(" | "),
+            names
+                .iter()
+                .map(|n| format!("{n} ms/flow (p50)"))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        );
+        println!("|---|{}", "---|".repeat(2 * names.len()));
+        for &c in &conns {
+            let mut rate = vec![Vec::new(); kinds.len()];
+            let mut p50 = vec![Vec::new(); kinds.len()];
+            for r in 0..runs {
+                for (i, (name, url)) in kinds.iter().enumerate() {
+                    let (server, addr) = start(*url);
+                    let base = ((r * kinds.len() + i) as u64) << 40;
+                    let (mut t, took) = rt.block_on(drive(addr, flow(tool), c, seconds, base));
+                    drop(server);
+                    if t.errors > 0 {
+                        failed = true;
+                        eprintln!(
+                            "{name} {tool} {c}: {} errors, e.g. {:?}",
+                            t.errors, t.first_errors
+                        );
+                    }
+                    rate[i].push(t.flows as f64 / took.as_secs_f64());
+                    p50[i].push(t.ms(0.5));
+                }
+            }
+            let cells = |v: &[Vec<f64>], f: fn(&Spread) -> String| {
+                v.iter()
+                    .map(|x| f(&Spread::of(x)))
+                    .collect::<Vec<_>>()
+                    .join(" | ")
+            };
+            println!(
+                "| {c} | {} | {} |",
+                cells(&rate, Spread::cell),
+                cells(&p50, |s| format!(
+                    "{:.3} [{:.3}–{:.3}]",
+                    s.median, s.min, s.max
+                ))
+            );
+            let median = |v: &[f64]| Spread::of(v).median;
+            eprintln!(
+                "{tool}, {c} clients: Redis (fsync) adds {:.0} µs per flow at the median, Redis \
+                 without persistence {:.0} µs",
+                (median(&p50[1]) - median(&p50[0])) * 1000.0,
+                (median(&p50[2]) - median(&p50[0])) * 1000.0
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    if failed {
+        std::process::exit(1);
+    }
+}

@@ -1,0 +1,489 @@
+//! The fleet is one server when its instances share a Redis (`--redis`, README "Deploying a
+//! fleet", design §19): a final round sent again anywhere is refused and orders nothing, a
+//! decline is not turned into an order on another instance, Redis restarted under load costs
+//! the rounds it could not guard a clear refusal and forgets nothing it acknowledged, and a
+//! killed instance orders nothing twice. The control: without Redis the same final round sent
+//! to another instance orders again (what the instances warn of at start).
+//!
+//! Orders are counted twice over: with `list_orders` on every instance (each counts what it
+//! placed, in its memory), and in the shared ledger (`rondo:once:*` in Redis, read directly).
+
+use crate::client::{self, End, Flow};
+use crate::harness::{
+    Fleet, Killed, LANES, Load, Served, State, batch, clean_log, in_lanes, within,
+};
+use rondo_mcp::state::KeyRing;
+use serde_json::{Value, json};
+use std::collections::HashMap;
+use std::net::SocketAddr;
+use std::time::{Duration, Instant};
+
+/// What an instance without shared state says at start (target `rondo::fleet`).
+const UNSHARED: &str = "a round replayed on another instance, or after a restart, is not refused";
+
+/// Flow `n`'s final round sent again to each of `to`, `LANES` at a time: (flow, where, how it
+/// ended).
+async fn again(flows: &[Flow], to: &[SocketAddr], tag: &str) -> Vec<(usize, SocketAddr, End)> {
+    let mut jobs = Vec::new();
+    for f in flows {
+        let body = f.retry.clone().expect("a final round");
+        for (i, addr) in to.iter().enumerate() {
+            jobs.push((f.n, body.clone(), *addr, format!("{tag}-{}-{i}", f.n)));
+        }
+    }
+    in_lanes(
+        jobs,
+        |(n, body, to, id): (usize, Value, SocketAddr, String)| async move {
+            (n, to, client::send(to, &id, n, &body).await)
+        },
+    )
+    .await
+}
+
+/// Orders each instance placed must be the flows whose final round it answered `Ordered`.
+fn placed_where_answered(orders: &HashMap<String, usize>, flows: &[Flow], served: &Served) {
+    for (addr, &placed) in orders {
+        let answered = flows
+            .iter()
+            .filter(|f| f.end == End::Ordered && served.by(f, 1) == Some(addr.as_str()))
+            .count();
+        assert_eq!(placed, answered, "orders on {addr}");
+    }
+}
+
+fn addrs(fleet: &Fleet) -> Vec<SocketAddr> {
+    fleet.running().iter().map(|(_, i)| i.addr).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// Needs nginx and redis-server; scripts/test-all.sh installs them and runs these with --ignored.
+#[ignore = "needs nginx and redis-server (scripts/test-all.sh installs them and runs these with --ignored)"]
+async fn every_final_round_sent_again_anywhere_is_refused_and_orders_nothing() {
+    within(async {
+        let keys = KeyRing::generate_spec(1);
+        let fleet = Fleet::start("replay", [&keys, &keys, &keys], State::Redis).await;
+        let flows = batch(fleet.front(), "replay", 0..150).await;
+        for f in &flows {
+            assert_eq!(f.end, End::Ordered, "flow {}: {f:?}", f.n);
+        }
+        let served = fleet.served(&flows).await;
+        clean_log(&served);
+        // Through the balancer, and to each instance directly: the two that did not answer the
+        // round, and the one that did.
+        let mut to = vec![fleet.front()];
+        to.extend(addrs(&fleet));
+        let sent = again(&flows, &to, "replay-again").await;
+        let mut elsewhere = 0;
+        for (n, addr, end) in &sent {
+            assert_eq!(*end, End::Refused, "flow {n}'s final round sent again to {addr}");
+            let f = &flows[*n];
+            if *addr != fleet.front() && served.by(f, 1) != Some(addr.to_string().as_str()) {
+                elsewhere += 1;
+            }
+        }
+        assert_eq!(elsewhere, 2 * flows.len(), "each to the two other instances");
+        // One order per flow, on the instance that answered its final round; the same in the
+        // shared ledger.
+        let orders = fleet.orders("replay").await;
+        placed_where_answered(&orders, &flows, &served);
+        assert_eq!(orders.values().sum::<usize>(), flows.len());
+        let ledger = fleet.ledger();
+        assert_eq!(
+            (ledger.placed, ledger.not_placed, ledger.claimed),
+            (flows.len(), 0, 0)
+        );
+        for (_, i) in fleet.running() {
+            assert!(!i.log().contains(UNSHARED), "{}", i.log());
+        }
+        eprintln!(
+            "replay: {} flows ordered, each final round sent again through nginx and to all three \
+             instances ({} sends, {elsewhere} to an instance that had not answered it): all refused \
+             with -32602; orders {orders:?}, ledger {ledger:?}",
+            flows.len(),
+            sent.len()
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// Needs nginx and redis-server; scripts/test-all.sh installs them and runs these with --ignored.
+#[ignore = "needs nginx and redis-server (scripts/test-all.sh installs them and runs these with --ignored)"]
+async fn declined_on_one_instance_then_accepted_on_another_is_refused() {
+    within(async {
+        let keys = KeyRing::generate_spec(1);
+        let fleet = Fleet::start("decline", [&keys, &keys, &keys], State::Redis).await;
+        let (front, addrs) = (fleet.front(), addrs(&fleet));
+        const FLOWS: usize = 30;
+        let ends = in_lanes((0..FLOWS).collect(), move |n: usize| {
+            let addrs = addrs.clone();
+            async move {
+                let Ok(pending) = client::first_round(front, "decline", n).await else {
+                    panic!("flow {n}: first round");
+                };
+                // No, three ways: declined, dismissed, the form sent back unapproved.
+                let (no, said) = match n % 3 {
+                    0 => (json!({"action": "decline"}), "The user declined; nothing was ordered."),
+                    1 => (
+                        json!({"action": "cancel"}),
+                        "The user dismissed the confirmation; nothing was ordered.",
+                    ),
+                    _ => (
+                        json!({"action": "accept", "content": {"approve": false}}),
+                        "The user declined; nothing was ordered.",
+                    ),
+                };
+                let decider = addrs[n % 3];
+                let m = client::answer(decider, &format!("decline-{n}-no"), &pending.retry(no))
+                    .await
+                    .unwrap_or_else(|e| panic!("flow {n}: {e}"));
+                assert_eq!(m["result"]["content"][0]["text"], said, "flow {n}: {m}");
+                // The same round, accepted, on each other instance and through the balancer.
+                let yes = pending.retry(pending.accept());
+                let mut ends = Vec::new();
+                for (i, to) in addrs.iter().filter(|a| **a != decider).chain([&front]).enumerate() {
+                    let end = client::send(*to, &format!("decline-{n}-yes-{i}"), n, &yes).await;
+                    ends.push((*to, end));
+                }
+                (n, decider, ends)
+            }
+        })
+        .await;
+        for (n, decider, ends) in &ends {
+            assert_eq!(ends.len(), 3);
+            for (to, end) in ends {
+                assert_eq!(*end, End::Refused, "flow {n}, declined on {decider}, accepted on {to}");
+            }
+        }
+        let orders = fleet.orders("decline").await;
+        assert!(orders.values().all(|n| *n == 0), "{orders:?}");
+        let ledger = fleet.ledger();
+        assert_eq!(
+            (ledger.placed, ledger.not_placed, ledger.claimed),
+            (0, FLOWS, 0)
+        );
+        eprintln!(
+            "decline: {FLOWS} flows said no on one instance, then yes on the two others and through \
+             nginx: all {} refused with -32602, nothing ordered ({orders:?}), ledger {ledger:?}",
+            3 * FLOWS
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// Needs nginx on PATH; scripts/test-all.sh installs it and runs these with --ignored.
+#[ignore = "needs nginx (scripts/test-all.sh installs it and runs these with --ignored)"]
+async fn without_shared_state_a_final_round_sent_to_another_instance_orders_again() {
+    within(async {
+        // The control for the two tests above: the refusals there are the shared state's.
+        let keys = KeyRing::generate_spec(1);
+        let fleet = Fleet::start("memory", [&keys, &keys, &keys], State::Memory).await;
+        let flows = batch(fleet.front(), "memory", 0..30).await;
+        for f in &flows {
+            assert_eq!(f.end, End::Ordered, "flow {}: {f:?}", f.n);
+        }
+        let served = fleet.served(&flows).await;
+        let addrs = addrs(&fleet);
+        for f in &flows {
+            let by = served.by(f, 1).expect("answered");
+            let body = f.retry.as_ref().expect("final round");
+            let same = addrs.iter().find(|a| a.to_string() == by).expect("by");
+            let other = addrs.iter().find(|a| a.to_string() != by).expect("other");
+            let id = format!("memory-again-{}", f.n);
+            // Its own memory refuses it; another instance's does not know it.
+            assert_eq!(client::send(*same, &id, f.n, body).await, End::Refused);
+            let id = format!("memory-other-{}", f.n);
+            assert_eq!(client::send(*other, &id, f.n, body).await, End::Ordered);
+        }
+        let orders = fleet.orders("memory").await;
+        assert_eq!(
+            orders.values().sum::<usize>(),
+            2 * flows.len(),
+            "{orders:?}"
+        );
+        for (_, i) in fleet.running() {
+            assert_eq!(i.log().matches(UNSHARED).count(), 1, "{}", i.log());
+        }
+        eprintln!(
+            "memory: {} flows, each final round sent again to another instance: ordered again \
+             ({orders:?}); every instance warned once at start",
+            flows.len()
+        );
+    })
+    .await;
+}
+
+fn unavailable(e: &End) -> bool {
+    matches!(e, End::Unavailable(_))
+}
+
+/// Flows sent to instance `to` only, until one is ordered (at most `bound`); every one.
+async fn until_ordered_on(to: SocketAddr, tag: &str, from: usize, bound: Duration) -> Vec<Flow> {
+    let end = Instant::now() + bound;
+    let mut flows = Vec::new();
+    for n in from.. {
+        let flow = client::order_flow(to, tag, n, Duration::ZERO).await;
+        let done = flow.end == End::Ordered;
+        assert!(
+            done || unavailable(&flow.end),
+            "flow {n} on {to} after the restart: {flow:?}"
+        );
+        flows.push(flow);
+        if done {
+            break;
+        }
+        assert!(
+            Instant::now() < end,
+            "{to} did not order within {bound:?} of the restart"
+        );
+    }
+    flows
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// Needs nginx and redis-server; scripts/test-all.sh installs them and runs these with --ignored.
+#[ignore = "needs nginx and redis-server (scripts/test-all.sh installs them and runs these with --ignored)"]
+async fn redis_killed_under_load_refuses_what_it_cannot_guard_and_forgets_nothing() {
+    within(async {
+        let keys = KeyRing::generate_spec(1);
+        let mut fleet = Fleet::start("redis-restart", [&keys, &keys, &keys], State::Redis).await;
+        let front = fleet.front();
+        let load = Load::start(front, "restart", LANES, Duration::from_millis(300));
+        load.run_for(40).await;
+        let redis = fleet.redis.as_mut().expect("redis");
+        redis.kill().await;
+        let down = Instant::now();
+        // Down: the rounds that need the guard are refused, clearly.
+        load.until_ended(LANES, unavailable, Duration::from_secs(40))
+            .await;
+        let restarted = Instant::now();
+        redis.restart().await;
+        // Back: each instance reconnects by itself; then every new flow completes.
+        let mut probes = Vec::new();
+        for (slot, addr) in addrs(&fleet).into_iter().enumerate() {
+            let from = 100_000 + 1000 * slot;
+            probes.extend(until_ordered_on(addr, "probe", from, Duration::from_secs(30)).await);
+        }
+        let back = Instant::now();
+        load.until_ended(40, |e| *e == End::Ordered, Duration::from_secs(30))
+            .await;
+        let mut flows = load.finish().await;
+        flows.extend(probes);
+
+        let mut during = 0;
+        let mut said = std::collections::BTreeSet::new();
+        for f in &flows {
+            let last = f.rounds.last().expect("a round");
+            match &f.end {
+                End::Ordered => {}
+                End::Unavailable(why) => {
+                    said.insert(why.clone());
+                }
+                other => panic!("flow {}: {other:?}: {f:?}", f.n),
+            }
+            // A final round wholly inside the outage is never accepted.
+            if f.rounds.len() == 2 && last.started > down && last.finished < restarted {
+                assert!(
+                    unavailable(&f.end),
+                    "flow {} ordered while Redis was down",
+                    f.n
+                );
+                during += 1;
+            }
+            if f.rounds[0].started > back {
+                assert_eq!(f.end, End::Ordered, "flow {} after Redis was back", f.n);
+            }
+        }
+        assert!(during > 0, "no final round ran wholly while Redis was down");
+        let refused = flows.iter().filter(|f| unavailable(&f.end)).count();
+        let slowest = flows
+            .iter()
+            .filter(|f| unavailable(&f.end))
+            .map(|f| f.rounds[1].finished - f.rounds[1].started)
+            .max()
+            .unwrap_or_default();
+        // Promptly (about a second in the runtime), well within a client's patience.
+        assert!(
+            slowest < Duration::from_secs(5),
+            "a refusal took {slowest:?}"
+        );
+        let before: Vec<Flow> = flows
+            .iter()
+            .filter(|f| f.end == End::Ordered && f.rounds[1].finished < down)
+            .cloned()
+            .collect();
+        assert!(!before.is_empty());
+        // Every final round ordered, before the kill or after, sent again: refused. Those
+        // ordered before it were remembered through the restart (the append-only file).
+        let ordered: Vec<Flow> = flows
+            .iter()
+            .filter(|f| f.end == End::Ordered)
+            .cloned()
+            .collect();
+        for (n, _, end) in again(&ordered, &[front], "restart-again").await {
+            assert_eq!(end, End::Refused, "flow {n} sent again after the restart");
+        }
+        // The refused ones, tried again as they were told: each is ordered now, or refused
+        // when its round was taken before Redis went (nothing was done then either).
+        let told: Vec<Flow> = flows
+            .iter()
+            .filter(|f| unavailable(&f.end))
+            .cloned()
+            .collect();
+        let tried = again(&told, &[front], "restart-retry").await;
+        let mut now_ordered = 0;
+        for (n, _, end) in &tried {
+            match end {
+                End::Ordered => now_ordered += 1,
+                End::Refused => {}
+                other => panic!("flow {n} tried again after the restart: {other:?}"),
+            }
+        }
+        // Counted exactly: one order for each answer that said so.
+        let answered = ordered.len() + now_ordered;
+        let orders = fleet.orders("restart").await;
+        assert_eq!(orders.values().sum::<usize>(), answered, "{orders:?}");
+        eprintln!(
+            "redis restart: {} flows ({} before the kill); down {:?}, every instance ordering \
+             again {:?} after the restart; {refused} refused while Redis was down ({during} \
+             wholly inside the outage, the slowest answer in {slowest:?}), saying {said:?}; {} \
+             flows sent to the instances one by one until each ordered; all {} ordered sent \
+             again: refused; of the {refused} refused, {now_ordered} ordered when tried again; \
+             {answered} orders placed, {orders:?}",
+            flows.len(),
+            before.len(),
+            restarted - down,
+            back - restarted,
+            flows.iter().filter(|f| f.n >= 100_000).count(),
+            ordered.len()
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// Needs nginx and redis-server; scripts/test-all.sh installs them and runs these with --ignored.
+#[ignore = "needs nginx and redis-server (scripts/test-all.sh installs them and runs these with --ignored)"]
+async fn a_killed_instance_with_shared_state_orders_nothing_twice() {
+    within(async {
+        let killed = Killed::run("kill-redis", State::Redis).await;
+        let (fleet, flows, served) = (&killed.fleet, &killed.flows, &killed.served);
+        let victim = &killed.victim;
+        // A final round that was on the victim when it died: nginx answered 502, and the
+        // client sent it again. The victim may have taken the round (the guard), claimed the
+        // order and placed it, or not: its outcome is unknown to the client.
+        let cut = |f: &Flow| {
+            f.rounds.get(1).is_some_and(|r| {
+                served
+                    .0
+                    .get(&r.attempts[0])
+                    .is_some_and(|e| e.status == 502 && e.served_by() == Some(victim.as_str()))
+            })
+        };
+        let mut cut_refused = 0;
+        for f in flows {
+            if cut(f) {
+                // Sent again elsewhere: ordered there when the victim had not taken the round
+                // (so had not run the tool), else refused by the shared guard. Never both.
+                match f.end {
+                    End::Ordered => {}
+                    End::Refused => cut_refused += 1,
+                    _ => panic!("flow {} cut on the victim: {f:?}", f.n),
+                }
+                assert_ne!(served.by(f, 1), Some(victim.as_str()));
+            } else {
+                assert_eq!(f.end, End::Ordered, "flow {}: {f:?}", f.n);
+            }
+        }
+        let rescued = killed.rescued();
+        // Counted: the survivors placed exactly the orders they answered. The victim's orders
+        // died with its memory; the ledger in Redis outlives it: every order anywhere is
+        // recorded there before it is answered, so it holds one entry for each flow answered
+        // Ordered, plus at most one for each cut flow refused on its resend (placed or claimed
+        // by the victim before it died: unknown, and never placed again).
+        let orders = fleet.orders("kill-redis").await;
+        assert_eq!(orders.len(), 2);
+        placed_where_answered(&orders, flows, served);
+        let ordered = flows.iter().filter(|f| f.end == End::Ordered).count();
+        let ledger = fleet.ledger();
+        assert_eq!(ledger.not_placed, 0, "{ledger:?}");
+        assert!(
+            ordered <= ledger.placed && ledger.placed + ledger.claimed <= ordered + cut_refused,
+            "{ordered} ordered, {cut_refused} cut and refused, ledger {ledger:?}"
+        );
+        let by_victim = flows
+            .iter()
+            .filter(|f| f.end == End::Ordered && served.by(f, 1) == Some(victim.as_str()))
+            .count();
+        let cut_n = flows.iter().filter(|f| cut(f)).count();
+        let retries: usize = flows.iter().map(Flow::retries).sum();
+        eprintln!(
+            "kill with Redis: {} flows, {ordered} ordered ({by_victim} by the victim, its orders lost \
+             with it; the survivors' {orders:?} exactly theirs); {cut_n} final rounds cut by the kill, \
+             {cut_refused} of them refused on resend (-32602: the victim had taken the round); \
+             {rescued} asked by the victim and finished by another; ledger {ledger:?}; {retries} \
+             rounds resent after a 502",
+            flows.len()
+        );
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+// Needs nginx and redis-server; scripts/test-all.sh installs them and runs these with --ignored.
+#[ignore = "needs nginx and redis-server (scripts/test-all.sh installs them and runs these with --ignored)"]
+async fn an_instance_killed_while_placing_an_order_never_has_it_placed_again() {
+    within(async {
+        let keys = KeyRing::generate_spec(1);
+        let mut fleet = Fleet::start("mid-order", [&keys, &keys, &keys], State::Redis).await;
+        let (front, victim) = (fleet.front(), fleet.addr(0));
+        let Ok(pending) = client::first_round(front, "mid", 0).await else {
+            panic!("first round");
+        };
+        let body = pending.retry(pending.accept());
+        let sent = {
+            let body = body.clone();
+            tokio::spawn(async move { client::answer(victim, "mid-victim", &body).await })
+        };
+        // Killed while the warehouse has the order (`shop::WAREHOUSE`, 100 ms): the victim has
+        // taken the round (the guard) and claimed the order in the ledger, and not recorded
+        // whether it was placed. Nothing else runs on this fleet, so the claim is this one.
+        let end = Instant::now() + Duration::from_secs(10);
+        while fleet.ledger().claimed == 0 {
+            assert!(Instant::now() < end, "the victim never claimed the order");
+            tokio::time::sleep(Duration::from_millis(1)).await;
+        }
+        fleet.kill(0).await;
+        let answer = sent.await.expect("the victim's request");
+        assert!(answer.is_err(), "answered before it died: {answer:?}");
+        let ledger = fleet.ledger();
+        assert_eq!(
+            (ledger.placed, ledger.not_placed, ledger.claimed),
+            (0, 0, 1)
+        );
+        // The client sends the round again, through the balancer and to each survivor: the
+        // shared guard refuses it before the tool runs. The order is unknown (it died with the
+        // victim, or was never placed); it is not placed a second time.
+        for (i, to) in [front, fleet.addr(1), fleet.addr(2)]
+            .into_iter()
+            .enumerate()
+        {
+            let end = client::send(to, &format!("mid-again-{i}"), 0, &body).await;
+            assert_eq!(end, End::Refused, "sent again to {to}");
+        }
+        let orders = fleet.orders("mid").await;
+        assert_eq!(orders.values().sum::<usize>(), 0, "{orders:?}");
+        assert_eq!(
+            fleet.ledger(),
+            ledger,
+            "and the claim stays until it expires"
+        );
+        eprintln!(
+            "mid-order: the victim killed with the order claimed and unrecorded ({ledger:?}); the \
+             round sent again through nginx and to both survivors: refused with -32602; nothing \
+             placed by the survivors"
+        );
+    })
+    .await;
+}
