@@ -32,6 +32,8 @@ pub(crate) struct Config {
     /// Most resource URIs one listener follows (a listen's `resourceSubscriptions`, a
     /// 2025-11-25 session's `resources/subscribe`s).
     pub max_listen_uris: usize,
+    /// Most tasks one listener follows (a listen's `taskIds`).
+    pub max_listen_tasks: usize,
     /// Wall clock for expiry.
     pub clock: Arc<dyn Clock>,
     /// Bound into state so another server's state is refused even under a shared key.
@@ -158,7 +160,7 @@ impl Config {
     /// The defaults for a server described by `info`: a random state key (right for one
     /// process only), 10-minute state expiry, 16 rounds, 64 KiB of state, 5-minute answers on
     /// 2025-11-25, 4 MiB messages, 1024 requests at once on stdio, 256 listen streams following
-    /// up to 256 URIs each, the server's name as the audience, an in-memory replay guard, and
+    /// up to 256 URIs and 100 tasks each, the server's name as the audience, an in-memory replay guard, and
     /// no client policy.
     pub(crate) fn new(info: ServerInfo) -> Config {
         Config {
@@ -171,6 +173,7 @@ impl Config {
             max_in_flight: 1024,
             max_listens: 256,
             max_listen_uris: 256,
+            max_listen_tasks: DEFAULT_TASKS_PER_PRINCIPAL,
             clock: Arc::new(SystemClock),
             audience: info.implementation.name.clone(),
             flow: FlowSettings::new(),

@@ -178,6 +178,14 @@ impl<H: Handler> Server<H> {
         self.config().max_listen_uris = uris;
         self
     }
+    /// The most tasks one listener follows (default 100, as many as one principal holds by
+    /// default): a `subscriptions/listen` whose `taskIds` lists more is refused with `-32602`.
+    /// Each followed task is read from the task store whenever it may have changed, and at
+    /// least every [`task_poll_interval`](Server::task_poll_interval).
+    pub fn max_listen_tasks(mut self, tasks: usize) -> Self {
+        self.config().max_listen_tasks = tasks;
+        self
+    }
     /// The clock for state expiry (tests inject a `testing::ManualClock`).
     pub fn clock(mut self, clock: Arc<dyn Clock>) -> Self {
         self.config().clock = clock;
@@ -205,7 +213,7 @@ impl<H: Handler> Server<H> {
     }
     /// How often clients are told to poll a task (`pollIntervalMs`, default 1 s); it is also
     /// how often a running task looks at a store that cannot wake it (Redis) for answers and
-    /// cancel requests.
+    /// cancel requests, and a listen stream at the tasks it follows.
     pub fn task_poll_interval(mut self, every: Duration) -> Self {
         self.config().tasks.poll_interval = every.max(Duration::from_millis(1));
         self

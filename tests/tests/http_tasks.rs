@@ -134,3 +134,65 @@ async fn another_principal_cannot_see_answer_or_cancel_a_task() {
     assert_eq!(done["result"]["content"][0]["text"], "confirm: true");
     app.stop().await;
 }
+
+#[tokio::test]
+async fn a_listen_stream_follows_only_its_principals_tasks() {
+    let app = app().await;
+    let call = tasks_body(1, "tools/call", json!({"name": "ask", "arguments": {}}));
+    let (_, created) = as_user(app.addr, "alice", &call).await;
+    let id = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let listen = tasks_body(
+        2,
+        "subscriptions/listen",
+        json!({"notifications": {"taskIds": [id]}}),
+    );
+    // Bob names Alice's task: acknowledged without it, and never told about it.
+    let mut bobs = post_modern(app.addr, &listen, |h| {
+        h.push(("x-user".into(), "bob".into()))
+    })
+    .await;
+    let ack = bobs.event().await.expect("bob's ack");
+    assert_eq!(ack["params"]["notifications"], json!({}));
+    let mut alices = post_modern(app.addr, &listen, |h| {
+        h.push(("x-user".into(), "alice".into()))
+    })
+    .await;
+    assert_eq!(alices.content_type(), "text/event-stream");
+    let ack = alices.event().await.expect("alice's ack");
+    assert_eq!(ack["params"]["notifications"], json!({"taskIds": [id]}));
+    // Alice hears it as it stands, then each change, until it completes.
+    let mut statuses = Vec::new();
+    loop {
+        let event = bounded("a task notification", alices.event())
+            .await
+            .expect("an event");
+        assert_eq!(event["method"], "notifications/tasks", "{event}");
+        let p = &event["params"];
+        assert_eq!(p["taskId"], id.as_str());
+        assert_eq!(p["_meta"]["io.modelcontextprotocol/subscriptionId"], 2);
+        let status = p["status"].as_str().unwrap().to_owned();
+        if status == "input_required" {
+            let answer = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+            let update = tasks_body(
+                3,
+                "tasks/update",
+                json!({"taskId": id, "inputResponses": answer}),
+            );
+            as_user(app.addr, "alice", &update).await;
+        }
+        statuses.push(status.clone());
+        if status == "completed" {
+            assert_eq!(p["result"]["content"][0]["text"], "confirm: true");
+            break;
+        }
+    }
+    assert!(
+        statuses.contains(&"input_required".to_owned()),
+        "{statuses:?}"
+    );
+    // Bob's stream stayed silent while Alice heard every change.
+    let silent = tokio::time::timeout(Duration::from_millis(200), bobs.event()).await;
+    assert!(silent.is_err(), "bob heard {silent:?}");
+    drop((alices, bobs));
+    app.stop().await;
+}

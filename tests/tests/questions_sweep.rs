@@ -1,7 +1,8 @@
 //! `testing::Sweep` over the asking servers of these tests and the conformance example (every
 //! tool under every combination of capabilities, both revisions, five ways of answering), and
 //! the sweep itself: it fails on a peer that asks what the client did not declare, on a tool
-//! that errs, and on one that hangs.
+//! that errs, and on one that hangs; it follows a tool that runs only as a task through its
+//! task at 2026-07-28 and checks what the task asks.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Cursor, JsonObject, Page, Revision};
@@ -49,6 +50,25 @@ async fn the_conformance_server_asks_only_what_each_client_declared() {
         .run()
         .await;
     assert!(report.calls() > 1000, "{report}");
+    // `failing_job` runs only as a task: at 2025-11-25 it is refused (-32021, the tasks
+    // extension), at 2026-07-28 followed as a task to its isError result.
+    let job = report.outcomes("failing_job").expect("swept");
+    assert_eq!(
+        (job.calls, job.tasks, job.refused, job.errors),
+        (240, 120, 120, 120),
+        "{report}"
+    );
+    // `test_tool_with_task` asks by rounds first, then starts its task.
+    let rounds_then_task = report.outcomes("test_tool_with_task").expect("swept");
+    assert_eq!(rounds_then_task.tasks, 120, "{report}");
+    assert!(
+        report.asked("test_tool_with_task", "user_name") > 0,
+        "{report}"
+    );
+    assert!(
+        report.skipped().iter().all(|s| s == "protocol_error_job"),
+        "{report}"
+    );
 }
 
 /// A peer written by hand, as a server with no framework would be: it lists one tool and,
@@ -315,6 +335,106 @@ async fn resource_templates_are_read_with_a_uri_made_from_them_or_given() {
             .findings()
             .iter()
             .any(|f| f.target == TEMPLATE && f.to_string().contains("no vault sweep")),
+        "{report}"
+    );
+}
+
+/// A job that runs only as a task and asks, inside it, to confirm (a form; a client that
+/// cannot show one gets -32021, which fails the task).
+#[rondo_mcp::tool(task = required, asks = [confirm])]
+async fn guarded_job(cx: &Cx) -> String {
+    match cx.ask(confirm("the job", 0)).await {
+        Answer::Accept(c) if c.approve => "done".into(),
+        _ => "not done".into(),
+    }
+}
+
+/// The same, but it also asks, inside its task, a question its listing does not advertise.
+#[rondo_mcp::tool(task = required, asks = [confirm])]
+async fn sneaky_job(cx: &Cx) -> String {
+    let form = rondo_mcp::protocol::ElicitRequest::Form {
+        message: "Who are you?".into(),
+        requested_schema: serde_json::from_value(json!({"type": "object", "properties": {}}))
+            .unwrap(),
+    };
+    let _ = cx
+        .ask_raw(
+            "hidden",
+            rondo_mcp::protocol::InputRequest::Elicit(form),
+            |_| Ok(()),
+        )
+        .await;
+    "asked".into()
+}
+
+fn jobs() -> Server<Router> {
+    Server::new(
+        Router::new(ServerInfo::new("jobs", "1")).tools(rondo_mcp::tools![guarded_job, sneaky_job]),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_tool_that_runs_only_as_a_task_is_followed_through_its_task() {
+    let report = Sweep::new(jobs).skip("sneaky_job").run().await;
+    let o = report.outcomes("guarded_job").expect("swept");
+    // 240 clients: the 120 of 2026-07-28 call it again declaring the tasks extension and
+    // follow the task; the 120 of 2025-11-25 are refused (no tasks extension there), and so
+    // are the 60 of 2026-07-28 that cannot show the form (the task fails with -32021). Of
+    // the 60 that can, accept, decline and cancel end with a result; garbage (asked again
+    // until the client's rounds are spent) and silence leave it unfinished, and cancelled.
+    assert_eq!(
+        (
+            o.calls,
+            o.tasks,
+            o.refused,
+            o.results,
+            o.unfinished,
+            o.failed
+        ),
+        (240, 120, 180, 36, 24, 0),
+        "{report}"
+    );
+    // Asked once per task whatever the polls showed: once each for 48 clients, and seven
+    // times (`confirm`, then again as `confirm~2` ... `confirm~7`) for the 12 that answer
+    // garbage.
+    assert_eq!(
+        report.asked("guarded_job", "confirm"),
+        48 + 12 * 7,
+        "{report}"
+    );
+    assert!(
+        report.to_string().contains("240 calls (120 as tasks)"),
+        "{report}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_sweep_fails_a_task_that_asks_what_its_tool_does_not_advertise() {
+    let report = Sweep::new(jobs)
+        .skip("guarded_job")
+        .revisions([Revision::V2026_07_28])
+        .declared([CapabilitySet {
+            form: true,
+            ..CapabilitySet::NONE
+        }])
+        .answering([Answering::Accept])
+        .collect()
+        .await;
+    let problems: Vec<&str> = report
+        .findings()
+        .iter()
+        .map(|f| f.problem.as_str())
+        .collect();
+    assert_eq!(
+        problems,
+        ["asked `hidden`, which its listing does not advertise (it lists [\"confirm\"])"],
+        "{report}"
+    );
+    assert!(
+        report.findings()[0]
+            .transcript
+            .iter()
+            .any(|l| l.contains("tasks/get")),
         "{report}"
     );
 }

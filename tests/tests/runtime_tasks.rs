@@ -531,3 +531,200 @@ async fn progress_in_a_task_becomes_its_status_message_and_sends_nothing() {
     assert_eq!(progress, 0, "no progress notifications for a task");
     c.tasks_cancel(&id).await.unwrap();
 }
+
+/// Polls `tasks/get` until `done` holds of the task (at most 5 s).
+async fn wait_until(c: &TestClient, id: &str, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let mut t = Value::Null;
+    for _ in 0..500 {
+        t = c.tasks_get(id).await.expect("tasks/get");
+        if done(&t) {
+            return t;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the task never showed {what}: {t}");
+}
+
+/// The keys of a task's `inputRequests`.
+fn asked(t: &Value) -> Vec<String> {
+    t["inputRequests"]
+        .as_object()
+        .map(|m| m.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+#[tokio::test]
+async fn a_question_whose_ask_the_tool_dropped_is_withdrawn_and_its_late_answer_ignored() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    // The tool waits 300 ms for `confirm`, then drops it and asks `name` instead.
+    let id = started(&c, "impatient", json!({"ms": 300, "then": "ask"})).await;
+    let t = wait_for(&c, &id, "input_required").await;
+    assert_eq!(asked(&t), ["confirm"]);
+    let t = wait_until(&c, &id, "only `name` asked", |t| asked(t) == ["name"]).await;
+    assert_eq!(t["status"], "input_required");
+    // The answer to the withdrawn question comes too late: ignored, and the key is not reused.
+    let late = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    c.tasks_update(&id, late).await.unwrap();
+    let t = c.tasks_get(&id).await.unwrap();
+    assert_eq!(
+        (t["status"].as_str(), asked(&t)),
+        (Some("input_required"), vec!["name".to_owned()])
+    );
+    let name = json!({"name": {"action": "accept", "content": {"name": "Ada"}}});
+    c.tasks_update(&id, name).await.unwrap();
+    assert_eq!(
+        c.follow_task(&id).await.unwrap().text(),
+        "gave up; name: Ada"
+    );
+}
+
+#[tokio::test]
+async fn a_task_whose_only_question_was_withdrawn_is_working_again() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let id = started(&c, "impatient", json!({"ms": 300, "then": "work"})).await;
+    let t = wait_for(&c, &id, "input_required").await;
+    assert_eq!(asked(&t), ["confirm"]);
+    let t = wait_for(&c, &id, "working").await;
+    assert!(t.get("inputRequests").is_none(), "{t}");
+    let late = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    c.tasks_update(&id, late).await.unwrap();
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let t = c.tasks_get(&id).await.unwrap();
+    assert_eq!(
+        t["status"], "working",
+        "the late answer changed nothing: {t}"
+    );
+    assert!(t.get("inputRequests").is_none());
+    c.tasks_cancel(&id).await.unwrap();
+    wait_for(&c, &id, "cancelled").await;
+}
+
+/// Sends `subscriptions/listen` with this filter under the id `sub`.
+async fn listen(c: &TestClient, filter: Value) {
+    let listen = json!({"jsonrpc": "2.0", "id": "sub", "method": "subscriptions/listen",
+        "params": {"_meta": c.request_meta(), "notifications": filter}});
+    c.raw_line(&listen.to_string()).await;
+}
+
+/// The params of every `method` notification received so far.
+fn received(c: &TestClient, method: &str) -> Vec<Value> {
+    c.transcript()
+        .into_iter()
+        .filter(|f| f.message["method"] == method)
+        .map(|f| f.message["params"].clone())
+        .collect()
+}
+
+/// Waits (at most 5 s) until `done` holds of the `method` notifications received.
+async fn heard(c: &TestClient, method: &str, done: impl Fn(&[Value]) -> bool) -> Vec<Value> {
+    for _ in 0..500 {
+        let got = received(c, method);
+        if done(&got) {
+            return got;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("never heard enough {method}: {:?}", received(c, method));
+}
+
+/// The statuses told by `notifications/tasks` for `id`, in order.
+fn statuses(told: &[Value], id: &str) -> Vec<String> {
+    told.iter()
+        .filter(|p| p["taskId"] == id)
+        .map(|p| p["status"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_listener_following_a_task_is_told_each_status_as_tasks_get_shows_it() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab), Script::new()).await;
+    let id = started(&c, "ask", json!({})).await;
+    let other = started(&c, "slow", json!({"seconds": 60})).await;
+    listen(&c, json!({"taskIds": [id, "0".repeat(32), "not-a-task"]})).await;
+    let ack = heard(&c, "notifications/subscriptions/acknowledged", |a| {
+        !a.is_empty()
+    })
+    .await;
+    // Only the task this principal may see is acknowledged (unknown ids are left out).
+    assert_eq!(ack[0]["notifications"], json!({"taskIds": [id]}));
+    // Told as it stands, then when it changes: waiting for `confirm`...
+    let told = heard(&c, "notifications/tasks", |t| {
+        statuses(t, &id)
+            .last()
+            .is_some_and(|s| s == "input_required")
+    })
+    .await;
+    let last = told.iter().rev().find(|p| p["taskId"] == id).unwrap();
+    assert_eq!(
+        last["_meta"]["io.modelcontextprotocol/subscriptionId"],
+        "sub"
+    );
+    assert_eq!(
+        last["inputRequests"]["confirm"]["method"],
+        "elicitation/create"
+    );
+    assert!(last.get("resultType").is_none());
+    let answer = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    c.tasks_update(&id, answer).await.unwrap();
+    // ...then completed, with the result inlined as tasks/get inlines it.
+    let told = heard(&c, "notifications/tasks", |t| {
+        statuses(t, &id).last().is_some_and(|s| s == "completed")
+    })
+    .await;
+    let done = told.iter().rev().find(|p| p["taskId"] == id).unwrap();
+    assert_eq!(done["result"]["content"][0]["text"], "confirm: true");
+    let got = c.tasks_get(&id).await.unwrap();
+    for field in [
+        "taskId",
+        "status",
+        "createdAt",
+        "lastUpdatedAt",
+        "ttlMs",
+        "result",
+    ] {
+        assert_eq!(done[field], got[field], "{field}");
+    }
+    // A status is told once, in order; a task not asked for is never told.
+    let seen = statuses(&told, &id);
+    let mut once = seen.clone();
+    once.dedup();
+    assert_eq!(seen, once, "{seen:?}");
+    assert_eq!(seen.last().map(String::as_str), Some("completed"));
+    assert!(statuses(&told, &other).is_empty());
+    c.tasks_cancel(&other).await.unwrap();
+    c.assert_valid();
+}
+
+#[tokio::test]
+async fn task_ids_on_a_listen_need_the_extension_and_are_bounded() {
+    let lab = TaskLab::default();
+    let c = client(server(&lab).max_listen_tasks(2), Script::new()).await;
+    let id = started(&c, "slow", json!({"seconds": 60})).await;
+    let three = json!({"taskIds": [id, "a", "b"]});
+    let e = c
+        .raw_request(
+            "subscriptions/listen",
+            json!({"_meta": c.request_meta(), "notifications": three}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, code::INVALID_PARAMS);
+    assert!(e.message.contains("at most 2 tasks"), "{}", e.message);
+    let bare = TestClient::modern(server(&lab)).connect().await.unwrap();
+    let e = bare
+        .raw_request(
+            "subscriptions/listen",
+            json!({"_meta": bare.request_meta(), "notifications": {"taskIds": [id]}}),
+        )
+        .await
+        .unwrap_err();
+    assert_eq!(e.code, code::MISSING_REQUIRED_CLIENT_CAPABILITY);
+    assert_eq!(
+        e.data.unwrap()["requiredCapabilities"]["extensions"][TASKS_EXTENSION],
+        json!({})
+    );
+    c.tasks_cancel(&id).await.unwrap();
+}

@@ -2,7 +2,8 @@
 //! connection, on a `redis-server` of the test's own). A task created on one is read, answered
 //! and cancelled through the other while its tool runs on the first; an instance that dies
 //! (its tokio runtime dropped, so its runner stops without any shutdown path, as a crash does)
-//! leaves the task `failed` once its lease lapsed, never `working`.
+//! leaves the task `failed` once its lease lapsed, never `working`. A listener on the other
+//! instance hears the task's changes from the store, within the poll interval.
 #![cfg(feature = "redis")]
 
 #[path = "task_store_support/redis_server.rs"]
@@ -135,4 +136,58 @@ fn a_killed_instance_leaves_its_task_failed_once_the_lease_lapsed() {
         assert_eq!(t["error"]["code"], -32603);
         assert!(!lab.probe.slow_finished.load(Ordering::SeqCst));
     });
+}
+
+/// The params of every `notifications/tasks` `c` received for `id`.
+fn told(c: &TestClient, id: &str) -> Vec<Value> {
+    c.transcript()
+        .into_iter()
+        .filter(|f| {
+            f.message["method"] == "notifications/tasks" && f.message["params"]["taskId"] == id
+        })
+        .map(|f| f.message["params"].clone())
+        .collect()
+}
+
+/// Waits (at most 5 s) until `c` was told `id` reached `status`.
+async fn told_status(c: &TestClient, id: &str, status: &str) -> Value {
+    for _ in 0..250 {
+        if let Some(p) = told(c, id).into_iter().find(|p| p["status"] == status) {
+            return p;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    panic!("never told {status}: {:?}", told(c, id));
+}
+
+#[tokio::test]
+async fn a_listener_on_another_instance_hears_the_task_from_the_store() {
+    let Some(redis) = RedisServer::start() else {
+        return;
+    };
+    let lab = TaskLab::default();
+    let a = client(instance(&redis.url(), &lab, Duration::from_secs(30)).await).await;
+    let b = client(instance(&redis.url(), &lab, Duration::from_secs(30)).await).await;
+    let id = a
+        .call_tool("ask", json!({}))
+        .await
+        .unwrap()
+        .task_id()
+        .expect("a task")
+        .to_owned();
+    let listen = json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+        "params": {"_meta": b.request_meta(), "notifications": {"taskIds": [id]}}});
+    b.raw_line(&listen.to_string()).await;
+    // B runs nothing of the task: what it tells, it read from Redis.
+    let waiting = told_status(&b, &id, "input_required").await;
+    assert_eq!(
+        waiting["inputRequests"]["confirm"]["method"],
+        "elicitation/create"
+    );
+    let answer = json!({"confirm": {"action": "accept", "content": {"confirm": true}}});
+    a.tasks_update(&id, answer).await.unwrap();
+    let done = told_status(&b, &id, "completed").await;
+    assert_eq!(done["result"]["content"][0]["text"], "confirm: true");
+    assert_eq!(done["_meta"]["io.modelcontextprotocol/subscriptionId"], 9);
+    b.assert_valid();
 }

@@ -30,6 +30,7 @@ macro_rules! contract_tests {
             created_on_one_answered_and_completed_through_another,
             wait_change_returns_within_its_time,
             the_runners_writes_need_the_lease,
+            withdrawn_questions_leave_and_their_keys_stay_asked,
         );
     };
     (@each $pair:path; $($name:ident),* $(,)?) => {

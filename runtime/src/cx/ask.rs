@@ -176,6 +176,8 @@ impl Cx {
     ) -> Result<T, Failure> {
         let question = question_id(key, &request);
         let kind = observe::kind_of(&request);
+        // Dropped unanswered (a `select!` against a timeout), the question is withdrawn.
+        let _waiting = Waiting::new(self, &question);
         loop {
             let mut woken = std::pin::pin!(notify.notified());
             woken.as_mut().enable();
@@ -303,6 +305,30 @@ impl Cx {
     /// Asks for the client's roots (deprecated feature in 2026-07-28).
     pub async fn list_roots(&self, key: &str) -> Result<ListRootsResult, AskError> {
         self.ask_raw(key, InputRequest::ListRoots, parse_as).await
+    }
+}
+
+/// One ask future waiting in a task for its question's answer: when the last one for a
+/// question ends unanswered (the tool dropped it), the question is withdrawn from the task
+/// ([`AskState::stop_waiting`](super::ask_state::AskState::stop_waiting)).
+struct Waiting<'a> {
+    cx: &'a Cx,
+    question: QuestionId,
+}
+
+impl<'a> Waiting<'a> {
+    fn new(cx: &'a Cx, question: &QuestionId) -> Waiting<'a> {
+        cx.asks().start_waiting(question);
+        Waiting {
+            cx,
+            question: question.clone(),
+        }
+    }
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        self.cx.asks().stop_waiting(&self.question);
     }
 }
 

@@ -112,6 +112,12 @@ pub(crate) struct TaskLink {
     pub parked: Vec<(QuestionId, String)>,
     /// Every wire key this task issued: a key is never issued twice in one task.
     pub issued: BTreeSet<String>,
+    /// How many ask futures wait for each question now (the same question asked twice, by a
+    /// `join!`, is one question with two waiters).
+    waiting: Vec<(QuestionId, usize)>,
+    /// Wire keys of parked questions whose every ask future was dropped unanswered: the
+    /// runner removes them from the record's `inputRequests` (a drop cannot await the store).
+    pub withdrawn: Vec<String>,
     /// When the tool last set the task's status message (ms since the epoch).
     pub status_written_ms: Option<u64>,
 }
@@ -124,6 +130,8 @@ impl TaskLink {
             notify: Arc::new(Notify::new()),
             parked: Vec::new(),
             issued: BTreeSet::new(),
+            waiting: Vec::new(),
+            withdrawn: Vec::new(),
             status_written_ms: None,
         }
     }
@@ -292,6 +300,55 @@ impl AskState {
         wire
     }
 
+    /// One more ask future waits for `question` in this task (nothing outside a task).
+    pub(crate) fn start_waiting(&mut self, question: &QuestionId) {
+        let Some(task) = &mut self.task else {
+            return;
+        };
+        match task.waiting.iter_mut().find(|(q, _)| q == question) {
+            Some((_, n)) => *n += 1,
+            None => task.waiting.push((question.clone(), 1)),
+        }
+    }
+
+    /// An ask future for `question` ended (answered, or dropped by the tool). When it was the
+    /// last one, the question is withdrawn: recorded and not parked yet, it is forgotten;
+    /// parked, its wire key is queued for the runner to remove from the record (the key stays
+    /// issued, so a late answer to it is ignored and it is never used again). An answered
+    /// question is neither, so nothing happens.
+    pub(crate) fn stop_waiting(&mut self, question: &QuestionId) {
+        let Some(task) = &mut self.task else {
+            return;
+        };
+        let Some(i) = task.waiting.iter().position(|(q, _)| q == question) else {
+            return;
+        };
+        task.waiting[i].1 -= 1;
+        if task.waiting[i].1 > 0 {
+            return;
+        }
+        task.waiting.swap_remove(i);
+        self.questions.retain(|q| q.question != *question);
+        if let Some(i) = task.parked.iter().position(|(q, _)| q == question) {
+            let (_, key) = task.parked.swap_remove(i);
+            tracing::debug!(key, "a question the tool stopped waiting for is withdrawn");
+            task.withdrawn.push(key);
+        }
+    }
+
+    /// Whether withdrawn questions wait for the runner to remove them from the record.
+    pub(crate) fn has_withdrawn(&self) -> bool {
+        self.task.as_ref().is_some_and(|t| !t.withdrawn.is_empty())
+    }
+
+    /// Takes the wire keys of the withdrawn questions (empty outside a task).
+    pub(crate) fn take_withdrawn(&mut self) -> Vec<String> {
+        self.task
+            .as_mut()
+            .map(|t| std::mem::take(&mut t.withdrawn))
+            .unwrap_or_default()
+    }
+
     /// Takes the answers a task received (wire key → answer) for its parked questions, and
     /// returns how many were for one; others are ignored (the store only accepts pending
     /// keys, so there are none unless a record was tampered with).
@@ -360,5 +417,52 @@ impl AskState {
             flows: self.flows.clone(),
         };
         (requests, carried)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn in_task() -> (AskState, QuestionId) {
+        let mut asks = AskState::asking(Carried::default(), JsonObject::new());
+        asks.task = Some(TaskLink::new(TaskId::random()));
+        let q = QuestionId {
+            key: "q".into(),
+            digest: "0123456789abcdef".into(),
+        };
+        (asks, q)
+    }
+
+    #[test]
+    fn a_question_is_withdrawn_when_its_last_waiter_goes_and_its_key_is_never_reused() {
+        let (mut asks, q) = in_task();
+        // Two asks of one question (a `join!`): one question, two waiters.
+        asks.start_waiting(&q);
+        asks.start_waiting(&q);
+        asks.record(q.clone(), InputRequest::ListRoots, Outcome::Asked);
+        let parked = asks.park_recorded();
+        assert_eq!(parked.keys().collect::<Vec<_>>(), ["q"]);
+        asks.stop_waiting(&q);
+        assert!(!asks.has_withdrawn(), "one waiter is left");
+        asks.stop_waiting(&q);
+        assert_eq!(asks.take_withdrawn(), ["q"]);
+        assert!(!asks.is_parked(&q));
+        // Asked again, it gets a key of its own; an answer to the old one finds nothing.
+        asks.start_waiting(&q);
+        asks.record(q.clone(), InputRequest::ListRoots, Outcome::Asked);
+        assert_eq!(asks.park_recorded().keys().collect::<Vec<_>>(), ["q~2"]);
+        let late: JsonObject = [("q".to_owned(), Value::Null)].into_iter().collect();
+        assert_eq!(asks.inject(late), 0);
+    }
+
+    #[test]
+    fn a_question_dropped_before_it_was_parked_is_never_parked() {
+        let (mut asks, q) = in_task();
+        asks.start_waiting(&q);
+        asks.record(q.clone(), InputRequest::ListRoots, Outcome::Asked);
+        asks.stop_waiting(&q);
+        assert!(asks.park_recorded().is_empty());
+        assert!(!asks.has_withdrawn(), "nothing reached the record");
     }
 }

@@ -24,6 +24,9 @@ pub(super) enum Driven<T> {
     /// A `task_start = explicit` tool called `Cx::start_task`: make the call a task, and
     /// hand the (kept) future to its runner.
     StartTask,
+    /// In a task: the tool dropped the ask futures of parked questions unanswered; the runner
+    /// withdraws them from the record.
+    Withdrawn,
 }
 
 /// Polls a handler future to completion, a recorded question (2026-07-28), an ending, a panic
@@ -55,6 +58,8 @@ pub(super) fn poll_once<F: Future + ?Sized>(
                 Poll::Ready(Driven::Ended(ending))
             } else if !asks.questions.is_empty() {
                 Poll::Ready(Driven::InputRequired)
+            } else if asks.has_withdrawn() {
+                Poll::Ready(Driven::Withdrawn)
             } else if asks.start == StartPhase::Requested {
                 Poll::Ready(Driven::StartTask)
             } else {
@@ -90,9 +95,9 @@ pub(super) fn ended(ending: Ending) -> Answered {
 /// The non-`Done` ends of a method that cannot ask for input.
 pub(super) fn settle<T>(d: Driven<T>) -> Answered {
     match d {
-        Driven::Done(_) | Driven::InputRequired | Driven::StartTask => Err(Error::internal(
-            "this method cannot ask the client for input",
-        )),
+        Driven::Done(_) | Driven::InputRequired | Driven::StartTask | Driven::Withdrawn => Err(
+            Error::internal("this method cannot ask the client for input"),
+        ),
         Driven::Ended(ending) => ended(ending),
         Driven::Panicked(msg) => {
             tracing::error!(panic = %msg, "handler panicked");

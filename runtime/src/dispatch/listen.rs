@@ -9,29 +9,52 @@
 //! gracefully, with a completion result when the server shuts down
 //! ([`Notifier::shutdown`](crate::Notifier::shutdown)).
 //!
+//! With the tasks extension a filter may name `taskIds` (at most `max_listen_tasks`): a
+//! request that does not declare the extension is refused with `-32021`; the ids the
+//! listener's principal may see (the check of `tasks/get`) are acknowledged, each followed task
+//! is told as it stands right after the acknowledgement, then again whenever its status, status
+//! message or pending questions change, as `notifications/tasks` carrying the `DetailedTask`
+//! `tasks/get` would answer (design §25). The follower reads the task store, so a listener on
+//! any instance of a fleet hears a task wherever it runs: at once with the memory store, within
+//! `task_poll_interval` with one that cannot wake it (Redis).
+//!
 //! [`ServerInfo::with_tools_list_changed`]: crate::ServerInfo::with_tools_list_changed
 
-use super::{Answered, Conn, Engine};
+use super::task_run::{needs_tasks, store_error};
+use super::{Answered, ClientFacts, Conn, Engine};
 use crate::handler::Handler;
 use crate::identity::token_expiry;
 use crate::notify::filter::Filter;
 use crate::protocol::{
-    self, CompleteEnvelope, Enveloped, Error, JsonObject, Request, meta, notification,
+    self, CompleteEnvelope, Enveloped, Error, JsonObject, Request, TASKS_EXTENSION, meta,
+    notification,
 };
+use crate::tasks::follow::Followed;
+use crate::tasks::wire;
 use serde_json::json;
 use tokio::sync::broadcast;
 
 impl<H: Handler> Engine<H> {
     /// Serves one `subscriptions/listen` until it is cancelled (`Ok(None)`, nothing more may be
     /// sent) or the server shuts down (the completion result).
-    pub(super) async fn listen(&self, req: &Request, conn: &Conn) -> Answered {
+    pub(super) async fn listen(
+        &self,
+        req: &Request,
+        conn: &Conn,
+        facts: Box<ClientFacts>,
+    ) -> Answered {
         let raw = req
             .params
             .other()
             .and_then(|p| p.get("notifications"))
             .ok_or_else(|| Error::invalid_params("`notifications` filter is required"))?;
         let cfg = &self.config;
-        let filter = Filter::honoured(raw, &cfg.info.capabilities, cfg.max_listen_uris)?;
+        let caps = &cfg.info.capabilities;
+        let mut filter = Filter::honoured(raw, caps, cfg.max_listen_uris, cfg.max_listen_tasks)?;
+        let follows_tasks = !filter.asked_tasks().is_empty();
+        if follows_tasks && !facts.capabilities.declares_extension(TASKS_EXTENSION) {
+            return Err(needs_tasks());
+        }
         let Some(_place) = self.hub.listener(cfg.max_listens) else {
             return Err(Error::internal(format!(
                 "Too many listen streams: this server holds at most {} open at once; close one \
@@ -41,6 +64,17 @@ impl<H: Handler> Engine<H> {
         };
         // Subscribe before acknowledging so nothing announced after the ack is missed.
         let mut events = self.hub.subscribe();
+        let store = &*cfg.tasks.store;
+        let principal = conn.principal.as_ref().map(|p| p.key());
+        let (mut followed, first) = if follows_tasks {
+            let now = cfg.clock.now_ms();
+            Followed::open(store, filter.asked_tasks(), principal, now)
+                .await
+                .map_err(store_error)?
+        } else {
+            Default::default()
+        };
+        filter.honour_tasks(first.iter().map(|r| r.id.to_string()).collect());
         let sub = json!(req.id);
         let ack = notification(
             "notifications/subscriptions/acknowledged",
@@ -49,9 +83,15 @@ impl<H: Handler> Engine<H> {
         if !conn.out.send(ack).await {
             return Ok(None);
         }
+        for record in &first {
+            if !conn.out.send(wire::notification(record, &sub)).await {
+                return Ok(None);
+            }
+        }
         tracing::debug!(filter = ?filter, "listen stream open");
         let expired = token_expiry(conn.principal.as_ref());
         tokio::pin!(expired);
+        let every = cfg.tasks.poll_interval;
         loop {
             tokio::select! {
                 biased;
@@ -72,6 +112,14 @@ impl<H: Handler> Engine<H> {
                     }
                     Err(broadcast::error::RecvError::Closed) => break,
                 },
+                _ = followed.changed(store, every), if !followed.is_empty() => {
+                    let now = cfg.clock.now_ms();
+                    for record in followed.look(store, principal, now).await {
+                        if !conn.out.send(wire::notification(&record, &sub)).await {
+                            return Ok(None);
+                        }
+                    }
+                }
             }
         }
         let info = &self.config.info.implementation;

@@ -14,7 +14,7 @@ impl<H: Handler> Engine<H> {
         let facts = || ClientFacts::modern(meta, &self.config.client_policy);
         match req.method {
             Method::Discover => self.discover(),
-            Method::Listen => self.listen(&req, conn).await,
+            Method::Listen => self.listen(&req, conn, facts()).await,
             ref m if m.is_task_method() => self.task_method(req, conn, facts()).await,
             _ => self.method(req, conn, facts()).await,
         }

@@ -252,11 +252,13 @@ impl<H: Handler> Runner<H> {
             let now = engine.config.clock.now_ms();
             match turn {
                 Turn::Shutdown => break Some(Settle::Failed(Error::internal(SHUTDOWN_MESSAGE))),
-                Turn::Tool(Driven::InputRequired) => {
-                    let (wire, issued) = {
+                Turn::Tool(Driven::InputRequired | Driven::Withdrawn) => {
+                    let (wire, withdrawn, issued) = {
                         let mut asks = cx.asks();
                         let wire = asks.park_recorded();
-                        (wire, asks.task.as_ref().map_or(0, |t| t.issued.len()))
+                        let withdrawn = asks.take_withdrawn();
+                        let issued = asks.task.as_ref().map_or(0, |t| t.issued.len());
+                        (wire, withdrawn, issued)
                     };
                     if issued > settings.max_questions {
                         break Some(Settle::Failed(Error::invalid_params(format!(
@@ -264,9 +266,22 @@ impl<H: Handler> Runner<H> {
                             settings.max_questions
                         ))));
                     }
-                    // A task's future is never run again: what it decided is told now.
-                    cx.tell_pass(Pass::Whole);
-                    match store.dyn_park(&id, owner, wire, now).await {
+                    // New questions are parked before withdrawn ones leave, so a task that
+                    // swapped one question for another never shows `working` in between.
+                    let parked = if wire.is_empty() {
+                        Ok(true)
+                    } else {
+                        // A task's future is never run again: what it decided is told now.
+                        cx.tell_pass(Pass::Whole);
+                        store.dyn_park(&id, owner, wire, now).await
+                    };
+                    let kept = match parked {
+                        Ok(true) if !withdrawn.is_empty() => {
+                            store.dyn_withdraw(&id, owner, withdrawn, now).await
+                        }
+                        other => other,
+                    };
+                    match kept {
                         Ok(true) => {}
                         Ok(false) => break None,
                         Err(e) => break Some(Settle::Failed(store_error(e))),

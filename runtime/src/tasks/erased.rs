@@ -84,6 +84,14 @@ pub trait ErasedTaskStore: Send + Sync {
         questions: JsonObject,
         now_ms: u64,
     ) -> BoxFuture<'a, Result<bool, StoreError>>;
+    /// [`TaskStore::withdraw`].
+    fn dyn_withdraw<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        keys: Vec<String>,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>>;
     /// [`TaskStore::set_status_message`].
     fn dyn_set_status_message<'a>(
         &'a self,
@@ -194,6 +202,15 @@ impl<S: TaskStore> ErasedTaskStore for S {
     ) -> BoxFuture<'a, Result<bool, StoreError>> {
         Box::pin(self.settle(id, owner, end, now_ms))
     }
+    fn dyn_withdraw<'a>(
+        &'a self,
+        id: &'a TaskId,
+        owner: &'a str,
+        keys: Vec<String>,
+        now_ms: u64,
+    ) -> BoxFuture<'a, Result<bool, StoreError>> {
+        Box::pin(self.withdraw(id, owner, keys, now_ms))
+    }
     fn dyn_set_status_message<'a>(
         &'a self,
         id: &'a TaskId,
@@ -281,6 +298,15 @@ impl TaskStore for dyn ErasedTaskStore {
         now_ms: u64,
     ) -> Result<bool, StoreError> {
         self.dyn_settle(id, owner, end, now_ms).await
+    }
+    async fn withdraw(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        keys: Vec<String>,
+        now_ms: u64,
+    ) -> Result<bool, StoreError> {
+        self.dyn_withdraw(id, owner, keys, now_ms).await
     }
     async fn set_status_message(
         &self,
@@ -388,6 +414,15 @@ impl<S: TaskStore + ?Sized> TaskStore for Arc<S> {
         now_ms: u64,
     ) -> impl Future<Output = Result<bool, StoreError>> + Send {
         (**self).settle(id, owner, end, now_ms)
+    }
+    fn withdraw(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        keys: Vec<String>,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        (**self).withdraw(id, owner, keys, now_ms)
     }
     fn set_status_message(
         &self,

@@ -15,6 +15,7 @@
 
 mod erased;
 mod error;
+pub(crate) mod follow;
 mod memory;
 mod record;
 mod store;

@@ -277,6 +277,43 @@ pub trait TaskStore: Send + Sync + 'static {
         }
     }
 
+    /// The running instance `owner` withdraws questions the tool no longer waits for: each
+    /// key leaves `pending` (and an answer received for it and not yet taken is dropped), but
+    /// stays in `asked`, so a late answer to it is ignored and the key is never used again;
+    /// when nothing is left pending an `input_required` task becomes `working`. One write, none
+    /// when no key was pending or answered. `false` when the task is gone, terminal, or its
+    /// lease is not `owner`'s.
+    fn withdraw(
+        &self,
+        id: &TaskId,
+        owner: &str,
+        keys: Vec<String>,
+        now_ms: u64,
+    ) -> impl Future<Output = Result<bool, StoreError>> + Send {
+        async move {
+            let got = update(self, id, now_ms, |r| {
+                if !holds_lease(r, owner, now_ms) {
+                    return Step::Keep(false);
+                }
+                let mut changed = false;
+                for k in &keys {
+                    changed |= r.pending.remove(k).is_some();
+                    changed |= r.answers.remove(k).is_some();
+                }
+                if !changed {
+                    return Step::Keep(true);
+                }
+                if r.pending.is_empty() && r.status == TaskStatus::InputRequired {
+                    r.status = TaskStatus::Working;
+                }
+                r.last_updated_at_ms = now_ms.max(r.last_updated_at_ms);
+                Step::Write(true)
+            })
+            .await?;
+            Ok(got.is_some_and(|(_, kept)| kept))
+        }
+    }
+
     /// The running instance `owner` sets the task's `statusMessage` (what it is doing now,
     /// for people). `false` when the task is gone, terminal, or its lease is not `owner`'s.
     fn set_status_message(

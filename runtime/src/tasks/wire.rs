@@ -3,9 +3,9 @@
 //! the error inlined when terminal, the outstanding `inputRequests` while `input_required`).
 
 use super::{Outcome, TaskRecord, TaskStatus};
-use crate::protocol::{Error, Implementation, JsonObject, ResultMeta};
+use crate::protocol::{self, Error, Implementation, JsonObject, Message, ResultMeta, meta};
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::time::{Duration, UNIX_EPOCH};
 
 /// The error of `tasks/get`, `tasks/update` and `tasks/cancel` for an id that names no task
@@ -19,6 +19,17 @@ pub(crate) fn not_found() -> Error {
 #[serde(rename_all = "camelCase")]
 pub(crate) struct TaskResult<'a> {
     result_type: &'static str,
+    #[serde(flatten)]
+    task: Detailed<'a>,
+    #[serde(rename = "_meta")]
+    meta: ResultMeta<'a>,
+}
+
+/// A task's own fields and what its status carries: the `DetailedTask` of `tasks/get` and of
+/// `notifications/tasks`.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Detailed<'a> {
     task_id: &'a str,
     status: &'static str,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,23 +44,12 @@ pub(crate) struct TaskResult<'a> {
     result: Option<&'a Value>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a Error>,
-    #[serde(rename = "_meta")]
-    meta: ResultMeta<'a>,
 }
 
-impl<'a> TaskResult<'a> {
-    /// The answer to the `tools/call` that created `record`: `resultType: "task"` and the
-    /// task's own fields, nothing inlined.
-    pub(crate) fn created(record: &'a TaskRecord, server: &'a Implementation) -> Self {
-        let mut t = TaskResult::detailed(record, server);
-        t.result_type = "task";
-        (t.input_requests, t.result, t.error) = (None, None, None);
-        t
-    }
-
-    /// The answer to `tasks/get`: what the status carries (the pending questions while
-    /// `input_required`, the result once `completed`, the error once `failed`).
-    pub(crate) fn detailed(record: &'a TaskRecord, server: &'a Implementation) -> Self {
+impl<'a> Detailed<'a> {
+    /// What the status carries: the pending questions while `input_required`, the result
+    /// once `completed`, the error once `failed`.
+    fn of(record: &'a TaskRecord) -> Self {
         let (result, error) = match &record.outcome {
             Some(Outcome::Success(v)) if record.status == TaskStatus::Completed => (Some(v), None),
             Some(Outcome::Error(e)) if record.status == TaskStatus::Failed => (None, Some(e)),
@@ -58,8 +58,7 @@ impl<'a> TaskResult<'a> {
         let input_requests = (record.status == TaskStatus::InputRequired
             && !record.pending.is_empty())
         .then_some(&record.pending);
-        TaskResult {
-            result_type: "complete",
+        Detailed {
             task_id: record.id.as_str(),
             status: record.status.as_str(),
             status_message: record.status_message.as_deref(),
@@ -70,12 +69,54 @@ impl<'a> TaskResult<'a> {
             input_requests,
             result,
             error,
+        }
+    }
+}
+
+impl<'a> TaskResult<'a> {
+    /// The answer to the `tools/call` that created `record`: `resultType: "task"` and the
+    /// task's own fields, nothing inlined.
+    pub(crate) fn created(record: &'a TaskRecord, server: &'a Implementation) -> Self {
+        let mut t = TaskResult::detailed(record, server);
+        t.result_type = "task";
+        let d = &mut t.task;
+        (d.input_requests, d.result, d.error) = (None, None, None);
+        t
+    }
+
+    /// The answer to `tasks/get`: the `DetailedTask`.
+    pub(crate) fn detailed(record: &'a TaskRecord, server: &'a Implementation) -> Self {
+        TaskResult {
+            result_type: "complete",
+            task: Detailed::of(record),
             meta: ResultMeta {
                 server_info: server,
                 subscription_id: None,
             },
         }
     }
+}
+
+/// The method of a task's status notification on a listen stream.
+pub(crate) const NOTIFICATION: &str = "notifications/tasks";
+
+/// The `notifications/tasks` that tells the listen stream `subscription` where `record`
+/// stands: the `DetailedTask` `tasks/get` would answer now (no result envelope), with the
+/// stream's id in `_meta`, as every notification on a listen stream carries it.
+pub(crate) fn notification(record: &TaskRecord, subscription: &Value) -> Message {
+    #[derive(Serialize)]
+    struct Params<'a> {
+        #[serde(flatten)]
+        task: Detailed<'a>,
+        #[serde(rename = "_meta")]
+        meta: Value,
+    }
+    let params = Params {
+        task: Detailed::of(record),
+        meta: json!({ meta::SUBSCRIPTION_ID: subscription }),
+    };
+    let params = serde_json::to_value(params).unwrap_or_else(|_| json!({}));
+    protocol::notification(NOTIFICATION, params)
 }
 
 /// ms since the epoch as an RFC 3339 UTC timestamp with milliseconds
@@ -88,7 +129,6 @@ pub(crate) fn timestamp(ms: u64) -> String {
 mod tests {
     use super::*;
     use crate::tasks::{Lease, TaskRecord};
-    use serde_json::json;
 
     fn record() -> TaskRecord {
         let lease = Lease {
@@ -154,5 +194,26 @@ mod tests {
         let v = serde_json::to_value(TaskResult::detailed(&r, &info)).unwrap();
         assert_eq!(v["error"]["message"], "boom");
         assert!(v.get("result").is_none());
+    }
+
+    #[test]
+    fn a_notification_is_the_detailed_task_with_the_subscription_id() {
+        let info = Implementation::new("s", "1");
+        let mut r = record();
+        r.status = TaskStatus::Completed;
+        r.outcome = Some(Outcome::Success(json!({"content": []})));
+        let m = notification(&r, &json!("sub")).to_value();
+        assert_eq!(m["method"], "notifications/tasks");
+        let p = &m["params"];
+        assert_eq!(p["_meta"], json!({ meta::SUBSCRIPTION_ID: "sub" }));
+        assert!(
+            p.get("resultType").is_none(),
+            "a notification has no result envelope"
+        );
+        let mut got = serde_json::to_value(TaskResult::detailed(&r, &info)).unwrap();
+        let got = got.as_object_mut().unwrap();
+        got.remove("resultType");
+        got.insert("_meta".into(), p["_meta"].clone());
+        assert_eq!(p, &Value::Object(got.clone()), "what tasks/get answers");
     }
 }

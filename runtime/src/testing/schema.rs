@@ -226,8 +226,9 @@ fn widen(root: &mut Value) {
     }
 }
 
-/// Merges an extension's definitions into the base schema's `$defs`, and its requests into
-/// the `ClientRequest` union, so its messages are checked like the base's.
+/// Merges an extension's definitions into the base schema's `$defs`, its requests into the
+/// `ClientRequest` union and its notifications into the `ServerNotification` union, so its
+/// messages are checked like the base's.
 fn merge_extension(root: &mut Value, text: &str) {
     let ext: Value = serde_json::from_str(text).expect("the bundled extension schema is JSON");
     let defs = root["$defs"].as_object_mut().expect("the base has $defs");
@@ -237,14 +238,19 @@ fn merge_extension(root: &mut Value, text: &str) {
             "{name} is defined twice"
         );
     }
-    let union = defs
-        .get_mut("ClientRequest")
-        .and_then(|u| u.get_mut("anyOf"))
-        .and_then(Value::as_array_mut)
-        .expect("the base has a ClientRequest union");
-    for name in ext["clientRequests"].as_array().into_iter().flatten() {
-        let name = name.as_str().unwrap_or_default();
-        union.push(serde_json::json!({ "$ref": format!("#/$defs/{name}") }));
+    for (union, members) in [
+        ("ClientRequest", "clientRequests"),
+        ("ServerNotification", "serverNotifications"),
+    ] {
+        let union = defs
+            .get_mut(union)
+            .and_then(|u| u.get_mut("anyOf"))
+            .and_then(Value::as_array_mut)
+            .unwrap_or_else(|| panic!("the base has a {union} union"));
+        for name in ext[members].as_array().into_iter().flatten() {
+            let name = name.as_str().unwrap_or_default();
+            union.push(serde_json::json!({ "$ref": format!("#/$defs/{name}") }));
+        }
     }
 }
 

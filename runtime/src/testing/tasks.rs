@@ -76,10 +76,22 @@ impl TestClient {
         &self,
         task_id: &str,
     ) -> impl std::future::Future<Output = Result<Call, Error>> + Send + '_ {
-        let at = Location::caller();
+        self.follow_task_within(Location::caller(), task_id, u32::MAX)
+    }
+
+    /// [`TestClient::follow_task`], sending at most `max_updates` `tasks/update`s: a task still
+    /// asking after them ends the follow, its last `tasks/get` as the result (the sweep's
+    /// client gives up there, as it does after its rounds of a multi-round call).
+    pub(crate) fn follow_task_within(
+        &self,
+        at: &'static Location<'static>,
+        task_id: &str,
+        max_updates: u32,
+    ) -> impl std::future::Future<Output = Result<Call, Error>> + Send + '_ {
         let task_id = task_id.to_owned();
         async move {
             let mut answered = BTreeSet::new();
+            let mut updates = 0;
             for polls in 1..=MAX_POLLS {
                 let task = self
                     .exchange(
@@ -109,8 +121,15 @@ impl TestClient {
                     }
                     _ => {}
                 }
-                let mut responses = JsonObject::new();
                 let asked = task.get("inputRequests").and_then(Value::as_object);
+                let fresh = asked.is_some_and(|m| m.keys().any(|k| !answered.contains(k)));
+                if fresh && updates >= max_updates {
+                    return Ok(Call {
+                        result: task,
+                        rounds: polls,
+                    });
+                }
+                let mut responses = JsonObject::new();
                 for (key, req) in asked.into_iter().flatten() {
                     if answered.contains(key) {
                         continue;
@@ -132,6 +151,7 @@ impl TestClient {
                     let params = json!({ "taskId": task_id, "inputResponses": responses });
                     self.exchange(at, "tasks/update", self.with_meta(params))
                         .await?;
+                    updates += 1;
                     continue;
                 }
                 let unanswerable = asked.is_some_and(|m| m.keys().any(|k| !answered.contains(k)));

@@ -54,7 +54,9 @@ pub struct TaskProbe {
 /// panics), `required` (required), `explicit` (optional, started explicitly after asking
 /// `user_name`), `twice` (optional; asks `n` twice in a loop), `pay` (optional, a `#[tool]`: a
 /// URL-mode question whose flow finishes at its tenth check), `progress` (optional; reports
-/// progress with a message, then sleeps a minute).
+/// progress with a message, then sleeps a minute), `impatient {ms, then}` (optional; waits `ms`
+/// for the answer to `confirm` in a `select!`, then, dropping the question, asks `name`
+/// instead when `then` is `"ask"`, else works a minute).
 #[derive(Debug, Default, Clone)]
 pub struct TaskLab {
     /// What ran.
@@ -128,6 +130,7 @@ impl Handler for TaskLab {
             "explicit",
             "twice",
             "progress",
+            "impatient",
         ];
         tools.extend(
             names
@@ -202,6 +205,30 @@ impl Handler for TaskLab {
                 cx.progress(1.0, Some(3.0), Some("step 1 of 3")).await;
                 tokio::time::sleep(Duration::from_secs(60)).await;
                 Ok(CallToolResult::text("done"))
+            }
+            "impatient" => {
+                let ms = arguments.get("ms").and_then(Value::as_u64).unwrap_or(0);
+                let asked = tokio::select! {
+                    r = cx.elicit("confirm", form("Sure?", "confirm", "boolean")) => Some(r),
+                    _ = tokio::time::sleep(Duration::from_millis(ms)) => None,
+                };
+                if let Some(r) = asked {
+                    let r = r.map_err(|e| Error::internal(e.to_string()))?;
+                    return Ok(CallToolResult::text(format!(
+                        "confirm: {}",
+                        field(&r, "confirm")
+                    )));
+                }
+                if arguments.get("then").and_then(Value::as_str) == Some("ask") {
+                    let r = cx.elicit("name", form("Name?", "name", "string")).await;
+                    let r = r.map_err(|e| Error::internal(e.to_string()))?;
+                    return Ok(CallToolResult::text(format!(
+                        "gave up; name: {}",
+                        field(&r, "name")
+                    )));
+                }
+                tokio::time::sleep(Duration::from_secs(60)).await;
+                Ok(CallToolResult::text("gave up; worked"))
             }
             "fail" => Err(Error::internal("the job failed")),
             "tool_error" => Ok(CallToolResult::error("the tool says no")),

@@ -350,3 +350,59 @@ pub async fn the_runners_writes_need_the_lease<S: TaskStore + ?Sized>(a: &S, b: 
     let seen = a.get(&c.id, None, t).await.unwrap().unwrap();
     assert_eq!((seen.status, seen.outcome), (TaskStatus::Cancelled, None));
 }
+
+/// `withdraw`: the questions the tool dropped leave `pending` (and an answer not yet taken with
+/// them), stay asked, so a late answer is ignored and the key is never parked again; the last
+/// one withdrawn makes the task `working`; only the lease owner may.
+pub async fn withdrawn_questions_leave_and_their_keys_stay_asked<S: TaskStore + ?Sized>(
+    a: &S,
+    b: &S,
+) {
+    let t = now();
+    let r = asking(task(None, t, 60_000), &["a", "b"]);
+    a.create(&r, MAX).await.unwrap();
+    let keys = |k: &[&str]| k.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+    assert!(
+        !a.withdraw(&r.id, "i2", keys(&["a"]), t).await.unwrap(),
+        "not the owner"
+    );
+    b.add_answers(&r.id, None, obj(json!({"b": {"action": "accept"}})), t + 1)
+        .await
+        .unwrap();
+    assert!(
+        a.withdraw(&r.id, "i1", keys(&["a", "b"]), t + 2)
+            .await
+            .unwrap()
+    );
+    let seen = b.get(&r.id, None, t + 2).await.unwrap().unwrap();
+    assert_eq!(seen.status, TaskStatus::Working, "nothing left pending");
+    assert!(
+        seen.pending.is_empty() && seen.answers.is_empty(),
+        "{seen:?}"
+    );
+    assert!(seen.asked.contains("a") && seen.asked.contains("b"));
+    assert_eq!(seen.last_updated_at_ms, t + 2);
+    let late = b
+        .add_answers(&r.id, None, obj(json!({"a": {"action": "accept"}})), t + 3)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(late.accepted.is_empty(), "a late answer is ignored");
+    assert!(matches!(
+        a.park(
+            &r.id,
+            "i1",
+            obj(json!({"a": {"method": "roots/list"}})),
+            t + 4
+        )
+        .await,
+        Err(rondo_mcp::tasks::StoreError::Invalid(_))
+    ));
+    // Withdrawing what is no longer pending writes nothing.
+    let before = b.load(&r.id, t + 4).await.unwrap().unwrap();
+    assert!(a.withdraw(&r.id, "i1", keys(&["a"]), t + 5).await.unwrap());
+    assert_eq!(
+        b.load(&r.id, t + 5).await.unwrap().unwrap().version,
+        before.version
+    );
+}

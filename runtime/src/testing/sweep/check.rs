@@ -1,5 +1,6 @@
 //! What is wrong with one call: undeclared or unadvertised questions, wrong errors.
 
+use super::drive::is_unfinished_task;
 use super::plan::{Plan, Run, Target, What};
 use super::report::Client;
 use super::{Answering, Call, CapabilitySet, Direction, Frame};
@@ -22,7 +23,7 @@ pub(super) fn check(
     let is_tool = matches!(target.what, What::Tool { .. });
     match outcome {
         Err(_) => problems.push(format!("no answer within {:?}", plan.call_timeout)),
-        Ok(Ok(call)) if call.input_required() => tally.unfinished += 1,
+        Ok(Ok(call)) if call.input_required() || is_unfinished_task(call) => tally.unfinished += 1,
         Ok(Ok(call)) if call.is_error() => tally.errors += 1,
         Ok(Ok(_)) => tally.results += 1,
         Ok(Err(e)) if e.code == code::MISSING_REQUIRED_CLIENT_CAPABILITY => {
@@ -121,23 +122,39 @@ pub(super) fn unadvertised(key: &str, request: &Value, asks: &[Value]) -> Option
 }
 
 /// Every question in `frames`: 2026-07-28 input requests (with their key) and 2025-11-25
-/// requests from the server (without), each as `{method, params}`.
+/// requests from the server (without), each as `{method, params}`. A task's question counts
+/// once however many polls of `tasks/get` show it, under its key as the code asks it (a task
+/// asks a question again under `key~2`, `key~3`, ...).
 pub(super) fn questions(frames: &[Frame]) -> Vec<(Option<String>, Value)> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     for f in frames.iter().filter(|f| f.direction == Direction::Received) {
         let m = &f.message;
         if m.get("id").is_some() && m.get("method").is_some() {
             out.push((None, json!({"method": m["method"], "params": m["params"]})));
         }
+        let task = m["result"].get("taskId").is_some();
         let asked = m["result"]["inputRequests"]
             .as_object()
             .into_iter()
             .flatten();
         for (key, req) in asked {
-            out.push((Some(key.clone()), req.clone()));
+            if !task {
+                out.push((Some(key.clone()), req.clone()));
+            } else if seen.insert(key.clone()) {
+                out.push((Some(asked_as(key).to_owned()), req.clone()));
+            }
         }
     }
     out
+}
+
+/// The key a task's wire key `key~N` stands for (`N` at least 2: the task's re-asks).
+fn asked_as(key: &str) -> &str {
+    match key.rsplit_once('~') {
+        Some((base, n)) if n.parse::<u32>().is_ok_and(|n| n >= 2) && !base.is_empty() => base,
+        _ => key,
+    }
 }
 
 /// The last 24 frames, one line each, cut at 400 characters.

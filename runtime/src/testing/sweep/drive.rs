@@ -1,17 +1,22 @@
-//! One client of the sweep: connect, list every target, call each, check each call.
+//! One client of the sweep: connect, list every target, call each, check each call; a tool
+//! that runs only as a task is called again, at 2026-07-28, on a second connection that
+//! declares the tasks extension, and its task followed to its end.
 
 use super::check::{check, transcript};
-use super::plan::{Plan, Run, Target, What};
+use super::plan::{Dial, Plan, Run, Target, What};
 use super::report::{Client, Finding};
-use super::{
-    MAX_PAGES, TestClient, TestClientBuilder, expand_template, prompt_arguments, value_for,
-};
-use crate::protocol::{Error, Tool, code};
+use super::{Call, MAX_PAGES, TestClient, expand_template, prompt_arguments, value_for};
+use crate::protocol::{Error, TASKS_EXTENSION, code};
 use crate::question::advertise::ASKS_META_KEY;
 use serde_json::{Value, json};
+use std::panic::Location;
+use tokio::time::error::Elapsed;
+
+/// How one call ended: in time, or not.
+type Outcome = Result<Result<Call, Error>, Elapsed>;
 
 /// One client: connect, list, call every target, check every call.
-pub(super) async fn run_one(builder: TestClientBuilder<()>, client: Client, plan: &Plan) -> Run {
+pub(super) async fn run_one(dial: &Dial, client: Client, plan: &Plan) -> Run {
     let mut run = Run::default();
     let finding = |target: &str, problem: String, transcript: Vec<String>| Finding {
         target: target.to_owned(),
@@ -19,15 +24,9 @@ pub(super) async fn run_one(builder: TestClientBuilder<()>, client: Client, plan
         problem,
         transcript,
     };
-    let c = match tokio::time::timeout(plan.call_timeout, builder.connect()).await {
-        Ok(Ok(c)) => c,
-        Ok(Err(e)) => {
-            let why = format!("could not connect: {}", e.message);
-            run.findings.push(finding("", why, Vec::new()));
-            return run;
-        }
-        Err(_) => {
-            let why = format!("no answer to `initialize` within {:?}", plan.call_timeout);
+    let c = match connect(dial, client, false, plan).await {
+        Ok(c) => c,
+        Err(why) => {
             run.findings.push(finding("", why, Vec::new()));
             return run;
         }
@@ -51,6 +50,8 @@ pub(super) async fn run_one(builder: TestClientBuilder<()>, client: Client, plan
         run.findings
             .push(finding("", violation.to_string(), Vec::new()));
     }
+    // The connection that declares the tasks extension, once a tool needs it.
+    let mut tasks: Option<TestClient> = None;
     for target in targets {
         let start = c.transcript_len();
         let (method, params) = match &target.what {
@@ -62,13 +63,35 @@ pub(super) async fn run_one(builder: TestClientBuilder<()>, client: Client, plan
             }
             What::Resource { uri, .. } => ("resources/read", json!({ "uri": uri })),
         };
-        let call = c.call(method, params);
-        let outcome = tokio::time::timeout(plan.call_timeout, call).await;
-        let frames = c.transcript_since(start);
+        let call = c.call(method, params.clone());
+        let mut outcome = tokio::time::timeout(plan.call_timeout, call).await;
+        let mut frames = c.transcript_since(start);
+        let mut problems = Vec::new();
+        let mut as_task = false;
+        if client.revision.is_modern() && method == "tools/call" && needs_tasks(&outcome) {
+            // A tool that runs only as a task: called again by a client that declares the
+            // extension, and followed through `tasks/get` and `tasks/update`.
+            if tasks.is_none() {
+                match connect(dial, client, true, plan).await {
+                    Ok(t) => tasks = Some(t),
+                    Err(why) => problems.push(format!("{why} (with the tasks extension)")),
+                }
+            }
+            if let Some(t) = &tasks {
+                let start = t.transcript_len();
+                let call = as_a_task(t, params, dial.max_rounds);
+                outcome = tokio::time::timeout(plan.call_timeout, call).await;
+                frames.extend(t.transcript_since(start));
+                problems.extend(t.take_violations().iter().map(ToString::to_string));
+                as_task = true;
+            }
+        }
         run.calls += 1;
         let name = target.name().to_owned();
-        let problems = check(&target, client, &outcome, &frames, &mut run, plan);
-        let mut problems = problems;
+        problems.extend(check(&target, client, &outcome, &frames, &mut run, plan));
+        if as_task && let Some(o) = run.targets.get_mut(&name) {
+            o.tasks += 1;
+        }
         problems.extend(c.take_violations().iter().map(ToString::to_string));
         if !problems.is_empty() {
             let lines = transcript(&frames);
@@ -78,6 +101,61 @@ pub(super) async fn run_one(builder: TestClientBuilder<()>, client: Client, plan
         }
     }
     run
+}
+
+/// One connection of `client` (declaring the tasks extension too, when `tasks`), or why not.
+async fn connect(
+    dial: &Dial,
+    client: Client,
+    tasks: bool,
+    plan: &Plan,
+) -> Result<TestClient, String> {
+    match tokio::time::timeout(plan.call_timeout, dial.builder(client, tasks).connect()).await {
+        Ok(Ok(c)) => Ok(c),
+        Ok(Err(e)) => Err(format!("could not connect: {}", e.message)),
+        Err(_) => Err(format!(
+            "no answer to `initialize` within {:?}",
+            plan.call_timeout
+        )),
+    }
+}
+
+/// Whether the call was refused for want of the tasks extension (`-32021` naming it): the
+/// tool runs only as a task.
+fn needs_tasks(outcome: &Outcome) -> bool {
+    let Ok(Err(e)) = outcome else {
+        return false;
+    };
+    e.code == code::MISSING_REQUIRED_CLIENT_CAPABILITY
+        && e.data.as_ref().is_some_and(|d| {
+            d["requiredCapabilities"]["extensions"]
+                .get(TASKS_EXTENSION)
+                .is_some()
+        })
+}
+
+/// A `tools/call` made by a client that declares the tasks extension: its rounds followed (a
+/// tool may ask before it starts its task), then its task, answering what the task asks from
+/// the script, at most `max_rounds` `tasks/update`s. A task the client stopped following
+/// (still asking, the script silent or its rounds spent) is cancelled, and its last
+/// `tasks/get` is the call's end.
+async fn as_a_task(t: &TestClient, params: Value, max_rounds: u32) -> Result<Call, Error> {
+    let at = Location::caller();
+    let call = t.call("tools/call", params).await?;
+    let Some(id) = call.task_id().map(str::to_owned) else {
+        return Ok(call);
+    };
+    let end = t.follow_task_within(at, &id, max_rounds).await?;
+    if is_unfinished_task(&end) {
+        t.tasks_cancel(&id).await?;
+    }
+    Ok(end)
+}
+
+/// Whether a followed task's end is its last `tasks/get` rather than its result: the client
+/// stopped following it (or it was cancelled).
+pub(super) fn is_unfinished_task(call: &Call) -> bool {
+    call.result.get("taskId").is_some() && call.result.get("status").is_some()
 }
 
 /// The targets `c` lists: tools (with paging), prompts, resources; those left out noted.
@@ -93,7 +171,7 @@ pub(super) async fn targets(
         listed => listed?,
     };
     for tool in tools {
-        if plan.skip.contains(&tool.name) || task_required(&tool) {
+        if plan.skip.contains(&tool.name) {
             run.skipped.push(tool.name.clone());
             continue;
         }
@@ -192,10 +270,4 @@ pub(super) async fn list(c: &TestClient, method: &str, field: &str) -> Result<Ve
     Err(Error::internal(format!(
         "{method} gave more than {MAX_PAGES} pages"
     )))
-}
-
-/// A tool that can only run as a task: the sweep does not follow tasks.
-pub(super) fn task_required(tool: &Tool) -> bool {
-    let schema = serde_json::to_value(tool).unwrap_or_default();
-    schema["execution"]["taskSupport"] == "required"
 }

@@ -4,8 +4,9 @@
 //! every message.
 //!
 //! The plan is here (the sweep's settings, its clients, running them); `drive.rs` is one
-//! client's run (listing, calling, following), `check.rs` what is wrong with one call, `plan.rs`
-//! what a run is given and gathers, `report.rs` what the sweep reports.
+//! client's run (listing, calling, following rounds and tasks), `check.rs` what is wrong with
+//! one call, `plan.rs` what a run is given (how it connects) and gathers, `report.rs` what the
+//! sweep reports.
 
 mod check;
 mod drive;
@@ -22,7 +23,7 @@ use crate::handler::Handler;
 use crate::protocol::{Implementation, Revision};
 use crate::server::Server;
 use drive::run_one;
-use plan::{Plan, Run, merge};
+use plan::{Dial, Plan, Run, merge};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
@@ -62,13 +63,22 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 /// well-formed value of its format, a number within its bounds); a prompt with `"sweep"` for
 /// every required argument unless [`Sweep::prompt_arguments`] gives its own; every listed
 /// resource is read, and every resource template with `sweep` for each of its variables
-/// unless [`Sweep::resource_uri`] gives a URI. A tool whose task support is `required` is
-/// left out.
+/// unless [`Sweep::resource_uri`] gives a URI.
+///
+/// A tool that runs only as a task (`#[tool(task = required)]`) answers a client that did not
+/// declare the tasks extension with `-32021` naming it, which is honest: at 2025-11-25, where
+/// the extension does not exist, that is the call's end (`refused`). At 2026-07-28 the client
+/// calls it again on a second connection that declares the extension besides its
+/// capabilities, follows the call's rounds and then its task through `tasks/get`, answers what
+/// the task asks (its `inputRequests`) its way through `tasks/update`, at most
+/// [`Sweep::max_rounds`] times, and cancels a task it stopped following (`unfinished`). Every
+/// question a task puts is checked like the others (declared, advertised), once however often
+/// `tasks/get` shows it; the call counts once, under [`Outcomes::tasks`] too.
 ///
 /// The sweep of a [`Server`] shortens its 2025-11-25 answer timeout to
 /// [`Sweep::ask_timeout`], and the time it waits for a URL-mode flow nobody finishes (no user
 /// visits the page) to the same, so a client that never answers costs little; a 2026-07-28
-/// client is told to come back for a flow after 100 ms.
+/// client is told to come back for a flow after 100 ms, and to poll a task every 20 ms.
 ///
 /// ```
 /// use rondo_mcp::prelude::*;
@@ -132,7 +142,8 @@ impl Sweep {
             let server = make()
                 .ask_timeout(ask_timeout)
                 .flow_wait(Duration::from_millis(100))
-                .flow_budget(ask_timeout.max(Duration::from_millis(100)));
+                .flow_budget(ask_timeout.max(Duration::from_millis(100)))
+                .task_poll_interval(Duration::from_millis(20));
             TestClient::builder(server, revision).erase()
         });
         Sweep::connecting(connect)
@@ -225,7 +236,8 @@ impl Sweep {
         self.ask_timeout = timeout;
         self
     }
-    /// How many rounds a 2026-07-28 client follows before it gives up (default 6).
+    /// How many rounds a 2026-07-28 client follows before it gives up, and how many
+    /// `tasks/update`s it sends one task (default 6).
     pub fn max_rounds(mut self, rounds: u32) -> Sweep {
         self.max_rounds = rounds;
         self
@@ -258,6 +270,13 @@ impl Sweep {
 
     /// Runs the sweep and returns its report, whatever it found.
     pub async fn collect(self) -> Report {
+        let dial = Arc::new(Dial {
+            connect: self.connect,
+            client_info: self.client_info,
+            ask_timeout: self.ask_timeout,
+            max_rounds: self.max_rounds,
+            call_timeout: self.call_timeout,
+        });
         let plan = Arc::new(Plan {
             tool_arguments: self.tool_arguments,
             prompt_arguments: self.prompt_arguments,
@@ -289,18 +308,8 @@ impl Sweep {
                 let Some((i, client)) = queue.next() else {
                     break;
                 };
-                let mut builder = (self.connect)(client.revision, self.ask_timeout);
-                if let Some(info) = &self.client_info {
-                    builder = builder.client_info(info.clone());
-                }
-                let builder = builder
-                    .capabilities(client.declared.capabilities())
-                    .script(script(client))
-                    .max_rounds(self.max_rounds)
-                    .timeout(self.call_timeout + Duration::from_secs(5))
-                    .lenient();
-                let plan = plan.clone();
-                running.spawn(async move { (i, run_one(builder, client, &plan).await) });
+                let (plan, dial) = (plan.clone(), dial.clone());
+                running.spawn(async move { (i, run_one(&dial, client, &plan).await) });
             }
             let Some(done) = running.join_next().await else {
                 break;

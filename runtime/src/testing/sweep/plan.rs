@@ -1,7 +1,9 @@
-//! What one client's run is given (the plan) and what it gathers (its run), merged into the
-//! report.
+//! What one client's run is given (the plan, and how it connects) and what it gathers (its
+//! run), merged into the report.
 
-use super::report::{Finding, Outcomes, Report};
+use super::report::{Client, Finding, Outcomes, Report};
+use super::{Connect, TestClientBuilder, script};
+use crate::protocol::Implementation;
 use serde_json::Value;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::time::Duration;
@@ -61,6 +63,35 @@ pub(super) struct Plan {
     pub(super) call_timeout: Duration,
 }
 
+/// How a client of the sweep connects: the same for its every connection.
+pub(super) struct Dial {
+    pub(super) connect: Connect,
+    pub(super) client_info: Option<Implementation>,
+    pub(super) ask_timeout: Duration,
+    pub(super) max_rounds: u32,
+    pub(super) call_timeout: Duration,
+}
+
+impl Dial {
+    /// The builder of one connection of `client`: its capabilities (with the tasks extension
+    /// too, when `tasks`), its way of answering, the sweep's rounds and timeouts.
+    pub(super) fn builder(&self, client: Client, tasks: bool) -> TestClientBuilder<()> {
+        let mut builder = (self.connect)(client.revision, self.ask_timeout);
+        if let Some(info) = &self.client_info {
+            builder = builder.client_info(info.clone());
+        }
+        let mut builder = builder.capabilities(client.declared.capabilities());
+        if tasks {
+            builder = builder.with_tasks();
+        }
+        builder
+            .script(script(client))
+            .max_rounds(self.max_rounds)
+            .timeout(self.call_timeout + Duration::from_secs(5))
+            .lenient()
+    }
+}
+
 pub(super) fn merge(report: &mut Report, run: Run) {
     report.calls += run.calls;
     for (target, o) in run.targets {
@@ -71,6 +102,7 @@ pub(super) fn merge(report: &mut Report, run: Run) {
         into.refused += o.refused;
         into.unfinished += o.unfinished;
         into.failed += o.failed;
+        into.tasks += o.tasks;
         for (key, n) in o.asked {
             *into.asked.entry(key).or_default() += n;
         }

@@ -71,6 +71,11 @@ pub struct Outcomes {
     pub unfinished: usize,
     /// Other JSON-RPC errors (a failure for a tool; see [`Sweep`](super::Sweep) for prompts and resources).
     pub failed: usize,
+    /// Calls of a tool that runs only as a task, made again (at 2026-07-28) by a client that
+    /// declares the tasks extension and followed through `tasks/get` and `tasks/update`; their
+    /// ends count above like the others (a task still asking when the client stopped
+    /// following it is `unfinished`).
+    pub tasks: usize,
     /// How often each question was put, by its key (2025-11-25 requests count under their
     /// method).
     pub asked: BTreeMap<String, usize>,
@@ -126,7 +131,7 @@ impl Report {
         }
         out
     }
-    /// Targets left out: skipped by the test, or tools whose task support is `required`.
+    /// Targets left out ([`Sweep::skip`](super::Sweep::skip)).
     pub fn skipped(&self) -> &[String] {
         &self.skipped
     }
@@ -139,8 +144,13 @@ impl fmt::Display for Report {
             let asked: Vec<String> = o.asked.iter().map(|(k, n)| format!("{k} x{n}")).collect();
             writeln!(
                 f,
-                "  {target}: {} calls, {} results, {} isError, {} refused, {} unfinished, {} failed; asked {}",
+                "  {target}: {} calls{}, {} results, {} isError, {} refused, {} unfinished, {} failed; asked {}",
                 o.calls,
+                if o.tasks > 0 {
+                    format!(" ({} as tasks)", o.tasks)
+                } else {
+                    String::new()
+                },
                 o.results,
                 o.errors,
                 o.refused,
