@@ -29,6 +29,10 @@ mod server;
 mod server_info;
 mod session;
 mod sets;
+#[cfg(feature = "skills")]
+pub mod skills;
+#[cfg(not(feature = "skills"))]
+mod skills;
 pub mod state;
 mod stdio;
 mod sync;
@@ -59,12 +63,16 @@ pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSe
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
+#[cfg(feature = "skills")]
+pub use skills::Skills;
 pub use tools::{
     BoxFuture, IntoToolResult, Json, TaskMode, TaskStart, TaskSupport, ToolBox, ToolHandler,
     ToolSet,
 };
 
 pub use rondo_mcp_macros::Elicit;
+#[cfg(feature = "skills")]
+pub use rondo_mcp_macros::skills;
 pub use rondo_mcp_macros::{
     elicit, prompt, prompts, resource, resources, roots, sample, tool, toolbox, tools,
 };
