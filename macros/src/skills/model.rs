@@ -27,7 +27,8 @@ pub struct Embedded {
 
 /// The skills folder as the expansion names it.
 pub enum Folder {
-    /// Below `env!("CARGO_MANIFEST_DIR")`, as written (machine-independent).
+    /// Below `env!("CARGO_MANIFEST_DIR")`, as written (so the expansion is the same on every
+    /// machine).
     Relative(String),
     /// An absolute path, as written.
     Absolute(String),
@@ -60,19 +61,20 @@ pub fn model(args: SkillsArgs, acc: &mut Accumulator) -> Option<Embedded> {
     let krate = crate_path(args.krate, acc);
     let lit = &args.folder;
     let written = lit.value();
-    let folder = if Path::new(&written).is_absolute() {
-        Folder::Absolute(written.clone())
-    } else {
-        Folder::Relative(written.clone())
-    };
-    let root = match (&folder, std::env::var_os("CARGO_MANIFEST_DIR")) {
-        (Folder::Absolute(p), _) => PathBuf::from(p),
-        (Folder::Relative(p), Some(dir)) => PathBuf::from(dir).join(p),
-        (Folder::Relative(_), None) => {
-            let msg = "`skills!` reads its folder below `CARGO_MANIFEST_DIR`, which is not set: build the crate with cargo, or give an absolute path";
-            acc.push(err_on(lit, msg));
-            return None;
+    let manifest_dir = std::env::var_os("CARGO_MANIFEST_DIR");
+    // Without cargo (rustc run by hand) there is no crate folder: the path is the compiler's
+    // working directory's, written out absolute for `include_bytes!`.
+    let folder = match manifest_dir {
+        _ if Path::new(&written).is_absolute() => Folder::Absolute(written.clone()),
+        Some(_) => Folder::Relative(written.clone()),
+        None => {
+            let cwd = std::env::current_dir().unwrap_or_default();
+            Folder::Absolute(cwd.join(&written).to_string_lossy().into_owned())
         }
+    };
+    let root = match (&folder, manifest_dir) {
+        (Folder::Relative(p), Some(dir)) => PathBuf::from(dir).join(p),
+        (Folder::Relative(p), None) | (Folder::Absolute(p), _) => PathBuf::from(p),
     };
     match load(&root, &Limits::default()) {
         Ok(bundle) => Some(embedded(krate, folder, bundle)),
