@@ -143,7 +143,7 @@ impl Router {
     /// [`Skills::from_dir`] at start. Declares the extension with `directoryRead: true` and the
     /// `resources` capability; `skills/list` and `skills/get` answer the entries,
     /// `resources/read` every skill file, `resources/directory/read` every folder, and
-    /// `resources/list` shows each `SKILL.md` after the other resources ([`crate::skills`]).
+    /// `resources/list` shows each `SKILL.md` after the other resources ([`skills`](mod@crate::skills)).
     /// Adding skills again adds to them.
     ///
     /// # Panics

@@ -3,8 +3,8 @@
 //! checked and embedded at compile time ([`embedded`]). Both go through
 //! `rondo-mcp-skill-format`, so the rules are the same.
 
-use super::read::Source;
-use super::set::{FilePart, Served, SkillPart, Skills};
+use super::read::{Served, Source};
+use super::set::{FilePart, SkillPart, Skills};
 use crate::protocol::JsonObject;
 use rondo_mcp_skill_format::{Bundle, Limits, Problem};
 use std::fmt;
@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 impl Skills {
     /// Reads the skills folder `dir` (relative to the current directory, or absolute) and
     /// checks it: each `<name>/SKILL.md` with its frontmatter, every supporting file, every
-    /// rule the [module documentation](crate::skills) lists. Every file is hashed now; each
+    /// rule the [module documentation](mod@crate::skills) lists. Every file is hashed now; each
     /// `resources/read` reads the file again and serves it only while it is unchanged.
     ///
     /// ```no_run

@@ -9,7 +9,6 @@
 //! whose digest its entry does not state (docs/design.md, "Skills": a server restart
 //! publishes the new version). At most the manifest's size plus one byte is read.
 
-use super::set::Served;
 use crate::protocol::{Error, ReadResourceResult, ResourceContents};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -19,6 +18,19 @@ use std::borrow::Cow;
 use std::fs;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
+
+/// One file, as `resources/read` serves it.
+#[derive(Debug, Clone)]
+pub(crate) struct Served {
+    /// Its MIME type.
+    pub mime_type: String,
+    /// The size and digest its skills' manifests state, which every read is held to.
+    pub size: u64,
+    /// `sha256:` and 64 hex digits.
+    pub digest: String,
+    /// Where its bytes come from.
+    pub source: Source,
+}
 
 /// Where a skill file's bytes come from.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 //! `resources/read` answer from it: the entries, the files by URI, the directories by URI and
 //! the `SKILL.md` resources `resources/list` shows.
 
-use super::read::Source;
+use super::read::Served;
 use super::uri;
 use crate::protocol::{
     DIRECTORY_MIME_TYPE, Error, JsonObject, ReadResourceResult, Resource, Skill, SkillResource,
@@ -19,7 +19,7 @@ use std::future::Future;
 ///
 /// Build it with [`Skills::from_dir`] at start or [`skills!`](crate::skills!) at compile time
 /// (feature `skills`), and serve it with [`Router::skills`](crate::Router::skills). The
-/// [module documentation](crate::skills) says what is served, and how.
+/// [module documentation](mod@crate::skills) says what is served, and how.
 #[derive(Default, Clone)]
 pub struct Skills {
     /// The entries, in the order of their folders' paths.
@@ -40,19 +40,6 @@ impl std::fmt::Debug for Skills {
             .entries(self.entries.iter().map(|s| &s.uri))
             .finish()
     }
-}
-
-/// One file, as `resources/read` serves it.
-#[derive(Debug, Clone)]
-pub(crate) struct Served {
-    /// Its MIME type.
-    pub mime_type: String,
-    /// The size and digest its skills' manifests state, which every read is held to.
-    pub size: u64,
-    /// `sha256:` and 64 hex digits.
-    pub digest: String,
-    /// Where its bytes come from.
-    pub source: Source,
 }
 
 /// One file of a set being built: its path below the skills folder and how it is served.
