@@ -503,3 +503,32 @@ fn a_resource_with_a_skill_files_uri_is_refused_at_start() {
 fn the_same_folder_twice_is_refused_at_start() {
     let _ = router(skills!("fixtures/skills/good")).skills(Skills::from_dir(FOLDER).unwrap());
 }
+
+#[tokio::test]
+async fn two_folders_share_the_folders_that_group_their_skills() {
+    let dir = std::env::temp_dir().join(format!("rondo-skills-merge-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("acme/support/refunds")).unwrap();
+    std::fs::write(
+        dir.join("acme/support/refunds/SKILL.md"),
+        "---\nname: refunds\ndescription: Support's refunds.\n---\n",
+    )
+    .unwrap();
+    let other = Skills::from_dir(&dir).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    let r = router(skills!("fixtures/skills/good")).skills(other);
+    let c = client(Revision::V2026_07_28, r).await;
+    let acme = c
+        .request("resources/directory/read", json!({"uri": "skill://acme"}))
+        .await
+        .unwrap();
+    let children: Vec<&str> = acme["resources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap())
+        .collect();
+    assert_eq!(children, ["skill://acme/billing", "skill://acme/support"]);
+    let (entries, _) = list_all(&c).await;
+    assert_eq!(entries.len(), 5, "two skills named `refunds`, at two paths");
+}

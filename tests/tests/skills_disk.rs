@@ -22,10 +22,8 @@ impl Copy {
     fn new(tag: &str) -> Copy {
         let dir = std::env::temp_dir().join(format!("rondo-skills-{tag}-{}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
-        copy(
-            Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/skills/good")),
-            &dir,
-        );
+        let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/skills/good");
+        rondo_tests::copy_dir(Path::new(fixture), &dir).unwrap();
         Copy(dir)
     }
     fn at(&self, rel: &str) -> PathBuf {
@@ -36,18 +34,6 @@ impl Copy {
 impl Drop for Copy {
     fn drop(&mut self) {
         let _ = fs::remove_dir_all(&self.0);
-    }
-}
-
-fn copy(from: &Path, to: &Path) {
-    fs::create_dir_all(to).unwrap();
-    for e in fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.file_type().unwrap().is_dir() {
-            copy(&e.path(), &to.join(e.file_name()));
-        } else {
-            fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
     }
 }
 

@@ -44,7 +44,7 @@ mod skills_fixtures {
     pub fn lay_out() {
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-ui");
         let _ = fs::remove_dir_all(&root);
-        copy(Path::new("ui/skills/fixtures"), &root);
+        rondo_tests::copy_dir(Path::new("ui/skills/fixtures"), &root).unwrap();
         let skill = |case: &str| {
             let dir = root.join(case).join("pdf");
             fs::create_dir_all(&dir).unwrap();
@@ -87,17 +87,5 @@ mod skills_fixtures {
     /// A file of `size` bytes that takes no room: the macro refuses it by its size alone.
     fn sparse(at: &Path, size: u64) {
         fs::File::create(at).unwrap().set_len(size).unwrap();
-    }
-
-    fn copy(from: &Path, to: &Path) {
-        fs::create_dir_all(to).unwrap();
-        for e in fs::read_dir(from).unwrap() {
-            let e = e.unwrap();
-            if e.file_type().unwrap().is_dir() {
-                copy(&e.path(), &to.join(e.file_name()));
-            } else {
-                fs::copy(e.path(), to.join(e.file_name())).unwrap();
-            }
-        }
     }
 }

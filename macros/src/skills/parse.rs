@@ -16,15 +16,7 @@ pub struct SkillsArgs {
 
 impl Parse for SkillsArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let krate = if input.peek(Token![crate]) && input.peek2(Token![=]) {
-            input.parse::<Token![crate]>()?;
-            input.parse::<Token![=]>()?;
-            let p: Path = input.parse()?;
-            input.parse::<Token![;]>()?;
-            Some(p)
-        } else {
-            None
-        };
+        let krate = crate::common::args::crate_prefix(input)?;
         let folder = input.parse()?;
         input.parse::<Option<Token![,]>>()?;
         Ok(SkillsArgs { krate, folder })
