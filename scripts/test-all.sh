@@ -50,8 +50,8 @@ if [[ -n "${CI:-}" ]]; then rm -rf target/tests/trybuild; fi
 step "docs (warnings are errors)"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked
 
-step "the published crates package and build on their own (both together: rondo-mcp needs the macros crate of the same version)"
-cargo package -p rondo-mcp-macros -p rondo-mcp --locked
+step "the published crates package and build on their own (together: rondo-mcp needs the macros crate of the same version, and both the skill-format crate)"
+cargo package -p rondo-mcp-skill-format -p rondo-mcp-macros -p rondo-mcp --locked
 
 step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
 cargo run -q -p rondo-example-travel --locked -- demo

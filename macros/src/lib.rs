@@ -16,6 +16,8 @@ mod prompt;
 mod resource;
 mod roots;
 mod sample;
+#[cfg(feature = "skills")]
+mod skills;
 mod symbols;
 #[cfg(test)]
 mod tests;
@@ -370,6 +372,41 @@ pub fn prompts(input: TokenStream) -> TokenStream {
 #[proc_macro]
 pub fn resources(input: TokenStream) -> TokenStream {
     list::expand(list::Kind::Resources, input.into()).into()
+}
+
+/// Serves a folder of [Agent Skills](https://agentskills.io/specification) (the MCP Skills
+/// extension, SEP-2640), checked and embedded when the crate compiles: `skills!("skills")` is
+/// a `rondo_mcp::Skills` to give [`Router::skills`](https://docs.rs/rondo-mcp/latest/rondo_mcp/struct.Router.html#method.skills).
+/// The path is relative to the crate's folder (`CARGO_MANIFEST_DIR`), or absolute; the runtime's
+/// `skills` feature enables the macro.
+///
+/// ```no_run
+/// use rondo_mcp::prelude::*;
+///
+/// // skills/pdf-forms/SKILL.md
+/// let router = Router::new(ServerInfo::new("docs", "1.0.0")).skills(rondo_mcp::skills!("skills"));
+/// # let _ = router;
+/// ```
+///
+/// Every `SKILL.md` and every file is checked as `Skills::from_dir` checks them at start (the
+/// `rondo_mcp::skills` module lists the rules), and each problem is a compile error at the
+/// string literal, naming the file, the rule and the fix: a `SKILL.md` without frontmatter, a
+/// missing or invalid `name` or `description`, a name other than the folder's, a file in no
+/// skill, a symbolic link that leaves its skill, a file or skill over its size bound. The
+/// digests and sizes are computed here, and each file is embedded with `include_bytes!`, so
+/// cargo rebuilds the crate when one changes (a file added to the folder needs a build script
+/// with `cargo::rerun-if-changed=skills` to be noticed).
+///
+/// ```compile_fail
+/// // A folder that does not exist.
+/// let skills = rondo_mcp::skills!("no-such-folder");
+/// ```
+///
+/// A wrapper crate that re-exports the runtime names it first: `skills![crate = ::path; "skills"]`.
+#[cfg(feature = "skills")]
+#[proc_macro]
+pub fn skills(input: TokenStream) -> TokenStream {
+    skills::expand(input.into()).into()
 }
 
 /// Derives a form the user fills in (MCP elicitation, form mode) from a struct, or the options

@@ -53,6 +53,22 @@ pub const STR: StdPath = StdPath("::core::primitive::str");
 pub const BOOL: StdPath = StdPath("::core::primitive::bool");
 /// `::core::panic`, the macro: the bodies of the stubs emitted next to errors, never run.
 pub const PANIC: StdPath = StdPath("::core::panic");
+/// `::core::include_bytes`, the macro: `skills!` embeds each file with it (and so cargo
+/// rebuilds when one changes).
+#[cfg(feature = "skills")]
+pub const INCLUDE_BYTES: StdPath = StdPath("::core::include_bytes");
+/// `::core::concat`, the macro.
+#[cfg(feature = "skills")]
+pub const CONCAT: StdPath = StdPath("::core::concat");
+/// `::core::env`, the macro: `skills!` names its folder from `CARGO_MANIFEST_DIR`.
+#[cfg(feature = "skills")]
+pub const ENV: StdPath = StdPath("::core::env");
+/// `::core::assert`, the macro: `skills!`'s `const` check of each file's size.
+#[cfg(feature = "skills")]
+pub const ASSERT: StdPath = StdPath("::core::assert");
+/// `::core::primitive::u8`.
+#[cfg(feature = "skills")]
+pub const U8: StdPath = StdPath("::core::primitive::u8");
 
 /// The runtime's `__private` module (below `::rondo_mcp` unless `crate = ..` says otherwise) and
 /// the items of it that expansions name.
@@ -342,4 +358,14 @@ private_items! {
     enum_to_value => "enum_to_value";
     /// `default_value::<T, _>()`: a field's `default = ..`, checked at the user's expression.
     default_value => "default_value";
+}
+
+#[cfg(feature = "skills")]
+private_items! {
+    /// `embedded_skills()`: the `Skills` of what `skills!` checked and embedded.
+    embedded_skills => "embedded_skills";
+    /// `EmbeddedSkill`: one skill `skills!` embedded.
+    embedded_skill => "EmbeddedSkill";
+    /// `EmbeddedFile`: one file `skills!` embedded, with its digest.
+    embedded_file => "EmbeddedFile";
 }

@@ -207,6 +207,39 @@ fn resources_list_with_crate_path() {
     );
 }
 
+#[cfg(feature = "skills")]
+#[test]
+fn skills_folder() {
+    // `skills/` of this crate (the folder its docs embed): one skill, one file.
+    let out = crate::skills::expand(quote!("skills"));
+    check(
+        expr(out),
+        expect_file!["../tests/snapshots/skills_folder.rs"],
+    );
+}
+
+#[cfg(feature = "skills")]
+#[test]
+fn skills_folder_with_a_crate_path() {
+    let out = crate::skills::expand(quote!(crate = ::mcp; "skills"));
+    check(
+        expr(out),
+        expect_file!["../tests/snapshots/skills_folder_crate.rs"],
+    );
+}
+
+#[cfg(feature = "skills")]
+#[test]
+fn skills_folder_that_is_missing() {
+    // Only the error (at the literal: `tests/ui/skills/fail/missing_folder.rs`), no stub: the
+    // expression is the error.
+    let out = crate::skills::expand(quote!("no-such-folder"));
+    check(
+        expr(out),
+        expect_file!["../tests/snapshots/skills_missing.rs"],
+    );
+}
+
 #[test]
 fn derive_elicit_form() {
     let out = crate::derive_elicit::expand(quote! {

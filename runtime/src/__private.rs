@@ -27,6 +27,8 @@ pub use crate::question::private::{
 }; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
+#[cfg(feature = "skills")]
+pub use crate::skills::{EmbeddedFile, EmbeddedSkill, Skills, embedded as embedded_skills}; // skills!
 pub use crate::tools::{
     BoxFuture, IntoToolResult, TaskMode, TaskStart, TaskSupport, ToolBox, ToolHandler, ToolSet,
 }; // #[tool], #[toolbox], tools![]

@@ -4,7 +4,7 @@ use crate::cx::Cx;
 use crate::identity::Scope;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
-    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool,
+    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
 };
 use crate::server_info::ServerInfo;
 use crate::tools::TaskMode;
@@ -206,6 +206,41 @@ pub trait Handler: Send + Sync + 'static {
     ) -> impl Future<Output = Result<ReadResourceResult, Error>> + Send {
         let _ = cx;
         async move { Err(Error::resource_not_found(uri)) }
+    }
+
+    /// `skills/list` (the Skills extension, SEP-2640), paged as
+    /// [`list_tools`](Handler::list_tools) is; an entry is never split across pages. Served
+    /// only when [`ServerInfo`] declares the extension ([`ServerInfo::with_skills`]);
+    /// [`Router`](crate::Router) answers it from its [`Skills`](crate::Skills).
+    fn list_skills(
+        &self,
+        cx: &Cx,
+        cursor: Option<&Cursor>,
+    ) -> impl Future<Output = Result<Page<Skill>, Error>> + Send {
+        let _ = (cx, cursor);
+        async { Ok(Page::from(Vec::new())) }
+    }
+
+    /// `skills/get`: the entry of the skill whose `SKILL.md` is at `uri`, whether or not
+    /// `skills/list` lists it; [`Error::unknown_skill`] (`-32602`) when there is none.
+    fn get_skill(&self, cx: &Cx, uri: &str) -> impl Future<Output = Result<Skill, Error>> + Send {
+        let _ = cx;
+        async move { Err(Error::unknown_skill(uri)) }
+    }
+
+    /// `resources/directory/read`: the direct children of the directory resource at `uri`
+    /// (files with their `Resource` metadata, subfolders with the MIME type
+    /// [`DIRECTORY_MIME_TYPE`](crate::protocol::DIRECTORY_MIME_TYPE)), paged;
+    /// [`Error::not_a_directory`] (`-32602`) for anything else. Served only when
+    /// [`ServerInfo`] declares `directoryRead` ([`ServerInfo::with_skills_directory_read`]).
+    fn read_directory(
+        &self,
+        cx: &Cx,
+        uri: &str,
+        cursor: Option<&Cursor>,
+    ) -> impl Future<Output = Result<Page<Resource>, Error>> + Send {
+        let _ = (cx, cursor);
+        async move { Err(Error::not_a_directory(uri)) }
     }
 
     /// `completion/complete`.

@@ -31,6 +31,10 @@ mod server_info;
 mod session;
 mod sets;
 pub mod shared;
+#[cfg(feature = "skills")]
+pub mod skills;
+#[cfg(not(feature = "skills"))]
+mod skills;
 pub mod state;
 mod stdio;
 mod sync;
@@ -61,12 +65,16 @@ pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSe
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;
+#[cfg(feature = "skills")]
+pub use skills::Skills;
 pub use tools::{
     BoxFuture, IntoToolResult, Json, TaskMode, TaskStart, TaskSupport, ToolBox, ToolHandler,
     ToolSet,
 };
 
 pub use rondo_mcp_macros::Elicit;
+#[cfg(feature = "skills")]
+pub use rondo_mcp_macros::skills;
 pub use rondo_mcp_macros::{
     elicit, prompt, prompts, resource, resources, roots, sample, tool, toolbox, tools,
 };

@@ -7,11 +7,12 @@ use crate::identity::Scope;
 use crate::prompts::PromptSet;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
-    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
+    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool, echo,
 };
 use crate::resources::{ResourceDef, ResourceSet};
 use crate::server_info::ServerInfo;
 use crate::sets::ensure_unique;
+use crate::skills::Skills;
 use crate::tools::{BoxFuture, TaskMode, ToolBox};
 use std::collections::HashMap;
 use std::future::Future;
@@ -55,6 +56,8 @@ pub struct Router {
     tool_scopes: HashMap<String, Box<[Scope]>>,
     prompts: PromptSet,
     resources: ResourceSet,
+    /// The skills (the Skills extension); empty unless [`Router::skills`] added some.
+    skills: Skills,
     complete: Option<CompleteFn>,
     /// The most items per page of each list; `None`: every list on one page.
     page_size: Option<usize>,
@@ -71,6 +74,7 @@ impl std::fmt::Debug for Router {
             )
             .field("prompts", &self.prompts)
             .field("resources", &self.resources)
+            .field("skills", &self.skills)
             .finish_non_exhaustive()
     }
 }
@@ -130,12 +134,44 @@ impl Router {
     /// Adds resources: `resources![a, b]`.
     pub fn resources(mut self, resources: ResourceSet) -> Self {
         self.resources.merge(resources);
+        self.check_skill_uris();
         self.info_mut().declare_resources();
         self
     }
 
+    /// Serves skills (the Skills extension, SEP-2640): `skills!("skills")`, or
+    /// [`Skills::from_dir`] at start. Declares the extension with `directoryRead: true` and the
+    /// `resources` capability; `skills/list` and `skills/get` answer the entries,
+    /// `resources/read` every skill file, `resources/directory/read` every folder, and
+    /// `resources/list` shows each `SKILL.md` after the other resources ([`skills`](mod@crate::skills)).
+    /// Adding skills again adds to them.
+    ///
+    /// # Panics
+    /// When a skill file's URI is already taken by another skill or a resource.
+    #[cfg(feature = "skills")]
+    pub fn skills(mut self, skills: Skills) -> Self {
+        self.skills.merge(skills);
+        self.check_skill_uris();
+        self.info_mut().declare_skills(true);
+        self
+    }
+
+    /// Panics when a resource has the URI of a skill file (which one `resources/read` serves
+    /// would depend on the order they were added).
+    fn check_skill_uris(&self) {
+        for (def, _) in self.resources.definitions() {
+            if let ResourceDef::Static(r) = def {
+                assert!(
+                    !self.skills.serves(&r.uri),
+                    "duplicate resource URI `{}`: a skill file has it too",
+                    r.uri
+                );
+            }
+        }
+    }
+
     /// Pages every list (`tools/list`, `prompts/list`, `resources/list`,
-    /// `resources/templates/list`) with at most `n` items per page (at least 1), each page's
+    /// `resources/templates/list`, `skills/list`, `resources/directory/read`) with at most `n` items per page (at least 1), each page's
     /// answer carrying the `nextCursor` of the next. Without it every list is one page.
     pub fn page_size(mut self, n: usize) -> Self {
         self.page_size = Some(n.max(1));
@@ -277,7 +313,7 @@ impl Handler for Router {
         cx: &Cx,
         cursor: Option<&Cursor>,
     ) -> Result<Page<Resource>, Error> {
-        let all: Vec<Resource> = self
+        let mut all: Vec<Resource> = self
             .resources
             .definitions()
             .filter(|(_, scopes)| cx.can_see(scopes))
@@ -287,6 +323,7 @@ impl Handler for Router {
                 ResourceDef::Template(_) => None,
             })
             .collect();
+        all.extend_from_slice(self.skills.listed());
         Page::slice(&all, cursor, self.page_size, |r| &r.uri)
     }
 
@@ -309,10 +346,34 @@ impl Handler for Router {
     }
 
     async fn read_resource(&self, cx: &Cx, uri: &str) -> Result<ReadResourceResult, Error> {
-        match self.resources.read(cx, uri) {
+        if let Some(fut) = self.resources.read(cx, uri) {
+            return fut.await;
+        }
+        match self.skills.read(uri) {
             Some(fut) => fut.await,
             None => Err(Error::resource_not_found(uri)),
         }
+    }
+
+    async fn list_skills(&self, _cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Skill>, Error> {
+        Page::slice(self.skills.entries(), cursor, self.page_size, |s| &s.uri)
+    }
+
+    async fn get_skill(&self, _cx: &Cx, uri: &str) -> Result<Skill, Error> {
+        self.skills
+            .get(uri)
+            .cloned()
+            .ok_or_else(|| Error::unknown_skill(uri))
+    }
+
+    async fn read_directory(
+        &self,
+        _cx: &Cx,
+        uri: &str,
+        cursor: Option<&Cursor>,
+    ) -> Result<Page<Resource>, Error> {
+        let children = self.skills.directory(uri)?;
+        Page::slice(children, cursor, self.page_size, |r| &r.uri)
     }
 
     async fn complete(&self, _cx: &Cx, request: CompleteRequest) -> Result<Completion, Error> {

@@ -2,9 +2,10 @@
 //! that declare each capability.
 
 use crate::protocol::{
-    CacheHint, Implementation, ListChanged, ResourcesCapability, ServerCapabilities,
-    TASKS_EXTENSION,
+    CacheHint, Implementation, ListChanged, ResourcesCapability, SKILLS_EXTENSION,
+    ServerCapabilities, TASKS_EXTENSION,
 };
+use serde_json::{Value, json};
 
 /// Who the server is and what it offers, fixed for the server's lifetime.
 #[derive(Debug, Clone, PartialEq)]
@@ -42,6 +43,24 @@ impl ServerInfo {
     /// is task-capable.
     pub fn with_tasks(mut self) -> Self {
         self.declare_tasks();
+        self
+    }
+    /// Advertises the Skills extension (`io.modelcontextprotocol/skills`, SEP-2640):
+    /// `capabilities.extensions["io.modelcontextprotocol/skills"] = {}` in `server/discover` and
+    /// `initialize`, and the `resources` capability it needs (skill files are resources). The
+    /// engine serves `skills/list` and `skills/get` ([`Handler::list_skills`],
+    /// [`Handler::get_skill`](crate::Handler::get_skill)) only when it is advertised.
+    /// [`Router::skills`](crate::Router::skills) advertises it, with `directoryRead`.
+    ///
+    /// [`Handler::list_skills`]: crate::Handler::list_skills
+    pub fn with_skills(mut self) -> Self {
+        self.declare_skills(false);
+        self
+    }
+    /// Advertises the Skills extension with `directoryRead: true`: the engine also serves
+    /// `resources/directory/read` ([`Handler::read_directory`](crate::Handler::read_directory)).
+    pub fn with_skills_directory_read(mut self) -> Self {
+        self.declare_skills(true);
         self
     }
     /// Declares tools.
@@ -133,6 +152,19 @@ impl ServerInfo {
             .extensions
             .as_ref()
             .is_some_and(|e| e.contains_key(TASKS_EXTENSION))
+    }
+    /// Declares the Skills extension (and resources); `directoryRead: true` once set stays.
+    pub(crate) fn declare_skills(&mut self, directory_read: bool) {
+        self.declare_resources();
+        let settings = self
+            .capabilities
+            .extensions
+            .get_or_insert_with(Default::default)
+            .entry(SKILLS_EXTENSION)
+            .or_insert_with(|| Value::Object(Default::default()));
+        if let (true, Value::Object(s)) = (directory_read, settings) {
+            s.insert("directoryRead".into(), json!(true));
+        }
     }
     pub(crate) fn declare_completions(&mut self) {
         self.capabilities

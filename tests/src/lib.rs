@@ -42,3 +42,18 @@ pub fn validate_def(
     Validator::check_def(revision, def, instance)
 }
 pub mod sampling;
+
+/// Copies the folder `from` to `to` (made if missing), files and folders (skill fixtures the
+/// tests then change, or lay out where the UI tests read them).
+pub fn copy_dir(from: &std::path::Path, to: &std::path::Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for e in std::fs::read_dir(from)? {
+        let e = e?;
+        if e.file_type()?.is_dir() {
+            copy_dir(&e.path(), &to.join(e.file_name()))?;
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name()))?;
+        }
+    }
+    Ok(())
+}

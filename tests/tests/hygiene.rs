@@ -1,6 +1,6 @@
-//! Hygiene (CONTRIBUTING.md, "Paths and hygiene"): every macro (the question macros `#[elicit]`,
-//! `#[sample]` and `#[roots]` too, asked from tools, a toolbox method and a prompt) is used in a
-//! module that shadows the prelude names and the runtime's name (`struct Result; struct Ok; ..;
+//! Hygiene (CONTRIBUTING.md, "Paths and hygiene"): every macro (`skills!`, and the question
+//! macros `#[elicit]`, `#[sample]` and `#[roots]` too, asked from tools, a toolbox method and a
+//! prompt) is used in a module that shadows the prelude names and the runtime's name (`struct Result; struct Ok; ..;
 //! struct Scope; mod rondo_mcp {}`), under `#![deny(warnings)]`. It compiles only if the
 //! expansions name everything by absolute path, and the server it builds answers. Primitive types
 //! (`str`, `bool`) are not shadowed: the serde and schemars derives the user's own types need do
@@ -32,7 +32,7 @@ mod shadowed {
     use ::rondo_mcp::prelude::{Cx, Error, ResourceContents, Router, Server, ServerInfo};
     use ::rondo_mcp::{
         Answer, Elicit, Fallback, Form, Roots, Sample, Url, elicit, prompt, prompts, resource,
-        resources, roots, sample, tool, toolbox, tools,
+        resources, roots, sample, skills, tool, toolbox, tools,
     };
 
     type Text = ::std::string::String;
@@ -252,7 +252,8 @@ mod shadowed {
             .tools(tools![echo, ping, order_now, plan])
             .tools(Shop { stock: 3 })
             .prompts(prompts![greeting, asked_greeting])
-            .resources(resources![note, welcome]);
+            .resources(resources![note, welcome])
+            .skills(skills!("fixtures/skills/good"));
         Server::new(router)
     }
 }
@@ -293,6 +294,11 @@ async fn expansions_survive_shadowed_names() {
     assert_eq!(prompt.text(), "hello Ada ");
     let note = client.read_resource("note://7").await.unwrap();
     assert_eq!(note.result["contents"][0]["text"], "7");
+    let skill = client
+        .request("skills/get", json!({"uri": "skill://outer/inner/SKILL.md"}))
+        .await
+        .unwrap();
+    assert_eq!(skill["skill"]["frontmatter"]["name"], "inner");
     // `#[sample]` and `#[roots]`: a client without either gets the fallbacks' answers.
     let plan = client
         .call_tool(

@@ -12,6 +12,7 @@
 )]
 #[test]
 fn ui() {
+    skills_fixtures::lay_out();
     let t = trybuild::TestCases::new();
     t.compile_fail("ui/*/fail/*.rs");
     t.pass("ui/*/pass/*.rs");
@@ -25,4 +26,66 @@ fn ui_tests_run_on_the_pinned_compiler_in_ci() {
         "the UI tests are pinned to rustc 1.95 (rust-toolchain.toml) and were skipped on this \
          compiler; run them with the pinned toolchain"
     );
+}
+
+/// The folders the `skills!` UI tests read (`ui/skills/`): the macro reads its path below the
+/// crate's folder, which under trybuild is its own project (`<target>/tests/trybuild/rondo-tests`),
+/// so the tests name `../../../tmp/skills-ui/<case>`, the target's `tmp` folder, where these are
+/// laid out afresh: a copy of `ui/skills/fixtures/`, and the cases git cannot keep or should not
+/// (links, a pipe, a name that is not UTF-8, files of 16 MiB, 513 files).
+mod skills_fixtures {
+    use std::fs;
+    use std::os::unix::fs::symlink;
+    use std::path::Path;
+
+    const GOOD: &str = "---\nname: pdf\ndescription: Fills PDF forms.\n---\n# PDF\n";
+    const MIB: u64 = 1024 * 1024;
+
+    pub fn lay_out() {
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-ui");
+        let _ = fs::remove_dir_all(&root);
+        rondo_tests::copy_dir(Path::new("ui/skills/fixtures"), &root).unwrap();
+        let skill = |case: &str| {
+            let dir = root.join(case).join("pdf");
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join("SKILL.md"), GOOD).unwrap();
+            dir
+        };
+        let outside = root.join("outside");
+        fs::create_dir_all(&outside).unwrap();
+        fs::write(outside.join("secret.txt"), "secret").unwrap();
+        {
+            use std::os::unix::ffi::OsStrExt as _;
+            let name = std::ffi::OsStr::from_bytes(b"notes-\xff.md");
+            fs::write(skill("name_not_utf8").join(name), "notes").unwrap();
+        }
+        symlink(
+            outside.join("secret.txt"),
+            skill("link_leaves_skill").join("secret.txt"),
+        )
+        .unwrap();
+        skill("link_leaves_folder");
+        symlink(&outside, root.join("link_leaves_folder/shared")).unwrap();
+        symlink(".", skill("linked_folder").join("again")).unwrap();
+        let pipe = skill("not_a_file").join("pipe");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&pipe)
+            .status()
+            .unwrap();
+        assert!(made.success(), "mkfifo {}", pipe.display());
+        symlink("gone.md", skill("dangling_link").join("notes.md")).unwrap();
+        sparse(&skill("file_too_large").join("video.bin"), 16 * MIB + 1);
+        let big = skill("skill_too_large");
+        sparse(&big.join("a.bin"), 9 * MIB);
+        sparse(&big.join("b.bin"), 9 * MIB);
+        let many = skill("too_many_files");
+        for i in 0..512 {
+            fs::write(many.join(format!("{i:03}.txt")), "").unwrap();
+        }
+    }
+
+    /// A file of `size` bytes that takes no room: the macro refuses it by its size alone.
+    fn sparse(at: &Path, size: u64) {
+        fs::File::create(at).unwrap().set_len(size).unwrap();
+    }
 }

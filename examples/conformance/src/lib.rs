@@ -13,7 +13,8 @@ mod url;
 
 use rondo_mcp::prelude::*;
 
-/// The conformance server: every tool, prompt and resource the suite calls, with the task
+/// The conformance server: every tool, prompt and resource the suite calls, the skills of
+/// `skills/` (the Skills extension's scenarios read them), with the task
 /// settings the suite needs ([`server`]).
 pub fn router() -> Router {
     let info = ServerInfo::new("rondo-conformance", env!("CARGO_PKG_VERSION"))
@@ -31,6 +32,8 @@ pub fn router() -> Router {
         .prompts(prompts::all())
         .prompts(asks::prompts())
         .resources(resources::all())
+        // The Skills extension (SEP-2640): `skills/` checked and embedded at compile time.
+        .skills(rondo_mcp::skills!("skills"))
         .completion(|req| async move {
             let values = ["test-value-1", "test-value-2", "test-value-3"];
             let prefix = req.argument.value;

@@ -27,6 +27,19 @@ pub fn from_metas<T: FromMeta>(
     acc.handle(T::from_list(&metas))
 }
 
+/// The `crate = ::path;` that may open a function-like macro's input (`tools![crate = ::p; a]`,
+/// `skills!(crate = ::p; "skills")`), consumed when present.
+pub fn crate_prefix(input: syn::parse::ParseStream) -> syn::Result<Option<syn::Path>> {
+    if !(input.peek(syn::Token![crate]) && input.peek2(syn::Token![=])) {
+        return Ok(None);
+    }
+    input.parse::<syn::Token![crate]>()?;
+    input.parse::<syn::Token![=]>()?;
+    let path = input.parse()?;
+    input.parse::<syn::Token![;]>()?;
+    Ok(Some(path))
+}
+
 /// Resolves `crate = path`: `::rondo_mcp` by default. The path must be absolute, so that no item of
 /// the user's can capture it (CONTRIBUTING.md, "Paths and hygiene"): `::a`, `crate::a`, or
 /// `$crate::a`, which is how a wrapper crate's `macro_rules!` names itself. A relative path is an

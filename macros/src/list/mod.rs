@@ -83,17 +83,8 @@ struct ListArgs {
 
 impl Parse for ListArgs {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let krate = if input.peek(Token![crate]) && input.peek2(Token![=]) {
-            input.parse::<Token![crate]>()?;
-            input.parse::<Token![=]>()?;
-            let p: Path = input.parse()?;
-            input.parse::<Token![;]>()?;
-            Some(p)
-        } else {
-            None
-        };
         Ok(ListArgs {
-            krate,
+            krate: crate::common::args::crate_prefix(input)?,
             items: Punctuated::parse_terminated(input)?,
         })
     }

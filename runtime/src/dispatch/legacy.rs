@@ -46,7 +46,7 @@ impl<H: Handler> Engine<H> {
             protocol_version: version,
             capabilities: {
                 let mut c = info.capabilities.clone();
-                c.extensions = None;
+                c.extensions = protocol::legacy_extensions(c.extensions);
                 c
             },
             server_info: &info.implementation,

@@ -86,13 +86,20 @@ impl<H: Handler> Engine<H> {
                     other => settle(other),
                 }
             }
+            (m, body) if m.is_skills_method() => self.skills(id, m, body, conn, facts).await,
             (m, _) => Err(Error::method_not_found(m.as_str())),
         }
     }
 
     /// Runs a list method (never multi-round) and answers its page as a cacheable result:
     /// `{key: [items], "nextCursor": ..}`, each item passed through `adjust` first.
-    async fn list<T, F>(&self, cx: &Cx, fut: F, key: &str, adjust: impl FnMut(T) -> T) -> Answered
+    pub(super) async fn list<T, F>(
+        &self,
+        cx: &Cx,
+        fut: F,
+        key: &str,
+        adjust: impl FnMut(T) -> T,
+    ) -> Answered
     where
         T: Serialize,
         F: Future<Output = Result<Page<T>, Error>>,

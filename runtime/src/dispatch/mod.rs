@@ -12,6 +12,7 @@ mod listen;
 mod methods;
 mod modern;
 mod rounds;
+mod skills;
 mod task_run;
 mod tasks;
 

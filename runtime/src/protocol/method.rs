@@ -78,6 +78,13 @@ methods! {
     TasksUpdate => "tasks/update",
     /// `tasks/cancel` (the tasks extension).
     TasksCancel => "tasks/cancel",
+    /// `skills/list` (the Skills extension, SEP-2640): the skills the server serves, paged.
+    SkillsList => "skills/list",
+    /// `skills/get` (the Skills extension): one skill's entry, by the URI of its `SKILL.md`.
+    SkillsGet => "skills/get",
+    /// `resources/directory/read` (the Skills extension's `directoryRead`): the children of a
+    /// directory resource, paged.
+    ResourcesDirectoryRead => "resources/directory/read",
     /// `notifications/initialized` (2025-11-25).
     Initialized => "notifications/initialized",
     /// `notifications/cancelled`.
@@ -93,7 +100,8 @@ methods! {
 
 impl Method {
     /// Whether a complete 2026-07-28 result of this method carries `ttlMs` and `cacheScope`
-    /// (MCP 2026-07-28 § Caching: discovery, the lists and `resources/read`).
+    /// (MCP 2026-07-28 § Caching: discovery, the lists and `resources/read`; SEP-2640:
+    /// `skills/list` and `skills/get`).
     pub fn is_cacheable(&self) -> bool {
         matches!(
             self,
@@ -103,6 +111,8 @@ impl Method {
                 | Method::ResourcesList
                 | Method::ResourceTemplatesList
                 | Method::ResourcesRead
+                | Method::SkillsList
+                | Method::SkillsGet
         )
     }
 
@@ -133,6 +143,17 @@ impl Method {
         matches!(
             self,
             Method::TasksGet | Method::TasksUpdate | Method::TasksCancel
+        )
+    }
+}
+
+impl Method {
+    /// Whether this is one of the Skills extension's methods (`skills/list`, `skills/get`,
+    /// `resources/directory/read`).
+    pub fn is_skills_method(&self) -> bool {
+        matches!(
+            self,
+            Method::SkillsList | Method::SkillsGet | Method::ResourcesDirectoryRead
         )
     }
 }

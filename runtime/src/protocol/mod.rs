@@ -13,6 +13,7 @@ mod page;
 mod params;
 mod prompts;
 mod results;
+mod skills;
 mod unique;
 
 pub use capabilities::*;
@@ -27,9 +28,13 @@ pub(crate) use message::error_response;
 pub(crate) use message::{Message, Written, notification, request, write};
 pub use method::*;
 pub use page::{Cursor, Page};
-pub(crate) use params::{Body, Params, TargetParams};
+pub(crate) use params::{Body, Params, TargetParams, cursor};
 pub use prompts::*;
 pub use results::*;
+pub use skills::{
+    DIRECTORY_MIME_TYPE, GetSkillResult, SKILLS_EXTENSION, Skill, SkillResource, SkillResources,
+};
+pub(crate) use skills::{legacy_extensions, serves_directory_read, serves_skills};
 
 use serde_json::{Map, Value};
 use std::fmt;

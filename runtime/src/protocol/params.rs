@@ -195,8 +195,8 @@ pub(crate) fn answers(responses: JsonObject) -> Result<JsonObject, Error> {
     }
 }
 
-/// The `cursor` of a list method.
-fn cursor(params: Option<JsonObject>) -> Result<Option<Cursor>, Error> {
+/// The `cursor` of a list method (or of `resources/directory/read`).
+pub(crate) fn cursor(params: Option<JsonObject>) -> Result<Option<Cursor>, Error> {
     match params.and_then(|mut p| p.remove("cursor")) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Ok(Some(Cursor::from_wire(s))),

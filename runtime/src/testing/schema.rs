@@ -15,6 +15,8 @@ const V2025_11_25: &str = include_str!("../../schema/2025-11-25/schema.json");
 const V2026_07_28: &str = include_str!("../../schema/2026-07-28/schema.json");
 /// The tasks extension over the 2026-07-28 base (Rondo's own: see the file's `$comment`).
 const EXT_TASKS: &str = include_str!("../../schema/ext-tasks/schema.json");
+/// The Skills extension, over either base (Rondo's own: see the file's `$comment`).
+const EXT_SKILLS: &str = include_str!("../../schema/ext-skills/schema.json");
 
 /// Who sends a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -73,9 +75,12 @@ impl Schema {
     fn load(text: &str) -> Schema {
         let mut root: Value = serde_json::from_str(text).expect("the bundled schema is JSON");
         widen(&mut root);
-        if root.pointer("/$defs/InputRequiredResult").is_some() {
+        let modern = root.pointer("/$defs/InputRequiredResult").is_some();
+        if modern {
             merge_extension(&mut root, EXT_TASKS);
         }
+        skills_base(&mut root, modern);
+        merge_extension(&mut root, EXT_SKILLS);
         let compiled = jsonschema::options()
             .should_validate_formats(true)
             .build_map(&root)
@@ -252,6 +257,23 @@ fn merge_extension(root: &mut Value, text: &str) {
             union.push(serde_json::json!({ "$ref": format!("#/$defs/{name}") }));
         }
     }
+}
+
+/// The two definitions the Skills extension's results take from their revision: on 2026-07-28
+/// `skills/list` and `skills/get` are `CacheableResult`s and every result's `resultType` is
+/// `"complete"`; 2025-11-25 has neither.
+fn skills_base(root: &mut Value, modern: bool) {
+    let complete = serde_json::json!({"properties": {"resultType": {"const": "complete"}}});
+    let (cacheable, complete) = match modern {
+        true => (
+            serde_json::json!({"allOf": [{"$ref": "#/$defs/CacheableResult"}, complete]}),
+            complete,
+        ),
+        false => (serde_json::json!({}), serde_json::json!({})),
+    };
+    let defs = root["$defs"].as_object_mut().expect("the base has $defs");
+    defs.insert("ExtSkillsCacheable".into(), cacheable);
+    defs.insert("ExtSkillsComplete".into(), complete);
 }
 
 /// Adds `extra` to the one `"type": [...]` list of scalar types among the `anyOf` at `pointer`.

@@ -1,0 +1,6 @@
+//! `skills!`: no `description`. The folder is `tests/ui/skills/fixtures/missing_description`, which `tests/ui.rs`
+//! copies below the target's `tmp` folder: `../../../tmp` from trybuild's project.
+
+fn main() {
+    let _ = rondo_mcp::skills!("../../../tmp/skills-ui/missing_description");
+}

@@ -1,0 +1,6 @@
+//! `skills!`: a pipe (laid out by `tests/ui.rs`). The folder is `tests/ui/skills/fixtures/not_a_file`, which `tests/ui.rs`
+//! copies below the target's `tmp` folder: `../../../tmp` from trybuild's project.
+
+fn main() {
+    let _ = rondo_mcp::skills!("../../../tmp/skills-ui/not_a_file");
+}
