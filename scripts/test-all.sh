@@ -21,9 +21,9 @@ want="$(sed -n 's/^channel *= *"\(.*\)"/\1/p' rust-toolchain.toml)"
 have="$(rustc --version | cut -d' ' -f2)"
 [[ "$have" == "$want" ]] ||
   fail "rustc is $have but rust-toolchain.toml pins $want: the UI tests would be skipped. Run through rustup (it reads rust-toolchain.toml) or install $want."
-pinned="$(grep -o 'stable([0-9.]*)' tests/tests/ui.rs | sort -u)"
+pinned="$(grep -o 'stable([0-9.]*)' ui-tests/tests/ui.rs | sort -u)"
 [[ "$pinned" == "stable(${want%.*})" ]] ||
-  fail "tests/tests/ui.rs pins ${pinned:-nothing} but rust-toolchain.toml pins $want: update both together."
+  fail "ui-tests/tests/ui.rs pins ${pinned:-nothing} but rust-toolchain.toml pins $want: update both together."
 # Under this variable the UI test fails on another compiler instead of being ignored.
 export RONDO_REQUIRE_UI_TESTS=1
 echo "rustc $have"

@@ -3,7 +3,7 @@
 //! at once, with no elicitation or sampling request sent; a client the rule does not match
 //! (another name, a version outside the range) is asked. The debug line naming the rule is `client_policy_log.rs`'s.
 
-mod http_support;
+use crate::http_support;
 
 use http::StatusCode;
 use http_support::*;

@@ -5,9 +5,6 @@
 //! Redis unreachable at start or gone later costs a clear error, never an accept; a server
 //! given a key ring with its state in memory says so once when it starts.
 
-#[path = "task_store_support/redis_server.rs"]
-mod redis_server;
-
 use rondo_mcp::prelude::*;
 use rondo_mcp::state::KeyRing;
 use rondo_mcp::testing::{Script, TestClient};

@@ -4,7 +4,7 @@
 //! token's principal. Tokens come from a table verifier (the JWT verifiers have their own
 //! tests); what is under test is what the resource server and the HTTP service do with them.
 
-mod http_support;
+use crate::http_support;
 
 use http::{Method, StatusCode};
 use http_support::*;

@@ -1,7 +1,7 @@
 //! `serve` drains: a request in flight when shutdown begins still gets its answer, and the server
 //! then stops accepting connections. It also bounds the connections it holds open at once.
 
-mod http_support;
+use crate::http_support;
 
 use http_support::*;
 use rondo_mcp::http::HttpConfig;

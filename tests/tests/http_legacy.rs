@@ -3,7 +3,7 @@
 //! cancellation, the GET stream with list changes, DELETE and 404 afterwards. Every message
 //! the server sends is validated against the official 2025-11-25 schema.
 
-mod http_support;
+use crate::http_support;
 
 use http::{Method, StatusCode};
 use http_support::*;

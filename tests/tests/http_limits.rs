@@ -4,7 +4,7 @@
 //! `McpService::handle`, with the principal and the peer address as request extensions as
 //! `serve` and an authenticating layer set them; every message is schema-checked.
 
-mod http_support;
+use crate::http_support;
 
 use bytes::Bytes;
 use http::{Method, Request, StatusCode};

@@ -3,7 +3,7 @@
 //! cancellation by closing the stream, and `subscriptions/listen`. Every message the server
 //! sends is validated against the official 2026-07-28 schema.
 
-mod http_support;
+use crate::http_support;
 
 use http::{Method, StatusCode};
 use http_support::*;

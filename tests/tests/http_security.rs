@@ -2,7 +2,7 @@
 //! deadline), and the endpoint mounted in an axum app behind an authentication layer that sets
 //! the principal.
 
-mod http_support;
+use crate::http_support;
 
 use bytes::Bytes;
 use http::{Method, Request, StatusCode};

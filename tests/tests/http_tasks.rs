@@ -3,7 +3,7 @@
 //! task belongs to the principal that created it (another gets the unknown-task error, and
 //! the task is untouched).
 
-mod http_support;
+use crate::http_support;
 
 use http::StatusCode;
 use http_support::*;

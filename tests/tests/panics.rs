@@ -2,7 +2,7 @@
 //! a prompt's or a resource's a `-32603` internal error, and the next request is served. For
 //! macro-generated and hand-written handlers, at both revisions, in memory and over HTTP.
 
-mod http_support;
+use crate::http_support;
 
 use http::StatusCode;
 use http_support::*;

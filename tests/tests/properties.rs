@@ -4,9 +4,7 @@
 //! every bound the form declares holds), declined, cancelled, or asked again with a reason
 //! naming the problem.
 
-#[path = "../../fuzz/src/targets.rs"]
-#[allow(dead_code, reason = "the fuzz bodies this file does not run")]
-mod targets;
+use crate::targets;
 
 use proptest::prelude::*;
 use rondo_mcp::protocol::{ClientCapabilities, Revision, code};

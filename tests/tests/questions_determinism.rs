@@ -44,7 +44,12 @@ fn first_rounds() -> Vec<String> {
     let out = Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "the_first_round_is_byte_identical_in_two_processes",
+            concat!(
+                module_path!(),
+                "::the_first_round_is_byte_identical_in_two_processes"
+            )
+            .split_once("::")
+            .map_or("", |(_, name)| name),
             "--nocapture",
         ])
         .env(CHILD, "1")

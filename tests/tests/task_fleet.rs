@@ -6,8 +6,7 @@
 //! instance hears the task's changes from the store, within the poll interval.
 #![cfg(feature = "redis")]
 
-#[path = "task_store_support/redis_server.rs"]
-mod redis_server;
+use crate::redis_server;
 
 use redis_server::RedisServer;
 use rondo_mcp::prelude::*;

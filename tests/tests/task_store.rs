@@ -5,7 +5,7 @@
 //! stores on a `redis-server` the test starts) , plus what is Redis's own: keys leaving at
 //! their expiry, prefixes, and `RedisReplayGuard`.
 
-mod task_store_support;
+use crate::task_store_support;
 
 use rondo_mcp::tasks::{ErasedTaskStore, MemoryTaskStore};
 use std::sync::Arc;

@@ -3,7 +3,7 @@
 //! (nothing booked), no capabilities (`-32021`: consent never falls back), every capability,
 //! and the idempotent booking.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rondo_example_travel::Config;

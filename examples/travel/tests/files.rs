@@ -2,7 +2,7 @@
 //! roots, and for a client without roots the `folders` argument, the server's
 //! `TRAVEL_WORKSPACE`, or, with neither, an `isError` result saying how to give one.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rondo_example_travel::Config;

@@ -3,7 +3,7 @@
 //! answers garbage or is rejected, or is absent; and each fallback: the ranking, the server's
 //! own model provider (the built-in fake), and every candidate for the host's model.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rondo_example_travel::Config;

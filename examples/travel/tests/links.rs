@@ -5,7 +5,7 @@
 //! login, only for the user who asked. Every refusal is a page with its status and a sentence;
 //! odd requests get clean answers.
 
-mod common;
+use crate::common;
 
 use bytes::Bytes;
 use common::*;

@@ -2,7 +2,7 @@
 //! that went away refuses the completion with a clear answer (503, nothing paid), never a
 //! payment it could not record. Needs `redis-server` on PATH (under `CI`, its absence fails).
 
-mod common;
+use crate::common;
 
 #[path = "../../../tests/tests/task_store_support/redis_server.rs"]
 mod redis_server;

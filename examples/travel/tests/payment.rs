@@ -2,7 +2,7 @@
 //! page's endpoint while the tool waits, declined and cancelled (nothing paid), a client without
 //! URL-mode elicitation (`-32021` naming it, never a form), and the page itself.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rondo_example_travel::{Config, web};

@@ -5,7 +5,7 @@
 //! pick's tool-calling form only of clients with `sampling.tools`), every call ends, and every
 //! message fits the official schema.
 
-mod common;
+use crate::common;
 
 use common::travel;
 use rondo_example_travel::Config;

@@ -6,7 +6,7 @@
 //! search waiting on a slow server-side model provider ended by `tasks/cancel`, the provider's
 //! process killed with it.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rondo_example_travel::Config;

@@ -1,4 +1,4 @@
-//! Shared by `task_store.rs`: the contract properties (`contract`, `flows`; `props` names them
+//! Shared by `task_store.rs` (and `redis_server` by `fleet_state.rs` and `task_fleet.rs`): the contract properties (`contract`, `flows`; `props` names them
 //! all), the handles each store is
 //! tested through (`Pair`), and a private `redis-server` (`redis_server`).
 
@@ -6,7 +6,6 @@
 
 pub mod contract;
 pub mod flows;
-#[cfg(feature = "redis")]
 pub mod redis_server;
 
 use std::any::Any;

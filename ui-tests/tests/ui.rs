@@ -29,7 +29,7 @@ fn ui_tests_run_on_the_pinned_compiler_in_ci() {
 }
 
 /// The folders the `skills!` UI tests read (`ui/skills/`): the macro reads its path below the
-/// crate's folder, which under trybuild is its own project (`<target>/tests/trybuild/rondo-tests`),
+/// crate's folder, which under trybuild is its own project (`<target>/tests/trybuild/rondo-ui-tests`),
 /// so the tests name `../../../tmp/skills-ui/<case>`, the target's `tmp` folder, where these are
 /// laid out afresh: a copy of `ui/skills/fixtures/`, and the cases git cannot keep or should not
 /// (links, a pipe, a name that is not UTF-8, files of 16 MiB, 513 files).
@@ -44,7 +44,12 @@ mod skills_fixtures {
     pub fn lay_out() {
         let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join("skills-ui");
         let _ = fs::remove_dir_all(&root);
-        rondo_tests::copy_dir(Path::new("ui/skills/fixtures"), &root).unwrap();
+        fs::create_dir_all(&root).unwrap();
+        let copied = std::process::Command::new("cp")
+            .args(["-R", "ui/skills/fixtures/.", root.to_str().unwrap()])
+            .status()
+            .unwrap();
+        assert!(copied.success(), "cp -R of ui/skills/fixtures failed");
         let skill = |case: &str| {
             let dir = root.join(case).join("pdf");
             fs::create_dir_all(&dir).unwrap();

@@ -1,0 +1,13 @@
+//! The example's integration tests, one binary: each file here is a module.
+
+mod booking;
+mod common;
+mod files;
+mod flights;
+mod links;
+mod links_redis;
+mod metrics;
+mod payment;
+mod schema_formats;
+mod sweep;
+mod tasks;
