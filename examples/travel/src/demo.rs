@@ -398,14 +398,20 @@ fn sha256(bytes: &[u8]) -> String {
 async fn skill(c: &mut Client) -> Res<()> {
     println!("\n-- skills/list, then resources/read of the SKILL.md: how to use these tools");
     let listed = c.request("skills/list", json!({})).await?;
-    let skills = listed["skills"].as_array().ok_or("demo: skills/list has no skills")?;
+    let skills = listed["skills"]
+        .as_array()
+        .ok_or("demo: skills/list has no skills")?;
     let names: Vec<&str> = skills
         .iter()
         .filter_map(|s| s["frontmatter"]["name"].as_str())
         .collect();
     expect("the skills listed", names, vec!["plan-a-trip"])?;
     let uri = skills[0]["uri"].as_str().unwrap_or_default().to_owned();
-    expect("the skill's URI", uri.as_str(), "skill://plan-a-trip/SKILL.md")?;
+    expect(
+        "the skill's URI",
+        uri.as_str(),
+        "skill://plan-a-trip/SKILL.md",
+    )?;
     let mut files = skills[0]["resources"].as_array().into_iter().flatten();
     let manifest = files
         .find(|f| f["uri"] == uri.as_str())
@@ -414,8 +420,16 @@ async fn skill(c: &mut Client) -> Res<()> {
     let read = c.request("resources/read", json!({"uri": uri})).await?;
     let text = read["contents"][0]["text"].as_str().unwrap_or_default();
     let digest = sha256(text.as_bytes());
-    expect("the SKILL.md's digest", json!(digest), manifest["digest"].clone())?;
-    expect("the SKILL.md's size", json!(text.len()), manifest["size"].clone())?;
+    expect(
+        "the SKILL.md's digest",
+        json!(digest),
+        manifest["digest"].clone(),
+    )?;
+    expect(
+        "the SKILL.md's size",
+        json!(text.len()),
+        manifest["size"].clone(),
+    )?;
     let heading = text.lines().find(|l| l.starts_with("# ")).unwrap_or("");
     println!(
         "  => {uri} ({heading:?}): {} bytes, {}…, as the manifest states",

@@ -80,7 +80,11 @@ async fn the_skill_is_listed_and_reads_back_with_its_manifests_digest() {
             assert_eq!(contents[0]["uri"], uri);
             assert_eq!(contents[0]["mimeType"], "text/markdown", "{rev} {uri}");
             let text = contents[0]["text"].as_str().expect("UTF-8 text");
-            assert_eq!(json!(sha256(text.as_bytes())), file["digest"], "{rev} {uri}");
+            assert_eq!(
+                json!(sha256(text.as_bytes())),
+                file["digest"],
+                "{rev} {uri}"
+            );
             assert_eq!(json!(text.len()), file["size"], "{rev} {uri}");
         }
 
@@ -88,7 +92,10 @@ async fn the_skill_is_listed_and_reads_back_with_its_manifests_digest() {
             .request("skills/get", json!({"uri": SKILL_MD}))
             .await
             .unwrap();
-        assert_eq!(&got["skill"], skill, "{rev}: skills/get is the list's entry");
+        assert_eq!(
+            &got["skill"], skill,
+            "{rev}: skills/get is the list's entry"
+        );
         let cached = got.get("ttlMs").is_some() && got.get("cacheScope").is_some();
         assert_eq!(cached, rev.is_modern(), "{rev}: cache attributes");
         assert_eq!(listed.get("ttlMs").is_some(), rev.is_modern(), "{rev}");
@@ -117,7 +124,12 @@ async fn the_skill_md_is_a_resource_and_names_every_tool() {
             .collect();
         assert_eq!(
             names,
-            ["find_best_flight", "book_trip", "pay_for_trip", "trip_files"],
+            [
+                "find_best_flight",
+                "book_trip",
+                "pay_for_trip",
+                "trip_files"
+            ],
             "{rev}"
         );
         for name in names {
@@ -126,10 +138,15 @@ async fn the_skill_md_is_a_resource_and_names_every_tool() {
                 "{rev}: the skill's steps name {name}"
             );
         }
-        let steps: Vec<usize> = ["trip_files", "find_best_flight", "book_trip", "pay_for_trip"]
-            .iter()
-            .map(|n| text.find(&format!("**`{n}`**")).unwrap())
-            .collect();
+        let steps: Vec<usize> = [
+            "trip_files",
+            "find_best_flight",
+            "book_trip",
+            "pay_for_trip",
+        ]
+        .iter()
+        .map(|n| text.find(&format!("**`{n}`**")).unwrap())
+        .collect();
         assert!(
             steps.is_sorted(),
             "{rev}: the steps in the order a trip needs them: {steps:?}"
