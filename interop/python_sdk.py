@@ -8,8 +8,11 @@ Streamable HTTP (bookshop: an order accepted, declined, refused, a round taken o
 conformance server's (elicitation, sampling and roots asked at once, a URL-mode question) on
 HTTP, and a fleet's (two bookshops sharing a state key, one with its own) on HTTP. The travel
 checks drive every travel tool with the callbacks answering, declining, cancelling and absent, and
-the sampling callback returning prose, the expected JSON and garbage; after each, no request may
-have reached a callback the client did not declare. A check that fails prints why; the script
+the sampling callback returning prose, the expected JSON and garbage, and list and read the
+server's skill (the Skills extension: skills/list and skills/get as requests of this script's own
+types, since the SDK has none, and every file through resources/read, checked against the
+manifest's digest); after each, no request may have reached a callback the client did not
+declare. A check that fails prints why; the script
 exits 1 if any failed. Run it through interop/run.sh, which builds the
 servers and installs the pinned SDK.
 
@@ -20,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import hashlib
 import json
 import os
 import re
@@ -31,6 +35,9 @@ import traceback
 import urllib.request
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import TypeAdapter
 
 import mcp.types as t
 from mcp.client import Client
@@ -582,7 +589,52 @@ async def trip_files_without_roots(server, mode):
     assert none.is_error and "Pass `folders`" in text_of(none), none
 
 
+# The Skills extension (SEP-2640). The SDK has no typed skills/list or skills/get, but
+# `session.send_request` takes any request type: these two name the methods, and the results are
+# read as plain JSON. The skill files are resources, read with the SDK's own read_resource.
+class ListSkillsRequest(t.PaginatedRequest[Literal["skills/list"]]):
+    method: Literal["skills/list"] = "skills/list"
+
+
+class GetSkillParams(t.RequestParams):
+    uri: str
+
+
+class GetSkillRequest(t.Request[GetSkillParams, Literal["skills/get"]]):
+    method: Literal["skills/get"] = "skills/get"
+
+
+JSON_OBJECT = TypeAdapter(dict[str, Any])
+SKILL_MD = "skill://plan-a-trip/SKILL.md"
+
+
+async def skill_listed_and_read(server, mode):
+    async with connect(server, mode) as c:
+        declared = c.server_capabilities.extensions or {}
+        assert declared.get("io.modelcontextprotocol/skills") == {"directoryRead": True}, declared
+        listed = await c.session.send_request(ListSkillsRequest(), JSON_OBJECT)
+        names = [s["frontmatter"]["name"] for s in listed["skills"]]
+        assert names == ["plan-a-trip"], listed
+        skill = listed["skills"][0]
+        assert skill["uri"] == SKILL_MD, skill
+        got = await c.session.send_request(GetSkillRequest(params=GetSkillParams(uri=SKILL_MD)), JSON_OBJECT)
+        assert got["skill"] == skill, got
+        read = 0
+        for entry in skill["resources"]:
+            contents = (await c.read_resource(entry["uri"])).contents
+            assert len(contents) == 1 and isinstance(contents[0], t.TextResourceContents), contents
+            data = contents[0].text.encode()
+            assert "sha256:" + hashlib.sha256(data).hexdigest() == entry["digest"], entry
+            assert len(data) == entry["size"], entry
+            read += 1
+        assert read == 2, skill["resources"]
+        text = (await c.read_resource(SKILL_MD)).contents[0].text
+    for tool in ("trip_files", "find_best_flight", "book_trip", "pay_for_trip"):
+        assert f"**`{tool}`**" in text, f"the skill names {tool}"
+
+
 TRAVEL_CHECKS = [
+    skill_listed_and_read,
     flight_picked_by_the_model,
     flight_picked_through_submit_picks,
     flight_model_prose_is_ranked,

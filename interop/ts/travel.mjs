@@ -1,7 +1,10 @@
 // The travel server's checks for sdk.mjs (CHECKS.travel): every travel tool with the client's
 // answers accepting, declining and absent, the model's answer JSON, prose and garbage, and the
-// payment completed through the server's page while the tool waits.
+// payment completed through the server's page while the tool waits; and the server's skill
+// listed and read with the SDK's own Skills extension client, which verifies every file.
 
+import { SkillsClient } from '@modelcontextprotocol/client/ext/skills';
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { assert, eq, refusal, textOf, using } from './client.mjs';
@@ -223,7 +226,46 @@ async function tripFilesWithoutRoots(server, revision) {
   });
 }
 
+const SKILL_MD = 'skill://plan-a-trip/SKILL.md';
+const sha256 = (bytes) => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
+
+// The Skills extension (SEP-2640) through the SDK's `SkillsClient`: `list` (every page),
+// `get`, and `read`, which checks each file's size, digest and (for SKILL.md) frontmatter
+// against the entry and throws on a mismatch. The digest is checked here once more, and
+// SKILL.md is also read with the plain `readResource`, as a client without the extension would.
+async function skillListedAndRead(server, revision) {
+  await using(server, revision, {}, async (c) => {
+    const skills = new SkillsClient(c);
+    assert(skills.supported, 'the server declares the Skills extension');
+    assert(skills.directoryRead, 'and resources/directory/read');
+    const { skills: entries, invalid } = await skills.list();
+    eq(invalid, [], 'invalid entries');
+    eq(entries.map((s) => s.frontmatter.name), ['plan-a-trip'], 'skills listed');
+    const [skill] = entries;
+    eq(skill.uri, SKILL_MD, 'the skill URI');
+    const got = await skills.get(SKILL_MD);
+    eq(got.skill, skill, 'skills/get is the entry');
+    eq(got.ttlMs !== undefined, revision === '2026-07-28', 'cache attributes');
+    const files = skill.resources.map((f) => f.uri);
+    eq(files, [SKILL_MD, 'skill://plan-a-trip/references/answers.md'], 'files');
+    for (const entry of skill.resources) {
+      const file = await skills.read(skill, entry.uri);
+      assert(file.verified, `${entry.uri} verified`);
+      eq(sha256(file.bytes), entry.digest, `${entry.uri} digest`);
+      eq(file.bytes.length, entry.size, `${entry.uri} size`);
+    }
+    const md = await skills.read(skill);
+    eq(md.frontmatter.name, 'plan-a-trip', 'the frontmatter read');
+    for (const tool of ['trip_files', 'find_best_flight', 'book_trip', 'pay_for_trip']) {
+      assert(md.body.includes(`**\`${tool}\`**`), `the skill names ${tool}`);
+    }
+    const plain = await c.readResource({ uri: SKILL_MD });
+    eq(sha256(Buffer.from(plain.contents[0].text, 'utf8')), skill.resources[0].digest, 'plain read');
+  });
+}
+
 export const TRAVEL_CHECKS = [
+  skillListedAndRead,
   flightPickedByTheModel,
   flightModelProseIsRanked,
   flightModelGarbageIsRanked,

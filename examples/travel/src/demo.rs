@@ -3,12 +3,15 @@
 //! search answered by the client's model and then by the server's fallback, a declined booking,
 //! a booking approved in two forms over two rounds (2026-07-28: the `requestState` that carries
 //! the first answer into the second round), and the payment completed on the server's page,
-//! whose link then refuses a second use.
+//! whose link then refuses a second use. First, at both revisions, it lists the server's skill
+//! (`skills/list`) and reads its `SKILL.md` (`resources/read`), checking the bytes against the
+//! manifest's SHA-256 digest and size.
 //! The "user" and the "model" are scripted. The demo checks every outcome and fails with a
 //! non-zero exit status when one is not what it should be.
 
 use rondo_example_travel::web;
 use serde_json::{Value, json};
+use sha2::{Digest as _, Sha256};
 use std::collections::VecDeque;
 use std::process::Stdio;
 use std::time::Duration;
@@ -381,6 +384,61 @@ async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<(
     Ok(())
 }
 
+/// `sha256:` and the hex digest of `bytes`, as a skill manifest writes it.
+fn sha256(bytes: &[u8]) -> String {
+    let hex: String = Sha256::digest(bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("sha256:{hex}")
+}
+
+/// The Skills extension: the one skill is listed, and its `SKILL.md` reads back with the
+/// digest and size the manifest states.
+async fn skill(c: &mut Client) -> Res<()> {
+    println!("\n-- skills/list, then resources/read of the SKILL.md: how to use these tools");
+    let listed = c.request("skills/list", json!({})).await?;
+    let skills = listed["skills"]
+        .as_array()
+        .ok_or("demo: skills/list has no skills")?;
+    let names: Vec<&str> = skills
+        .iter()
+        .filter_map(|s| s["frontmatter"]["name"].as_str())
+        .collect();
+    expect("the skills listed", names, vec!["plan-a-trip"])?;
+    let uri = skills[0]["uri"].as_str().unwrap_or_default().to_owned();
+    expect(
+        "the skill's URI",
+        uri.as_str(),
+        "skill://plan-a-trip/SKILL.md",
+    )?;
+    let mut files = skills[0]["resources"].as_array().into_iter().flatten();
+    let manifest = files
+        .find(|f| f["uri"] == uri.as_str())
+        .ok_or("demo: the manifest does not list the SKILL.md")?
+        .clone();
+    let read = c.request("resources/read", json!({"uri": uri})).await?;
+    let text = read["contents"][0]["text"].as_str().unwrap_or_default();
+    let digest = sha256(text.as_bytes());
+    expect(
+        "the SKILL.md's digest",
+        json!(digest),
+        manifest["digest"].clone(),
+    )?;
+    expect(
+        "the SKILL.md's size",
+        json!(text.len()),
+        manifest["size"].clone(),
+    )?;
+    let heading = text.lines().find(|l| l.starts_with("# ")).unwrap_or("");
+    println!(
+        "  => {uri} ({heading:?}): {} bytes, {}…, as the manifest states",
+        text.len(),
+        &digest[..19]
+    );
+    Ok(())
+}
+
 fn modern_meta(caps: Value) -> Value {
     json!({
         "io.modelcontextprotocol/protocolVersion": MODERN,
@@ -401,6 +459,7 @@ async fn modern() -> Res<()> {
         &discovered["supportedVersions"],
         &json!([MODERN]),
     )?;
+    skill(&mut c).await?;
     let no_sampling = modern_meta(json!({"elicitation": {"form": {}, "url": {}}}));
     flows(&mut c, Some(no_sampling), false).await?;
     let shown = c.close().await?;
@@ -425,6 +484,7 @@ async fn legacy() -> Res<()> {
     )?;
     c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
         .await?;
+    skill(&mut c).await?;
     flows(&mut c, None, true).await?;
     let shown = c.close().await?;
     expect("questions shown", shown.len(), 6)
@@ -432,11 +492,13 @@ async fn legacy() -> Res<()> {
 
 /// Runs both conversations.
 pub async fn run() -> Res<()> {
-    println!("travel demo: the same tool code serves both protocol revisions.");
+    println!(
+        "travel demo: the same tool code (and the same skill, plan-a-trip) serves both protocol revisions."
+    );
     modern().await?;
     legacy().await?;
     println!(
-        "\ndone: at both revisions the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page through a link that pays once."
+        "\ndone: at both revisions the skill read back with its manifest's digest, the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page through a link that pays once."
     );
     Ok(())
 }

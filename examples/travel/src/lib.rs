@@ -2,7 +2,8 @@
 //! picks come from the client's model (`#[sample]`, with three fallbacks), a booking approved in
 //! two forms (`#[elicit(form)]`: consent, then plain data), payment on a real page served by this
 //! process (`#[elicit(url)]` and `UrlFlow::finished`), and the travel agent's workspace from the
-//! client's roots (`#[roots]`). The same tool code serves 2026-07-28 and 2025-11-25.
+//! client's roots (`#[roots]`), and a skill, `plan-a-trip` (`skills/`, the Skills extension),
+//! that says how to use the four tools. The same tool code serves 2026-07-28 and 2025-11-25.
 //!
 //! [`start`] builds the server and starts the payment page; `main.rs` serves it over stdio or
 //! HTTP, `demo.rs` drives it as a client at both revisions.
@@ -124,7 +125,9 @@ impl Config {
 /// The server's description for clients.
 pub const INSTRUCTIONS: &str = "Find flights with find_best_flight, book the Barcelona package \
     with book_trip (the traveller approves and gives their details), pay with pay_for_trip (on \
-    the payment page), and list the travel workspace with trip_files.";
+    the payment page), and list the travel workspace with trip_files. The skill plan-a-trip \
+    (skill://plan-a-trip/SKILL.md) says in which order, and what never to do without the \
+    traveller's answer.";
 
 /// Starts the payment page and builds the server. The page runs on the current tokio runtime.
 ///
@@ -150,7 +153,12 @@ pub async fn start(config: Config) -> std::io::Result<(Server<Router>, Travel)> 
         workspace: config.workspace.clone(),
     };
     let info = ServerInfo::new("travel", env!("CARGO_PKG_VERSION")).instructions(INSTRUCTIONS);
-    let mut server = Server::new(Router::new(info).tools(travel())).clock(config.clock.clone());
+    // The skill `plan-a-trip` (the Skills extension): `skills/` checked and embedded when the
+    // crate compiles, so a broken skill fails the build.
+    let router = Router::new(info)
+        .tools(travel())
+        .skills(rondo_mcp::skills!("skills"));
+    let mut server = Server::new(router).clock(config.clock.clone());
     if let Some(keys) = config.state_keys {
         server = server.state_keys(keys);
     }
