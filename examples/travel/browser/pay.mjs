@@ -7,10 +7,11 @@
 // (or to show an error); each `open URL` opens a page and reads it. Every step gets a fresh tab
 // of one browser. Prints one JSON report per step, in order, as a JSON array on stdout: the HTTP
 // status of the document, its title, heading and text, the Pay button (its label and whether it
-// is enabled, before and after), what the status line said after Pay, and everything the
-// browser's console reported as an error or warning, every uncaught exception, and every request
-// that failed. The test asserts on the report; this script only fails (exit 1) when the browser
-// could not be driven at all.
+// is enabled, before and after), what the status line said after Pay, every response, and
+// everything the browser's console reported as an error or warning, every uncaught exception,
+// every request that failed, and `error` when a step could not be done (no Pay button, no
+// outcome shown within 15 s). The test asserts on the report; this script fails (exit 1) only
+// when the browser could not be driven at all.
 //
 // CHROMIUM names the browser (default /usr/bin/chromium).
 
@@ -76,6 +77,19 @@ async function run({ kind, url }) {
     report.requests.push({ method: r.request().method(), url: r.url(), status: r.status() }),
   );
 
+  try {
+    await look(page, kind, url, report);
+  } catch (e) {
+    // Reported, with what the console said meanwhile, rather than thrown: the test shows both.
+    report.error = String(e);
+  }
+  // Anything the page logs late (a rejected promise after the click) is still caught.
+  await page.waitForTimeout(200);
+  await page.close();
+  return report;
+}
+
+async function look(page, kind, url, report) {
   const res = await page.goto(url, { waitUntil: 'load' });
   report.status = res ? res.status() : null;
   report.title = await page.title();
@@ -100,8 +114,4 @@ async function run({ kind, url }) {
     report.buttonEnabledAfter = await button.first().isEnabled();
     report.textAfter = await page.locator('body').innerText();
   }
-  // Anything the page logs late (a rejected promise after the click) is still caught.
-  await page.waitForTimeout(200);
-  await page.close();
-  return report;
 }

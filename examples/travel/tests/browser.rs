@@ -132,8 +132,10 @@ async fn browser(steps: &[(&str, &str)]) -> Vec<Value> {
     reports
 }
 
-/// The page logged no error or warning, threw nothing, and every request it made was answered.
+/// Every step was done; the page logged no error or warning, threw nothing, and every request
+/// it made was answered.
 fn clean(report: &Value) {
+    assert_eq!(report.get("error"), None, "{report:#}");
     for key in ["console", "pageErrors", "failedRequests"] {
         assert_eq!(
             report[key],
@@ -163,6 +165,7 @@ fn refused(report: &Value, status: u16, title: &str, says: &str) {
 /// for the document itself ("Failed to load resource: the server responded with a status of 410
 /// (Gone)"), and that line, once, is all it may report.
 fn clean_but_its_status(report: &Value) {
+    assert_eq!(report.get("error"), None, "{report:#}");
     let console = report["console"].as_array().unwrap();
     let status = report["status"].as_u64().unwrap();
     let own = format!("Failed to load resource: the server responded with a status of {status} (");
@@ -228,6 +231,7 @@ async fn a_user_pays_in_a_real_browser_and_the_tool_completes() {
 
     // The page as the user finds it: the booking, its total, one enabled Pay button.
     let paid = &reports[0];
+    assert_eq!(paid.get("error"), None, "{paid:#}");
     assert_eq!(paid["status"], 200, "{paid:#}");
     let title = format!("Pay for booking {booking}");
     assert_eq!(paid["title"], title.as_str(), "{paid:#}");
