@@ -56,7 +56,7 @@ async fn round(
     let json = text
         .lines()
         .filter_map(|l| l.strip_prefix("data:"))
-        .last()
+        .next_back()
         .unwrap_or(&text)
         .trim();
     let msg: Value = serde_json::from_str(json).unwrap_or_else(|e| panic!("{e}: {text}"));
