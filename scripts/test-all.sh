@@ -4,7 +4,9 @@
 # binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector through
 # `npm ci` in interop/ts/, the pinned MCP Python SDK into a virtual environment under target/
 # (interop/run.sh), and from Debian's packages, when missing (as root: apt-get), redis-server for
-# the Redis task store tests and the fleet test, and nginx for the fleet test. One target
+# the Redis task store tests and the fleet test, nginx for the fleet test, and chromium for the
+# payment page's browser test (driven by the pinned playwright-core: `npm ci` in
+# examples/travel/browser/). One target
 # directory, debug builds only.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -63,6 +65,20 @@ bash conformance/run.sh --serve-and-test target/debug/conformance
 
 step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
 bash interop/run.sh
+
+step "the payment page in a real browser: headless Chromium (Debian's chromium, driven by the pinned playwright-core in examples/travel/browser/) pays a trip that pay_for_trip asked for, the tool completes; the used and the foreign link's pages"
+if [[ ! -x /usr/bin/chromium ]]; then
+  [[ $EUID -eq 0 ]] || fail "chromium is missing: install it (apt-get install -y chromium) or run this as root"
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  [[ -x /usr/bin/chromium ]] || fail "apt-get installed chromium but /usr/bin/chromium is not there"
+fi
+# interop/tooling.sh: conformance/'s pinned Node 22 (already there after the interop step), then
+# `npm ci` of the browser package unless its node_modules matches its lockfile.
+(source interop/tooling.sh && npm_ci examples/travel/browser)
+# The test fails (it is not skipped) when the browser, Node.js or playwright-core is missing.
+RONDO_NODE="$PWD/conformance/node_modules/.bin/node" CHROMIUM=/usr/bin/chromium \
+  cargo test -p rondo-example-travel --test browser --locked -- --ignored
 
 step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance"
 missing=()
