@@ -78,7 +78,7 @@ fi
 (source interop/tooling.sh && npm_ci examples/travel/browser)
 # The test fails (it is not skipped) when the browser, Node.js or playwright-core is missing.
 RONDO_NODE="$PWD/conformance/node_modules/.bin/node" CHROMIUM=/usr/bin/chromium \
-  cargo test -p rondo-example-travel --test browser --locked -- --ignored
+  cargo test -p rondo-example-travel --test main --locked -- --ignored browser::
 
 step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance"
 missing=()

@@ -11,7 +11,7 @@
 //! `RONDO_NODE` names the Node.js binary (default `node`), `CHROMIUM` the browser (default
 //! `/usr/bin/chromium`).
 
-mod common;
+use crate::common;
 
 use common::travel;
 use rondo_example_travel::{Config, web};

@@ -1,6 +1,7 @@
 //! The example's integration tests, one binary: each file here is a module.
 
 mod booking;
+mod browser;
 mod common;
 mod files;
 mod flights;
@@ -9,5 +10,6 @@ mod links_redis;
 mod metrics;
 mod payment;
 mod schema_formats;
+mod skill;
 mod sweep;
 mod tasks;

@@ -5,7 +5,7 @@
 //! and a `SKILL.md` that names every tool the server has. 2025-11-25 gets the same extension
 //! (design §29): the same entry and bytes, without the cache attributes.
 
-mod common;
+use crate::common;
 
 use common::*;
 use rondo_example_travel::Config;
