@@ -12,6 +12,7 @@ mod config;
 mod cx;
 mod dispatch;
 mod era;
+pub mod guide;
 mod handler;
 #[cfg(feature = "http")]
 pub mod http;

@@ -1,6 +1,6 @@
 //! The servers of the `questions_attacks` tests (issue 12): a form of two 64-bit integers, a
-//! README-style `summarize` whose sampling question falls back to the text's first words, and
-//! the shared question server's `buy`.
+//! `summarize` in the manner of the guide (`rondo_mcp::guide::sampling_and_roots`) whose sampling
+//! question falls back to the text's first words, and the shared question server's `buy`.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::{Answer, Elicit, Form, elicit, sample, tool};
@@ -28,7 +28,7 @@ async fn read_counts(cx: &Cx) -> String {
     }
 }
 
-/// A summary by the client's model (the README's pattern), or the text's first words.
+/// A summary by the client's model (the guide's pattern), or the text's first words.
 #[sample(fallback = first_words)]
 fn summary(text: &str) -> Sample<String> {
     Sample::user(format!("Summarize: {text}")).max_tokens(100)

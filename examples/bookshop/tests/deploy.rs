@@ -1,5 +1,5 @@
-//! The deployment files the README shows (`deploy/`) parse, and say what the README says: the
-//! Kubernetes Deployment takes `RONDO_STATE_KEYS` from the Secret and `RONDO_REDIS_URL` naming
+//! The deployment files the guide shows (`deploy/`, `rondo_mcp::guide::fleet`) parse, and say
+//! what the guide says: the Kubernetes Deployment takes `RONDO_STATE_KEYS` from the Secret and `RONDO_REDIS_URL` naming
 //! the Redis of `redis.yaml` (one primary, persistent, never evicting, reached only by the
 //! bookshop), the 2026-07-28 Service has no session affinity and the 2025-11-25 one pins a
 //! client for as long as a session may idle, and the nginx config spreads requests round-robin

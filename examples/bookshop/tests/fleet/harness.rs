@@ -21,8 +21,8 @@ pub const BUDGET: Duration = Duration::from_secs(120);
 /// Where the instances keep their replay guard and effect ledger.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum State {
-    /// One Redis, started for the fleet, given to every instance (`--redis`): README
-    /// "Deploying a fleet", step one.
+    /// One Redis, started for the fleet, given to every instance (`--redis`): the guide's
+    /// `fleet` page, step one.
     Redis,
     /// Each instance's own memory (no `--redis`).
     Memory,

@@ -1,5 +1,5 @@
-//! The fleet is one server when its instances share a Redis (`--redis`, README "Deploying a
-//! fleet", design §19): a final round sent again anywhere is refused and orders nothing, a
+//! The fleet is one server when its instances share a Redis (`--redis`, the guide's
+//! `fleet` page, design §19): a final round sent again anywhere is refused and orders nothing, a
 //! decline is not turned into an order on another instance, Redis restarted under load costs
 //! the rounds it could not guard a clear refusal and forgets nothing it acknowledged, and a
 //! killed instance orders nothing twice. The control: without Redis the same final round sent
