@@ -11,25 +11,21 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv=target/interop-venv
-stamp="$venv/.requirements"
-if ! cmp -s interop/requirements.txt "$stamp" 2>/dev/null; then
-  rm -rf "$venv"
-  python3 -m venv "$venv"
-  "$venv/bin/pip" install --quiet --disable-pip-version-check -r interop/requirements.txt
-  cp interop/requirements.txt "$stamp"
-fi
 source interop/tooling.sh
+python_venv
 
-cargo build -q --locked -p rondo-example-bookshop -p rondo-example-conformance -p rondo-example-travel
+# The workspace's binaries with every feature: the ones scripts/test-all.sh's test step has built,
+# so under it this builds nothing (a build of three packages alone would build rondo-mcp again
+# with another set of features).
+cargo build -q --locked --workspace --all-features --bins
 
 status=0
 echo "== the official MCP Python SDK"
-"$venv/bin/python" interop/python_sdk.py target/debug || status=1
+"$python" interop/python_sdk.py target/debug || status=1
 echo "== the official MCP TypeScript SDK"
 "$node" interop/ts/sdk.mjs target/debug || status=1
 echo "== the MCP Inspector's CLI"
 "$node" interop/ts/inspector.mjs target/debug || status=1
 echo "== the protected bookshop against an OAuth authorization server (oauth2-mock-server), and the Python SDK's OAuth client"
-"$node" interop/ts/auth.mjs target/debug "$venv/bin/python" || status=1
+"$node" interop/ts/auth.mjs target/debug "$python" || status=1
 exit "$status"

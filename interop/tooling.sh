@@ -1,4 +1,4 @@
-# Sourced by interop/run.sh and interop/inspect.sh (from the repository root): installs the pinned
+# Sourced by interop/run.sh, interop/inspect.sh and scripts/test-all.sh (from the repository root): installs the pinned
 # Node.js tooling, conformance/'s (its Node 22 binary) and interop/ts/'s (the TypeScript SDK and
 # the Inspector), each with `npm ci` unless its node_modules already matches its lockfile, and
 # sets `node` to that Node 22.
@@ -14,6 +14,19 @@ npm_ci() {
     # npm ci recreates node_modules; make the marker newer than the lockfile even on coarse clocks.
     touch "$marker"
   fi
+}
+
+# The pinned MCP Python SDK in a virtual environment under target/, made again when
+# interop/requirements.txt changes; sets `python` to its interpreter.
+python_venv() {
+  local venv=target/interop-venv
+  if ! cmp -s interop/requirements.txt "$venv/.requirements" 2>/dev/null; then
+    rm -rf "$venv"
+    python3 -m venv "$venv"
+    "$venv/bin/pip" install --quiet --disable-pip-version-check -r interop/requirements.txt
+    cp interop/requirements.txt "$venv/.requirements"
+  fi
+  python="$venv/bin/python"
 }
 
 npm_ci conformance

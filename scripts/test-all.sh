@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# Every check CI runs, in order; stops at the first failure. Installs what it needs itself: the Rust
+# Every check CI runs, in order; stops at the first failure and prints how long each step took.
+# Installs what it needs itself, in the background while the first steps compile: the Rust
 # crates through cargo, the conformance suite's pinned Node.js packages (including a Node 22
-# binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector through
-# `npm ci` in interop/ts/, the pinned MCP Python SDK into a virtual environment under target/
-# (interop/run.sh), and from Debian's packages, when missing (as root: apt-get), redis-server for
-# the Redis task store tests and the fleet test, nginx for the fleet test, and chromium for the
-# payment page's browser test (driven by the pinned playwright-core: `npm ci` in
-# examples/travel/browser/). One target
-# directory, debug builds only.
+# binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector
+# through `npm ci` in interop/ts/, the browser test's pinned playwright-core through `npm ci` in
+# examples/travel/browser/, the pinned MCP Python SDK into a virtual environment under target/
+# (interop/tooling.sh), and from Debian's packages, when missing (as root: apt-get),
+# redis-server (the Redis tests and the fleet), nginx (the fleet) and chromium (the payment
+# page's browser test). One target directory, debug builds only, every cargo command with the
+# same features (`--workspace --all-features`), so no step builds a crate again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n==> %s [%s]\n' "$*" "$(date +%T)"; }
+times=()
+current=""
+started=0
+finish_step() {
+  if [[ -n "$current" ]]; then times+=("$(printf '%5ds  %s' $((SECONDS - started)) "$current")"); fi
+}
+step() {
+  finish_step
+  current="$1"
+  started=$SECONDS
+  printf '\n==> %s [%s]\n' "$*" "$(date +%T)"
+}
 fail() { printf '\nerror: %s\n' "$*" >&2; exit 1; }
 
 # A one-shot run gains nothing from incremental compilation, and its caches take gigabytes of disk
@@ -30,23 +42,45 @@ pinned="$(grep -o 'stable([0-9.]*)' ui-tests/tests/ui.rs | sort -u)"
 export RONDO_REQUIRE_UI_TESTS=1
 echo "rustc $have"
 
+step "installing what the later steps need, in the background (log: target/prepare.log)"
+mkdir -p target
+prepare() {
+  set -euo pipefail
+  local missing=()
+  command -v redis-server >/dev/null || missing+=(redis-server)
+  command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
+  [[ -x /usr/bin/chromium ]] || missing+=(chromium)
+  if (( ${#missing[@]} )); then
+    [[ $EUID -eq 0 ]] || { echo "${missing[*]} missing: install (apt-get install -y ${missing[*]}) or run this as root"; return 1; }
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+    [[ -x /usr/bin/chromium ]] || { echo "apt-get installed chromium but /usr/bin/chromium is not there"; return 1; }
+  fi
+  # interop/tooling.sh: conformance/'s and interop/ts/'s `npm ci`, conformance/'s pinned Node 22.
+  source interop/tooling.sh
+  npm_ci examples/travel/browser
+  python_venv
+}
+(prepare) >target/prepare.log 2>&1 &
+prepare_pid=$!
+prepared() {
+  wait "$prepare_pid" || { cat target/prepare.log >&2; fail "installing the services and packages failed (above)"; }
+}
+echo "pid $prepare_pid"
+
 step "formatting"
 cargo fmt --all -- --check
 
 step "clippy (all targets, all features, warnings are errors)"
 cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 
-step "tests (unit, integration, UI, doc; --all-features includes the Redis task store's, on a redis-server each test starts)"
-if ! command -v redis-server >/dev/null; then
-  [[ $EUID -eq 0 ]] || fail "redis-server is missing: install it (apt-get install -y redis-server) or run this as root"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
-fi
+step "tests (unit, integration, UI, doc; --all-features includes the Redis stores', on a redis-server each test starts)"
+prepared
 # The tests run their own redis-server on 127.0.0.1 ports; under CI they fail if it is missing.
 cargo test --workspace --all-features --locked
-# The UI tests' own build (trybuild's target directory, every dependency with debug info) is
-# the largest thing a run leaves: about 11 GB. Nothing after this step reads it, and a CI run
-# once failed with the disk full in the next step, so a one-shot run frees it.
+# The UI tests' own build (trybuild's target directory: rondo-mcp and the few crates ui-tests/
+# depends on, built again with trybuild's flags) is read by nothing after this step, so a one-shot
+# run frees it (a CI run once failed with the disk full).
 if [[ -n "${CI:-}" ]]; then rm -rf target/tests/trybuild; fi
 
 step "docs (warnings are errors)"
@@ -56,41 +90,27 @@ step "the published crates package and build on their own (together: rondo-mcp n
 cargo package -p rondo-mcp-skill-format -p rondo-mcp-macros -p rondo-mcp --locked
 
 step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
-cargo run -q -p rondo-example-travel --locked -- demo
-cargo run -q -p rondo-example-bookshop --locked -- demo
+# The binaries the test step built (`cargo run -p` alone would build rondo-mcp again with the
+# example's features only); the README's `cargo run -p rondo-example-travel -- demo` runs the same code.
+target/debug/travel demo
+target/debug/bookshop demo
 
 step "official MCP conformance suite, both revisions, every scenario against its expected outcome"
-cargo build -p rondo-example-conformance --bin conformance --locked
 bash conformance/run.sh --serve-and-test target/debug/conformance
 
 step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
 bash interop/run.sh
 
 step "the payment page in a real browser: headless Chromium (Debian's chromium, driven by the pinned playwright-core in examples/travel/browser/) pays a trip that pay_for_trip asked for, the tool completes; the used and the foreign link's pages"
-if [[ ! -x /usr/bin/chromium ]]; then
-  [[ $EUID -eq 0 ]] || fail "chromium is missing: install it (apt-get install -y chromium) or run this as root"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-  [[ -x /usr/bin/chromium ]] || fail "apt-get installed chromium but /usr/bin/chromium is not there"
-fi
-# interop/tooling.sh: conformance/'s pinned Node 22 (already there after the interop step), then
-# `npm ci` of the browser package unless its node_modules matches its lockfile.
-(source interop/tooling.sh && npm_ci examples/travel/browser)
 # The test fails (it is not skipped) when the browser, Node.js or playwright-core is missing.
 RONDO_NODE="$PWD/conformance/node_modules/.bin/node" CHROMIUM=/usr/bin/chromium \
-  cargo test -p rondo-example-travel --test main --locked -- --ignored browser::
+  cargo test --workspace --all-features --test main --locked -- --ignored browser::
 
 step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance"
-missing=()
-command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
-command -v redis-server >/dev/null || missing+=(redis-server)
-if (( ${#missing[@]} )); then
-  [[ $EUID -eq 0 ]] || fail "${missing[*]} missing: install (apt-get install -y ${missing[*]}) or run this as root"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
 # The test runs its own nginx in the foreground and its own redis-server (persistent, killed and
 # started again by one test) from a temporary directory, on 127.0.0.1 ports.
-cargo test -p rondo-example-bookshop --test fleet --locked -- --ignored --test-threads 1
+cargo test --workspace --all-features --test fleet --locked -- --ignored --test-threads 1
 
-step "all checks passed"
+finish_step
+printf '\n==> all checks passed; seconds per step:\n'
+printf '%s\n' "${times[@]}"
