@@ -1,6 +1,8 @@
 //! Rondo's integration tests, one binary: each file here is a module (one link of the
 //! dependency graph instead of one per file). `ui.rs` (trybuild) lives in `ui-tests/`, and
-//! `fuzz_corpora.rs`, which swaps the process's panic hook, is its own binary.
+//! three files that need a process of their own are their own binaries: `fuzz_corpora.rs`
+//! (it swaps the panic hook), `question_events.rs` (it installs the process-wide subscriber)
+//! and `client_policy_log.rs` (tracing's per-call-site interest is process-wide).
 
 mod http_support;
 mod task_store_support;
@@ -8,7 +10,6 @@ use task_store_support::redis_server;
 mod asks_advertised;
 mod auth_jwt;
 mod client_policy;
-mod client_policy_log;
 mod elicit_forms;
 mod fleet_state;
 mod http_auth;
@@ -24,7 +25,6 @@ mod macros_scopes;
 mod macros_tasks;
 mod panics;
 mod properties;
-mod question_events;
 mod questions_attacks;
 mod questions_determinism;
 mod questions_elicit;

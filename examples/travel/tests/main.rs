@@ -7,7 +7,6 @@ mod files;
 mod flights;
 mod links;
 mod links_redis;
-mod metrics;
 mod payment;
 mod schema_formats;
 mod skill;

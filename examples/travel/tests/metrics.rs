@@ -3,7 +3,7 @@
 //! after a sweep of every 2026-07-28 client they count each question as often as the sweep's
 //! clients saw it. Its own test binary: the recorder is the process's.
 
-use crate::common;
+mod common;
 
 use common::{caps, nothing, travel};
 use rondo_example_travel::{Config, web};

@@ -1,6 +1,5 @@
 //! What is wrong with one call: undeclared or unadvertised questions, wrong errors.
 
-use super::drive::is_unfinished_task;
 use super::plan::{Plan, Run, Target, What};
 use super::report::Client;
 use super::{Answering, Call, CapabilitySet, Direction, Frame};
@@ -174,4 +173,10 @@ pub(super) fn transcript(frames: &[Frame]) -> Vec<String> {
             format!("{arrow} {line}")
         })
         .collect()
+}
+
+/// Whether a followed task's end is its last `tasks/get` rather than its result: the client
+/// stopped following it (or it was cancelled).
+pub(super) fn is_unfinished_task(call: &Call) -> bool {
+    call.result.get("taskId").is_some() && call.result.get("status").is_some()
 }

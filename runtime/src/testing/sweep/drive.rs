@@ -2,7 +2,7 @@
 //! that runs only as a task is called again, at 2026-07-28, on a second connection that
 //! declares the tasks extension, and its task followed to its end.
 
-use super::check::{check, transcript};
+use super::check::{check, is_unfinished_task, transcript};
 use super::plan::{Dial, Plan, Run, Target, What};
 use super::report::{Client, Finding};
 use super::{Call, MAX_PAGES, TestClient, expand_template, prompt_arguments, value_for};
@@ -150,12 +150,6 @@ async fn as_a_task(t: &TestClient, params: Value, max_rounds: u32) -> Result<Cal
         t.tasks_cancel(&id).await?;
     }
     Ok(end)
-}
-
-/// Whether a followed task's end is its last `tasks/get` rather than its result: the client
-/// stopped following it (or it was cancelled).
-pub(super) fn is_unfinished_task(call: &Call) -> bool {
-    call.result.get("taskId").is_some() && call.result.get("status").is_some()
 }
 
 /// The targets `c` lists: tools (with paging), prompts, resources; those left out noted.
