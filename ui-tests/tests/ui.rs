@@ -1,6 +1,8 @@
 //! Compile-time tests of the macros: every error message they emit, each in its own file under
-//! `tests/ui/<macro>/fail/` with the expected `.stderr`, and accepted-but-tricky forms under
-//! `tests/ui/<macro>/pass/`. Bless with `TRYBUILD=overwrite`, then read the diff.
+//! `ui/<macro>/fail/` with the expected `.stderr` (trybuild; bless with `TRYBUILD=overwrite`,
+//! then read the diff), and accepted-but-tricky forms under `ui/<macro>/pass/`, each a binary of
+//! this crate (`Cargo.toml`) that must build without a warning where it says so and run to a
+//! successful exit.
 //!
 //! The expected output is rustc 1.95's (the toolchain in `rust-toolchain.toml`), so on another
 //! compiler the test is ignored; `scripts/test-all.sh` sets `RONDO_REQUIRE_UI_TESTS`, under which
@@ -13,9 +15,48 @@
 #[test]
 fn ui() {
     skills_fixtures::lay_out();
-    let t = trybuild::TestCases::new();
-    t.compile_fail("ui/*/fail/*.rs");
-    t.pass("ui/*/pass/*.rs");
+    // Only `fail` cases: trybuild then checks them (`cargo check`) instead of building them and
+    // their dependencies with code generation, which a single `pass` case would make it do.
+    trybuild::TestCases::new().compile_fail("ui/*/fail/*.rs");
+}
+
+/// Every `ui/<macro>/pass/<case>.rs` is the binary `pass_<macro>_<case>` of this crate, which
+/// cargo built beside this test; each must exit successfully.
+#[test]
+fn pass_fixtures_run() {
+    let bins = std::env::current_exe().unwrap();
+    // target/<profile>/deps/ui-<hash> → target/<profile>/
+    let bins = bins.parent().and_then(|deps| deps.parent()).unwrap();
+    let mut ran = 0;
+    for fixture in std::fs::read_dir("ui").unwrap() {
+        let dir = fixture.unwrap().path();
+        let Ok(cases) = std::fs::read_dir(dir.join("pass")) else {
+            continue;
+        };
+        let family = dir.file_name().unwrap().to_str().unwrap().to_owned();
+        for case in cases {
+            let path = case.unwrap().path();
+            let case = path.file_stem().unwrap().to_str().unwrap();
+            let bin = bins.join(format!("pass_{family}_{case}"));
+            assert!(
+                bin.exists(),
+                "{} has no binary {}: declare it as a [[bin]] in ui-tests/Cargo.toml",
+                path.display(),
+                bin.display()
+            );
+            let out = std::process::Command::new(&bin).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{} failed ({}):\n{}{}",
+                path.display(),
+                out.status,
+                String::from_utf8_lossy(&out.stdout),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            ran += 1;
+        }
+    }
+    assert!(ran >= 39, "only {ran} pass fixtures found under ui/*/pass/");
 }
 
 #[rustversion::not(stable(1.95))]

@@ -26,6 +26,9 @@ struct Order {
 }
 
 fn main() {
-    assert_eq!(Order::FIELDS, ["name", "count", "note", "colours", "express"]);
-    assert!(Order::CONSENT);
+    assert_eq!(
+        Order::FIELDS,
+        ["name", "count", "note", "colours", "express"]
+    );
+    const { assert!(Order::CONSENT) };
 }

@@ -22,7 +22,7 @@ enum Seat {
 }
 
 fn main() {
-    assert!(Approval::CONSENT);
+    const { assert!(Approval::CONSENT) };
     let schema = Approval::requested_schema(Revision::V2026_07_28);
     assert_eq!(schema["required"], serde_json::json!(["approve"]));
     let answer = serde_json::json!({"approve": true, "seat": "Window"});

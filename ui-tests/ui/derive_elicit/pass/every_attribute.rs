@@ -55,16 +55,30 @@ struct Coffee {
 }
 
 fn main() {
-    assert!(Coffee::CONSENT, "decaf is not consent, pin_to_favourites is");
+    const {
+        assert!(
+            Coffee::CONSENT,
+            "decaf is not consent, pin_to_favourites is"
+        )
+    };
     let schema = serde_json::Value::Object(Coffee::requested_schema(Revision::V2025_11_25));
     let p = &schema["properties"];
     assert_eq!(p["customerName"]["title"], "Your name");
-    assert_eq!(p["customerName"]["description"], "We call it out when the coffee is ready.");
+    assert_eq!(
+        p["customerName"]["description"],
+        "We call it out when the coffee is ready."
+    );
     assert_eq!(p["when"]["format"], "date-time");
-    assert_eq!(p["size"]["enumNames"], serde_json::json!(["Small cup", "Large cup", "xl"]));
+    assert_eq!(
+        p["size"]["enumNames"],
+        serde_json::json!(["Small cup", "Large cup", "xl"])
+    );
     assert_eq!(p["extras"]["default"], serde_json::json!(["Milk"]));
     assert_eq!(p["shots"]["minimum"], 1);
     assert_eq!(p["tip"]["minimum"], -0.5);
     assert_eq!(p["note"]["default"], "no foam");
-    assert_eq!(schema["required"], serde_json::json!(["customerName", "decaf"]));
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["customerName", "decaf"])
+    );
 }

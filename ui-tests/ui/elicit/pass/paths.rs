@@ -23,7 +23,10 @@ mod travel {
         /// Sends the traveller to pay.
         #[elicit(url, fallback = refuse)]
         pub fn pay(order: &str) -> Url {
-            Url::new("Pay for the trip", format!("https://pay.example.com/{order}"))
+            Url::new(
+                "Pay for the trip",
+                format!("https://pay.example.com/{order}"),
+            )
         }
     }
 
@@ -64,5 +67,6 @@ async fn pay(cx: &Cx, order: String) -> Result<String, String> {
 }
 
 fn main() {
-    let _ = Router::new(ServerInfo::new("paths", "1.0.0")).tools(rondo_mcp::tools![book, rebook, pay]);
+    let _ =
+        Router::new(ServerInfo::new("paths", "1.0.0")).tools(rondo_mcp::tools![book, rebook, pay]);
 }

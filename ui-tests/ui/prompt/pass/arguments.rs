@@ -20,5 +20,6 @@ fn hello() -> Vec<PromptMessage> {
 }
 
 fn main() {
-    let _ = Router::new(ServerInfo::new("prompts", "1.0.0")).prompts(rondo_mcp::prompts![review, hello]);
+    let _ = Router::new(ServerInfo::new("prompts", "1.0.0"))
+        .prompts(rondo_mcp::prompts![review, hello]);
 }

@@ -12,7 +12,11 @@ fn welcome() -> ResourceContents {
 #[rondo_mcp::resource("book://{book_id}/pages/{page}", name = "page")]
 async fn page(cx: &Cx, book_id: String, page: u32) -> Result<Vec<ResourceContents>, Error> {
     let _ = cx.revision();
-    Ok(vec![ResourceContents::text(format!("book://{book_id}/pages/{page}"), "text/plain", "…")])
+    Ok(vec![ResourceContents::text(
+        format!("book://{book_id}/pages/{page}"),
+        "text/plain",
+        "…",
+    )])
 }
 
 /// An item with a renamed variable.

@@ -62,7 +62,13 @@ async fn search_folders(cx: &Cx, folders: Vec<String>) -> String {
     let c = cx.ask(under("/home", 2)).await;
     let d = cx.ask(required()).await;
     let _ = cx.ask(configured_roots(Config { folders })).await;
-    format!("{:?} {:?} {:?} {}", a.paths(), b.roots(), c.is_empty(), d.paths().len())
+    format!(
+        "{:?} {:?} {:?} {}",
+        a.paths(),
+        b.roots(),
+        c.is_empty(),
+        d.paths().len()
+    )
 }
 
 fn main() {

@@ -14,7 +14,10 @@ fn summary(text: &str) -> Sample {
 }
 
 fn first_words(text: &str) -> String {
-    text.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The `async` fallback calls the server's own model provider.

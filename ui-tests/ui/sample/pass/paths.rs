@@ -29,7 +29,11 @@ use travel::questions::destination as suggest;
 #[tool(asks = [travel::questions::destination, travel::questions::bookings])]
 async fn plan(cx: &Cx, budget: u32) -> String {
     let folders = cx.ask(travel::questions::bookings()).await;
-    format!("{} {:?}", cx.ask(travel::questions::destination(budget)).await, folders.paths())
+    format!(
+        "{} {:?}",
+        cx.ask(travel::questions::destination(budget)).await,
+        folders.paths()
+    )
 }
 
 /// Through renamed imports.

@@ -5,7 +5,7 @@ use rondo_mcp as mcp;
 
 macro_rules! embed {
     () => {
-        mcp::skills!(crate = crate::mcp; "../../../tmp/skills-ui/good")
+        mcp::skills!(crate = crate::mcp; "ui/skills/fixtures/good")
     };
 }
 

@@ -34,7 +34,10 @@ impl ToolHandler for Ping {
     fn definition() -> Tool {
         Tool::new("ping", "Answers pong", Tool::no_arguments())
     }
-    fn call<'a>(_cx: &'a Cx, _args: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
+    fn call<'a>(
+        _cx: &'a Cx,
+        _args: &'a JsonObject,
+    ) -> BoxFuture<'a, Result<CallToolResult, Error>> {
         Box::pin(async { Ok(CallToolResult::text("pong")) })
     }
 }
@@ -47,7 +50,10 @@ impl<T: Default + std::fmt::Display + 'static> ToolHandler for Echo<T> {
     fn definition() -> Tool {
         Tool::new("echo", "Answers a default value", Tool::no_arguments())
     }
-    fn call<'a>(_cx: &'a Cx, _args: &'a JsonObject) -> BoxFuture<'a, Result<CallToolResult, Error>> {
+    fn call<'a>(
+        _cx: &'a Cx,
+        _args: &'a JsonObject,
+    ) -> BoxFuture<'a, Result<CallToolResult, Error>> {
         Box::pin(async { Ok(CallToolResult::text(T::default().to_string())) })
     }
 }

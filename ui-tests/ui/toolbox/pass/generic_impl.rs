@@ -14,7 +14,11 @@ where
     /// Lists the items.
     #[tool]
     async fn list(&self) -> String {
-        self.items.iter().map(ToString::to_string).collect::<Vec<_>>().join(",")
+        self.items
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>()
+            .join(",")
     }
 }
 
