@@ -14,10 +14,12 @@ cd "$(dirname "$0")/.."
 source interop/tooling.sh
 python_venv
 
-# The workspace's binaries with every feature: the ones scripts/test-all.sh's test step has built,
-# so under it this builds nothing (a build of three packages alone would build rondo-mcp again
-# with another set of features).
-cargo build -q --locked --workspace --all-features --bins
+# The workspace's binaries with every feature (a build of three packages alone would build
+# rondo-mcp again with another set of features). `--built`: the caller built them so
+# (scripts/test-all.sh's test step), and its docs build, running beside this, holds cargo's lock.
+if [[ "${1:-}" != "--built" ]]; then
+  cargo build -q --locked --workspace --all-features --bins
+fi
 
 status=0
 echo "== the official MCP Python SDK"

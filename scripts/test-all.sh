@@ -26,6 +26,26 @@ step() {
 }
 fail() { printf '\nerror: %s\n' "$*" >&2; exit 1; }
 
+# A step that runs beside the next ones: `background NAME CMD...` starts it with its output in
+# target/NAME.log, `finished NAME` waits for it, prints its output, and fails if it failed.
+declare -A jobs=() job_started=()
+background() {
+  local name="$1"
+  shift
+  "$@" >"target/$name.log" 2>&1 &
+  jobs[$name]=$!
+  job_started[$name]=$SECONDS
+  printf '(%s runs in the background, pid %s, log target/%s.log)\n' "$name" "$!" "$name"
+}
+finished() {
+  local name="$1" status=0
+  wait "${jobs[$name]}" || status=$?
+  printf -- '--- %s (background, %ds):\n' "$name" $((SECONDS - job_started[$name]))
+  cat "target/$name.log"
+  times+=("$(printf '%5ds  %s (background)' $((SECONDS - job_started[$name])) "$name")")
+  ((status == 0)) || fail "$name failed (exit $status; its output is above)"
+}
+
 # A one-shot run gains nothing from incremental compilation, and its caches take gigabytes of disk
 # (a CI run once failed with the disk full); a developer's own setting is kept.
 if [[ -n "${CI:-}" ]]; then export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"; fi
@@ -76,18 +96,24 @@ cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 
 step "tests (unit, integration, UI, doc; --all-features includes the Redis stores', on a redis-server each test starts)"
 prepared
+cargo test --workspace --all-features --locked --no-run
+# trybuild's check of the UI fixtures keeps both cores busy for minutes, while the other test
+# binaries mostly wait on timers and child processes: the two run side by side (cargo holds its
+# build lock only while it builds, and everything is built above).
+background ui-fixtures cargo test --workspace --all-features --locked --test ui -- --exact ui
 # The tests run their own redis-server on 127.0.0.1 ports; under CI they fail if it is missing.
-cargo test --workspace --all-features --locked
+cargo test --workspace --all-features --locked -- --exact --skip ui
+finished ui-fixtures
 # The UI tests' own build (trybuild's target directory: rondo-mcp and the few crates ui-tests/
-# depends on, built again with trybuild's flags) is read by nothing after this step, so a one-shot
-# run frees it (a CI run once failed with the disk full).
+# depends on, checked again with trybuild's flags) is read by nothing after this step, so a
+# one-shot run frees it (a CI run once failed with the disk full).
 if [[ -n "${CI:-}" ]]; then rm -rf target/tests/trybuild; fi
 
-step "docs (warnings are errors)"
-RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked
-
-step "the published crates package and build on their own (together: rondo-mcp needs the macros crate of the same version, and both the skill-format crate)"
-cargo package -p rondo-mcp-skill-format -p rondo-mcp-macros -p rondo-mcp --locked
+step "docs and the packaged crates, in the background beside the demos, conformance and interop (which mostly wait on their clients)"
+# Warnings are errors. The published crates package and build on their own (together:
+# rondo-mcp needs the macros crate of the same version, and both the skill-format crate).
+background docs-and-package bash -c 'RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked &&
+  cargo package -p rondo-mcp-skill-format -p rondo-mcp-macros -p rondo-mcp --locked'
 
 step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
 # The binaries the test step built (`cargo run -p` alone would build rondo-mcp again with the
@@ -99,7 +125,10 @@ step "official MCP conformance suite, both revisions, every scenario against its
 bash conformance/run.sh --serve-and-test target/debug/conformance
 
 step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
-bash interop/run.sh
+bash interop/run.sh --built
+
+step "waiting for the docs and the packaged crates"
+finished docs-and-package
 
 step "the payment page in a real browser: headless Chromium (Debian's chromium, driven by the pinned playwright-core in examples/travel/browser/) pays a trip that pay_for_trip asked for, the tool completes; the used and the foreign link's pages"
 # The test fails (it is not skipped) when the browser, Node.js or playwright-core is missing.
