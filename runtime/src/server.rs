@@ -156,10 +156,11 @@ impl<H: Handler> Server<H> {
     }
     /// The most requests one stdio connection (`serve_stdio`, [`serve_io`](Server::serve_io))
     /// runs at once, listen streams included (default 1024).
-    /// A request beyond it is answered at once with `-32603` saying so, and serving goes on;
-    /// the reader never stops reading, since the running requests may be waiting for answers
-    /// on the same input. Over HTTP each request holds a connection, and
-    /// `http::HttpConfig` bounds those.
+    /// A request beyond it waits, in the order it came, until one of them ends (a cancel of it
+    /// drops it unanswered); while the waiting requests' lines add up to
+    /// [`max_message_bytes`](Server::max_message_bytes) the reader reads no further, so a
+    /// client that writes faster than the server serves is held back by the pipe, never
+    /// refused. Over HTTP each request holds a connection, and `http::HttpConfig` bounds those.
     pub fn max_in_flight(mut self, requests: usize) -> Self {
         self.config().max_in_flight = requests;
         self

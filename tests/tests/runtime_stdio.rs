@@ -1,6 +1,6 @@
 //! The newline-delimited transport (`Server::serve_io`, which `serve_stdio` wraps) driven line by
 //! line over in-memory pipes: cancellation drops the handler and answers nothing, requests run
-//! concurrently (up to `max_in_flight`, beyond which they are refused), an oversized or
+//! concurrently (up to `max_in_flight`, beyond which they wait and the reader holds back), an oversized or
 //! undecodable line is answered and serving continues, and end
 //! of input ends `serve_io` promptly, even with a 2025-11-25 question waiting for its answer.
 
@@ -234,8 +234,23 @@ async fn a_duplicate_id_in_flight_is_refused_and_the_original_survives() {
     w.close_and_join(BOUND).await.unwrap();
 }
 
+/// Nothing arrives within a short while: what a request that waits looks like from outside.
+async fn nothing_within(w: &mut Wire, what: &str) {
+    let mut line = Vec::new();
+    let read = tokio::time::timeout(
+        Duration::from_millis(300),
+        w.from_server.read_until(b'\n', &mut line),
+    )
+    .await;
+    assert!(
+        read.is_err(),
+        "{what}: got {}",
+        String::from_utf8_lossy(&line)
+    );
+}
+
 #[tokio::test]
-async fn requests_beyond_max_in_flight_are_refused_and_serving_continues() {
+async fn requests_beyond_max_in_flight_wait_for_a_place_in_order() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
     let mut w = Wire::start(Server::new(lab).max_in_flight(2), Revision::V2026_07_28);
@@ -252,32 +267,86 @@ async fn requests_beyond_max_in_flight_are_refused_and_serving_continues() {
     )
     .await;
 
-    // A third request is answered at once, by id, with a reason the client can act on.
+    // A third request waits: it is neither refused nor served while two run.
     w.send(list(json!(3))).await;
-    let refused = w.recv().await.unwrap();
-    assert_eq!(
-        (refused["id"].clone(), refused["error"]["code"].clone()),
-        (json!(3), json!(code::INTERNAL_ERROR)),
-        "{refused}"
-    );
-    assert_eq!(
-        refused["error"]["message"],
-        "too many requests in flight: this server runs at most 2 at once on this connection; \
-         send it again when one has finished"
-    );
+    nothing_within(&mut w, "a request beyond the limit waits").await;
+    // A waiting request can be cancelled: it never runs and nothing is sent for it.
+    w.send(cancelled(json!(3))).await;
+    w.send(list(json!(4))).await;
+    nothing_within(&mut w, "the next one waits too").await;
     assert_eq!(
         probe.slow_dropped.load(Ordering::SeqCst),
         0,
         "the running requests are untouched"
     );
 
-    // Cancelling one frees its place for the next request.
+    // Cancelling a running one frees its place: the first still waiting (4) is served.
     w.send(cancelled(json!(1))).await;
-    w.send(list(json!(4))).await;
     let served = w.recv().await.unwrap();
     assert_eq!(served["id"], 4, "{served}");
     assert!(served["result"]["tools"].is_array(), "{served}");
     w.send(cancelled(json!(2))).await;
+    w.close_and_join(BOUND).await.unwrap();
+}
+
+/// A client that writes far more requests than may run at once (here 300 against a limit of
+/// 2), as an unwindowed pipeline does, gets every one of them answered: the reader holds back
+/// instead of refusing.
+#[tokio::test]
+async fn a_flood_beyond_the_limit_is_held_back_not_refused() {
+    let mut w = Wire::start(
+        Server::new(Lab::new()).max_in_flight(2),
+        Revision::V2026_07_28,
+    );
+    let flood: String = (1..=300)
+        .map(|id| format!("{}\n", list(json!(id))))
+        .collect();
+    w.send_raw(flood.as_bytes()).await;
+    let mut ids = Vec::new();
+    for _ in 1..=300 {
+        let answer = w.recv().await.unwrap();
+        assert!(answer["result"]["tools"].is_array(), "{answer}");
+        ids.push(answer["id"].as_i64().unwrap());
+    }
+    ids.sort_unstable();
+    assert_eq!(ids, (1..=300).collect::<Vec<_>>());
+    w.close_and_join(BOUND).await.unwrap();
+}
+
+/// While `max_in_flight` requests run and the waiting ones' lines add up to `max_message_bytes`,
+/// the reader reads no further (the client's writes fill the pipe): a cancel written after them
+/// is read only once a running request ends and frees a place. This bounds what a client can
+/// make the server hold.
+#[tokio::test]
+async fn the_reader_stops_while_the_waiting_requests_are_full() {
+    let lab = Lab::new();
+    let probe = lab.probe.clone();
+    let one_line = call(json!(2), "gate").to_string().len();
+    let server = Server::new(lab)
+        .max_in_flight(1)
+        .max_message_bytes(one_line);
+    let mut w = Wire::start(server, Revision::V2026_07_28);
+    w.send(call(json!(1), "gate")).await;
+    bounded("`gate` (1) to start", probe.gate_started.notified()).await;
+    // 2 waits and fills the waiting room; the cancel of 1 behind it is not read.
+    w.send(call(json!(2), "gate")).await;
+    w.send(cancelled(json!(1))).await;
+    nothing_within(&mut w, "nothing runs beyond the limit").await;
+    // 1 is answered, though a cancel of it was written: the reader had stopped before it.
+    probe.gate.notify_one();
+    let first = w.recv().await.unwrap();
+    assert_eq!(first["id"], 1, "{first}");
+    assert_eq!(first["result"]["content"][0]["text"], "opened");
+    // 2 starts in its place, and reading goes on.
+    bounded("`gate` (2) to start", probe.gate_started.notified()).await;
+    w.send(list(json!(3))).await;
+    probe.gate.notify_one();
+    let mut ids = vec![
+        w.recv().await.unwrap()["id"].clone(),
+        w.recv().await.unwrap()["id"].clone(),
+    ];
+    ids.sort_by_key(|id| id.as_i64());
+    assert_eq!(ids, [json!(2), json!(3)]);
     w.close_and_join(BOUND).await.unwrap();
 }
 

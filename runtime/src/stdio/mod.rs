@@ -1,9 +1,11 @@
 //! Newline-delimited JSON-RPC over a byte stream: stdin/stdout, or any `AsyncRead`/`AsyncWrite`
 //! pair (the in-memory test client uses a duplex pipe).
 //!
-//! One line in, one message. Requests run concurrently, up to `Server::max_in_flight` at once
-//! (more are refused with an error); responses and notifications are written
-//! by one writer task, one line each. `notifications/cancelled` cancels a request in flight and
+//! One line in, one message. Requests run concurrently, up to `Server::max_in_flight` at once;
+//! more wait, in the order they came, for a place. While their lines add up to
+//! `max_message_bytes` the reader reads no further, so a client writing faster than the server
+//! serves is held back by the pipe, not refused. Responses and
+//! notifications are written by one writer task, one line each. `notifications/cancelled` cancels a request in flight and
 //! nothing more is sent for it. Responses to 2025-11-25 server-to-client requests are routed to
 //! the request waiting for them, and a 2025-11-25 session gets the list changes the server
 //! announces. At end of input `subscriptions/listen` streams end at once, the back-channel fails
@@ -24,7 +26,7 @@ use crate::protocol::{self, Error, Inbound, JsonObject, Method, Request, Request
 use crate::session::LegacySession;
 use crate::sync::lock;
 use futures_util::StreamExt as _;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::io;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -50,6 +52,42 @@ struct Flight {
 
 type InFlight = Arc<Mutex<HashMap<RequestId, Flight>>>;
 
+/// Requests read while `max_in_flight` were running, each with its route (chosen when it was
+/// read) and the length of its line, in the order they came.
+#[derive(Default)]
+struct Waiting {
+    requests: VecDeque<(Request, Route, usize)>,
+    bytes: usize,
+}
+
+impl Waiting {
+    /// Whether the reader must stop: the waiting lines add up to the largest message's size.
+    fn full(&self, max_message_bytes: usize) -> bool {
+        !self.requests.is_empty() && self.bytes >= max_message_bytes
+    }
+
+    fn push(&mut self, req: Request, route: Route, bytes: usize) {
+        self.bytes += bytes;
+        self.requests.push_back((req, route, bytes));
+    }
+
+    fn pop(&mut self) -> Option<(Request, Route)> {
+        let (req, route, bytes) = self.requests.pop_front()?;
+        self.bytes -= bytes;
+        Some((req, route))
+    }
+
+    /// Drops the first waiting request with `id`: a cancelled request that never started.
+    fn cancel(&mut self, id: &RequestId) -> bool {
+        let Some(at) = self.requests.iter().position(|(r, ..)| &r.id == id) else {
+            return false;
+        };
+        let (_, _, bytes) = self.requests.remove(at).expect("found above");
+        self.bytes -= bytes;
+        true
+    }
+}
+
 /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` until `reader`
 /// reaches its end (see the module docs).
 pub(crate) async fn serve_io<H, R, W>(engine: Engine<H>, reader: R, writer: W) -> io::Result<()>
@@ -69,8 +107,26 @@ where
         in_flight: Arc::default(),
         serials: 0,
         tasks: JoinSet::new(),
+        waiting: Waiting::default(),
     };
-    while let Some(line) = lines.next().await {
+    loop {
+        let config = &conn.engine.config;
+        let read = !conn.waiting.full(config.max_message_bytes);
+        let line = tokio::select! {
+            // A request that ends frees its place for the first one waiting.
+            Some(_) = conn.tasks.join_next(), if !conn.waiting.requests.is_empty() => {
+                conn.start_waiting().await;
+                continue;
+            }
+            line = lines.next(), if read => line,
+            // Requests wait only while `max_in_flight` run, so one of those is always there
+            // to end; should none be, the waiting ones start.
+            else => {
+                conn.start_waiting().await;
+                continue;
+            }
+        };
+        let Some(line) = line else { break };
         while conn.tasks.try_join_next().is_some() {}
         match line {
             Ok(Ok(line)) => conn.on_line(&line).await,
@@ -99,6 +155,8 @@ struct StdioConn<H> {
     /// The serial number of the last request registered.
     serials: u64,
     tasks: JoinSet<()>,
+    /// Requests read while `max_in_flight` ran, waiting for a place.
+    waiting: Waiting,
 }
 
 impl<H: Handler> StdioConn<H> {
@@ -138,7 +196,7 @@ impl<H: Handler> StdioConn<H> {
             ..Signals::of(&msg)
         };
         match msg {
-            Inbound::Request(req) => self.on_request(req, signals).await,
+            Inbound::Request(req) => self.on_request(req, signals, line.len()).await,
             Inbound::Notification { method, params } => {
                 self.on_notification(&method, params.as_ref())
             }
@@ -168,13 +226,29 @@ impl<H: Handler> StdioConn<H> {
 
     /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's
     /// requests are served in it, anything else is a stateless 2026-07-28 request.
-    async fn on_request(&mut self, req: Request, signals: Signals) {
+    async fn on_request(&mut self, req: Request, signals: Signals, bytes: usize) {
         let route = match (era::select(signals), &self.session) {
             (Era::Initialize, _) => return self.initialize(&req).await,
             (Era::Session, Some(session)) => Route::Legacy(session.clone()),
             _ => Route::Modern(ModernMeta::check(req.params.meta.as_ref())),
         };
+        if !self.waiting.requests.is_empty()
+            || lock(&self.in_flight).len() >= self.engine.config.max_in_flight
+        {
+            return self.waiting.push(req, route, bytes);
+        }
         self.spawn(req, route).await
+    }
+
+    /// Starts waiting requests, in order, while fewer than `max_in_flight` run.
+    async fn start_waiting(&mut self) {
+        let limit = self.engine.config.max_in_flight;
+        while lock(&self.in_flight).len() < limit.max(1) {
+            let Some((req, route)) = self.waiting.pop() else {
+                return;
+            };
+            self.spawn(req, route).await;
+        }
     }
 
     /// Opens (or replaces) the process's 2025-11-25 session.
@@ -233,8 +307,7 @@ impl<H: Handler> StdioConn<H> {
             listen: req.method == Method::Listen,
             serial,
         };
-        let limit = self.engine.config.max_in_flight;
-        if let Err(e) = register(&self.in_flight, &req.id, flight, limit) {
+        if let Err(e) = register(&self.in_flight, &req.id, flight) {
             return self.reject(Some(&req.id), e).await;
         }
         let conn = Conn {
@@ -256,12 +329,18 @@ impl<H: Handler> StdioConn<H> {
         });
     }
 
-    fn on_notification(&self, method: &Method, params: Option<&JsonObject>) {
+    fn on_notification(&mut self, method: &Method, params: Option<&JsonObject>) {
         match method {
             Method::Cancelled => {
-                let id = protocol::cancelled_request(params);
-                if let Some(flight) = id.and_then(|id| lock(&self.in_flight).remove(&id)) {
-                    flight.cancel.cancel();
+                let Some(id) = protocol::cancelled_request(params) else {
+                    return;
+                };
+                let flight = lock(&self.in_flight).remove(&id);
+                match flight {
+                    Some(flight) => flight.cancel.cancel(),
+                    None => {
+                        self.waiting.cancel(&id);
+                    }
                 }
             }
             Method::Initialized => {}
@@ -275,9 +354,18 @@ impl<H: Handler> StdioConn<H> {
         for flight in lock(&self.in_flight).values().filter(|f| f.listen) {
             flight.cancel.cancel();
         }
+        // A listen stream that had not started would end at once.
+        self.waiting
+            .requests
+            .retain(|(r, ..)| r.method != Method::Listen);
         self.end_session();
         let drained = tokio::time::timeout(DRAIN, async {
-            while self.tasks.join_next().await.is_some() {}
+            loop {
+                self.start_waiting().await;
+                if self.tasks.join_next().await.is_none() {
+                    break;
+                }
+            }
         })
         .await;
         if drained.is_err() {
@@ -334,26 +422,16 @@ fn forget(in_flight: &InFlight, id: &RequestId, serial: u64) {
     }
 }
 
-/// Records a request in flight, unless its id is already in use or `limit` requests are. The
-/// count is of requests not yet answered or cancelled: a request leaves it before its answer is
-/// written, so a client that waits for an answer may always send another.
-fn register(
-    in_flight: &InFlight,
-    id: &RequestId,
-    flight: Flight,
-    limit: usize,
-) -> Result<(), Error> {
+/// Records a request in flight, unless its id is already in use. The count of requests in
+/// flight (those not yet answered or cancelled, which `serve_io` keeps at most
+/// `max_in_flight`) drops before a request's answer is written, so a client that waits for an
+/// answer may always send another.
+fn register(in_flight: &InFlight, id: &RequestId, flight: Flight) -> Result<(), Error> {
     let mut map = lock(in_flight);
     if map.contains_key(id) {
         return Err(Error::invalid_request(
             "a request with this id is already in flight",
         ));
-    }
-    if map.len() >= limit {
-        return Err(Error::internal(format!(
-            "too many requests in flight: this server runs at most {limit} at once on this \
-             connection; send it again when one has finished"
-        )));
     }
     map.insert(id.clone(), flight);
     Ok(())
