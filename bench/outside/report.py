@@ -114,12 +114,26 @@ def http_record(a):
     return rec
 
 
+# Fewer clock ticks of server CPU than this in a run, and its CPU figure is marked as coarse.
+FEW_TICKS = 20
+
+
 def figures(rec):
-    """(calls/s, server CPU ms per 10k, client CPU share) of a record."""
+    """(calls/s, server CPU ms per 10k, client CPU share, server CPU ticks) of a record."""
     if rec["part"] == "stdio":
         r = rec["result"]
-        return r["calls_per_s"], r["server_cpu_ms_per_10k"], r["client_cpu_share"]
-    return rec["calls_per_s"], rec["server_cpu_ms_per_10k"], rec["client_cpu_share"]
+        return (
+            r["calls_per_s"],
+            r["server_cpu_ms_per_10k"],
+            r["client_cpu_share"],
+            r.get("server_cpu_ticks", FEW_TICKS),
+        )
+    return (
+        rec["calls_per_s"],
+        rec["server_cpu_ms_per_10k"],
+        rec["client_cpu_share"],
+        rec["server_ticks"],
+    )
 
 
 def spread(values, fmt="{:.0f}"):
@@ -209,19 +223,21 @@ def table(path):
     )
     out.append("|---|---|---|---|---|---|---|---|")
     notes = []
+    coarse = False
     for key in keys:
         rows = [r for r in recs if row_key(r) == key]
-        rate, cpu, client, failed = {}, {}, {}, {}
+        rate, cpu, client, failed, few = {}, {}, {}, {}, {}
         for s in SERVERS:
-            rate[s], cpu[s], client[s], failed[s] = {}, {}, {}, []
+            rate[s], cpu[s], client[s], failed[s], few[s] = {}, {}, {}, [], False
             for r in rows:
                 if r["server"] != s:
                     continue
                 if not r["ok"]:
                     failed[s].append(r)
                     continue
-                c, m, share = figures(r)
+                c, m, share, ticks = figures(r)
                 rate[s][r["run"]], cpu[s][r["run"]], client[s][r["run"]] = c, m, share
+                few[s] = few[s] or ticks < FEW_TICKS
         cells = []
         for s in SERVERS:
             cell = spread(list(rate[s].values()))
@@ -232,7 +248,8 @@ def table(path):
                     notes.append(f"- {row_label(key, rows)}, {s}, run {r['run']}: {r['why']}")
             cells.append(cell)
         cells.append(ratio(rate["rondo"], rate["rmcp"]))
-        cells += [spread(list(cpu[s].values())) for s in SERVERS]
+        cells += [spread(list(cpu[s].values())) + (" *" if few[s] else "") for s in SERVERS]
+        coarse = coarse or any(few.values())
         cells.append(ratio(cpu["rondo"], cpu["rmcp"]))
         shares = [spread(list(client[s].values()), "{:.2f}") for s in SERVERS]
         cells.append(" / ".join(shares))
@@ -244,6 +261,12 @@ def table(path):
         "(clock ticks, so coarse for short runs). Driver CPU: the Python client's own "
         "(getrusage) or wrk's (bash `time`), as a share of one core over the run."
     )
+    if coarse:
+        out.append("")
+        out.append(
+            f"\\* fewer than {FEW_TICKS} clock ticks of server CPU in some run: too short a run "
+            "for that figure (more calls, or longer runs)."
+        )
     if notes:
         out.append("")
         out.append("Failed runs (left out of the figures):")

@@ -244,6 +244,7 @@ def main():
                 "seconds": round(seconds, 4),
                 "calls_per_s": round(a.calls / seconds, 1),
                 "server_cpu_ms_per_10k": round((cpu1 - cpu0) * 1000 / tick * per10k, 1),
+                "server_cpu_ticks": cpu1 - cpu0,
                 "client_cpu_ms_per_10k": round((own1 - own0) * 1000 * per10k, 1),
                 "client_cpu_share": round((own1 - own0) / seconds, 3),
                 "clk_tck": tick,
