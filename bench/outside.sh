@@ -12,9 +12,8 @@
 #    (2025-11-25: initialize + notifications/initialized first; 2026-07-28: `_meta` on every
 #    call): SEQ (5000) sequential `add` calls (write a line, flush, read the answer), and FLOOD
 #    (20000) written by one thread as fast as the pipe takes them while another reads the
-#    answers (no window). RONDO_MAX_IN_FLIGHT=N starts rondo_stdio with --max-in-flight N
-#    (its default bound is 1024 requests at once; beyond it a request is refused with -32603,
-#    which fails the run).
+#    answers (no window). Both servers run with their defaults (Rondo: at most 1024 requests at once,
+#    the rest wait and the pipe holds the writer back).
 # 2. http (wrk with `outside/add.lua`): `rondo_http` and `rmcp_http` on 127.0.0.1, not pinned;
 #    `wrk -t1` pinned to core WRK_CPU (0) with taskset, CONNS (1,8,50) keep-alive connections,
 #    SECONDS_PER_RUN (5) s per run, a `tools/call add` at each revision of REVS (2025-11-25: the
@@ -39,7 +38,6 @@ SECONDS_PER_RUN=${SECONDS_PER_RUN:-5}
 WRK_CPU=${WRK_CPU:-0}
 REVS=${REVS:-2026-07-28 2025-11-25}
 PARTS=${PARTS:-stdio http}
-RONDO_MAX_IN_FLIGHT=${RONDO_MAX_IN_FLIGHT:-}
 
 die() { echo "outside.sh: $*" >&2; exit 1; }
 for rev in $REVS; do
@@ -96,12 +94,11 @@ commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 git diff --quiet HEAD -- . 2>/dev/null || commit="$commit (with uncommitted changes)"
 wrk_version=""
 if [[ " $PARTS " == *" http "* ]]; then wrk_version=$(wrk -v 2>&1 | head -n1 | cut -d' ' -f1-2 || true); fi
-printf '{"kind":"meta","date":%s,"commit":%s,"nproc":%s,"cpu":%s,"python":%s,"wrk":%s,"runs":%s,"seq":%s,"flood":%s,"conns":%s,"seconds_per_run":%s,"wrk_cpu":%s,"rondo_max_in_flight":%s,"rmcp":%s}\n' \
+printf '{"kind":"meta","date":%s,"commit":%s,"nproc":%s,"cpu":%s,"python":%s,"wrk":%s,"runs":%s,"seq":%s,"flood":%s,"conns":%s,"seconds_per_run":%s,"wrk_cpu":%s,"rmcp":%s}\n' \
   "$(json_str "$(date -u '+%Y-%m-%d %H:%M UTC')")" "$(json_str "$commit")" "$(nproc)" \
   "$(json_str "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n1)")" \
   "$(json_str "$(python3 --version 2>&1)")" "$(json_str "$wrk_version")" "$RUNS" "$SEQ" \
   "$FLOOD" "$(json_str "$CONNS")" "$SECONDS_PER_RUN" "$WRK_CPU" \
-  "$(json_str "$RONDO_MAX_IN_FLIGHT")" \
   "$(json_str "$(sed -n '/^name = "rmcp"$/{n;s/^version = "\(.*\)"/\1/p}' Cargo.lock)")" >"$raw"
 load_line before
 
@@ -112,14 +109,10 @@ order() { if (($1 % 2)); then echo "rondo rmcp"; else echo "rmcp rondo"; fi; }
 stdio_run() { # server rev mode calls run first
   local server=$1 rev=$2 mode=$3 calls=$4 run=$5 first=$6 status=0
   local cmd=("$bin/${server}_stdio")
-  if [[ $server == rondo && -n $RONDO_MAX_IN_FLIGHT ]]; then
-    cmd+=(--max-in-flight "$RONDO_MAX_IN_FLIGHT")
-  fi
   python3 outside/stdio_client.py --rev "$rev" --mode "$mode" --calls "$calls" -- "${cmd[@]}" \
     >"$tmp/out" 2>"$tmp/err" || status=$?
   if python3 outside/report.py stdio --server "$server" --rev "$rev" --mode "$mode" \
-    --run "$run" --first "$first" --status "$status" --out "$tmp/out" --err "$tmp/err" \
-    --max-in-flight "$([[ $server == rondo ]] && echo "$RONDO_MAX_IN_FLIGHT")" >>"$raw"; then
+    --run "$run" --first "$first" --status "$status" --out "$tmp/out" --err "$tmp/err" >>"$raw"; then
     echo "stdio $rev $mode $server run $run: $(tail -n1 "$tmp/out" | cut -c1-160)" >&2
   else
     failures=$((failures + 1))

@@ -38,7 +38,6 @@ def stdio_record(a):
         "mode": a.mode,
         "run": a.run,
         "first": a.first,
-        "max_in_flight": a.max_in_flight or None,
     }
     result = None
     with open(a.out, errors="replace") as f:
@@ -166,9 +165,7 @@ def row_label(key, recs):
     part, rev, what = key
     if part == "stdio":
         calls = next((r["result"]["calls"] for r in recs if r.get("result")), "?")
-        flight = next((r["max_in_flight"] for r in recs if r.get("max_in_flight")), None)
-        extra = f", Rondo max_in_flight {flight}" if flight and what == "flood" else ""
-        return f"stdio {rev} {what} ({calls} calls{extra})"
+        return f"stdio {rev} {what} ({calls} calls)"
     session = {r["server"]: r["session"] for r in recs}
     note = ""
     if rev == "2025-11-25":
@@ -289,7 +286,6 @@ def main():
         q.add_argument("--out", required=True)
     s.add_argument("--mode", required=True)
     s.add_argument("--err", required=True)
-    s.add_argument("--max-in-flight", default="")
     h.add_argument("--conns", type=int, required=True)
     h.add_argument("--session", choices=("yes", "no"), required=True)
     h.add_argument("--ticks", type=int, required=True)
