@@ -319,7 +319,9 @@ impl<H: Handler> StdioConn<H> {
         let (engine, in_flight) = (self.engine.clone(), self.in_flight.clone());
         self.tasks.spawn(async move {
             let id = req.id.clone();
-            let reply = engine.handle(req, route, &conn).await;
+            // Boxed: the answer's future is kilobytes (every method's path), and tokio moves a
+            // task's future on spawn; a box keeps the task small.
+            let reply = Box::pin(engine.handle(req, route, &conn)).await;
             forget(&in_flight, &id, serial);
             if let Some(msg) = reply
                 && !conn.cancel.is_cancelled()
