@@ -18,7 +18,8 @@
 #
 # Each figure: the median of RUNS (5) runs with the range, the servers interleaved within each
 # repetition. The drivers run on core DRIVER_CPU (0), the servers on SERVER_CPU (1), with
-# `taskset`. Needs only cargo, taskset (util-linux) and coreutils; run it on an idle machine.
+# `taskset`; `none` for either leaves it free (SERVER_CPU=none: the servers on both cores, as
+# users run them). Needs only cargo, taskset (util-linux) and coreutils; run it on an idle machine.
 set -euo pipefail
 cd "$(dirname "$0")"
 RUNS=${RUNS:-5}
@@ -45,7 +46,11 @@ echo "- nproc: $(nproc); CPU: $(lscpu 2>/dev/null | sed -n 's/^Model name: *//p'
 echo "- $(rustc --version)"
 echo "- commit: $(git rev-parse --short HEAD 2>/dev/null || echo unknown)$(git diff --quiet HEAD 2>/dev/null || echo ' (with uncommitted changes)')"
 echo "- rmcp: $(sed -n '/^name = "rmcp"$/{n;s/^version = "\(.*\)"/\1/p}' Cargo.lock)"
-echo "- driver on CPU $DRIVER_CPU, servers on CPU $SERVER_CPU (taskset); RUNS=$RUNS"
+echo "- driver on CPU $DRIVER_CPU, servers on CPU $SERVER_CPU (taskset; none: not pinned); RUNS=$RUNS"
+driver=()
+[[ $DRIVER_CPU == none ]] || driver=(taskset -c "$DRIVER_CPU")
+server=()
+[[ $SERVER_CPU == none ]] || server=(--server-cpu "$SERVER_CPU")
 echo
 
 for part in $PARTS; do
@@ -53,15 +58,15 @@ for part in $PARTS; do
     stdio)
       echo "## Real stdio"
       echo
-      taskset -c "$DRIVER_CPU" "$bin/stdio_bench" --runs "$RUNS" --seq "$SEQ" \
-        --pipelined "$PIPELINED" --window "$WINDOW" --mem "$MEM" --server-cpu "$SERVER_CPU"
+      "${driver[@]}" "$bin/stdio_bench" --runs "$RUNS" --seq "$SEQ" \
+        --pipelined "$PIPELINED" --window "$WINDOW" --mem "$MEM" "${server[@]}"
       echo
       ;;
     http)
       echo "## Streamable HTTP"
       echo
-      taskset -c "$DRIVER_CPU" "$bin/http_bench" --runs "$RUNS" --seconds "$SECONDS_PER_RUN" \
-        --conns "$CONNS" --server-cpu "$SERVER_CPU"
+      "${driver[@]}" "$bin/http_bench" --runs "$RUNS" --seconds "$SECONDS_PER_RUN" \
+        --conns "$CONNS" "${server[@]}"
       echo
       ;;
     *) echo "unknown part: $part (PARTS: stdio http)" >&2; exit 1 ;;
