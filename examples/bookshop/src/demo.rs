@@ -72,11 +72,6 @@ fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Res<()
     }
 }
 
-/// The text of a tool result.
-fn text(result: &Value) -> &str {
-    result["content"][0]["text"].as_str().unwrap_or_default()
-}
-
 async fn modern() -> Res<()> {
     println!("\n== 2026-07-28: stateless, the order asks through an InputRequiredResult ==");
     let asked = Asked::default();
@@ -98,11 +93,11 @@ async fn modern() -> Res<()> {
     let order = c
         .call_tool(ORDER, json!({"isbn": isbn, "quantity": 2}))
         .await?;
-    println!("  => {}", order.result["content"][0]["text"]);
+    println!("  => {:?}", order.text());
     expect("rounds of the order", order.rounds, 2)?;
     expect(
         "the order",
-        text(&order.result),
+        order.text().as_str(),
         "Ordered 2 x \"The Rust Programming Language\", express delivery.",
     )?;
     close(c).await?;
@@ -126,10 +121,10 @@ async fn legacy() -> Res<()> {
     )?;
     let call = json!({"isbn": "9780262510875", "quantity": 1});
     let order = c.call_tool(ORDER, call).await?;
-    println!("  => {}", order.result["content"][0]["text"]);
+    println!("  => {:?}", order.text());
     expect(
         "the order",
-        text(&order.result),
+        order.text().as_str(),
         "Ordered 1 x \"Structure and Interpretation of Computer Programs\", express delivery.",
     )?;
     close(c).await?;

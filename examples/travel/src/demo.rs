@@ -189,7 +189,7 @@ impl Demo {
         }
         let call = self.client.call("tools/call", params).await?;
         self.user.check()?;
-        println!("  => {}", text(&call.result));
+        println!("  => {}", call.text());
         Ok(call)
     }
 
@@ -231,10 +231,6 @@ fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Res<()
     } else {
         Err(format!("demo: {what}: expected {want:?}, got {got:?}").into())
     }
-}
-
-fn text(result: &Value) -> &str {
-    result["content"][0]["text"].as_str().unwrap_or_default()
 }
 
 fn picked(call: &Call) -> (String, Vec<String>) {
@@ -297,7 +293,7 @@ async fn flows(d: &Demo, fallback: Option<Value>) -> Res<()> {
         .await?;
     expect(
         "the declined booking",
-        text(&r.result),
+        r.text().as_str(),
         "The traveller declined the trip; nothing was booked.",
     )?;
 
@@ -312,7 +308,7 @@ async fn flows(d: &Demo, fallback: Option<Value>) -> Res<()> {
     let want_rounds = if d.modern() { 3 } else { 1 };
     expect("rounds of the booking", r.rounds, want_rounds)?;
     let want = "Booked Barcelona: flights 15 June 2027 to 22 June 2027, Hotel Arts Barcelona (beachfront), 7 nights, $3,000 in total for Ada Lovelace (window seat, suite room, travel insurance): booking trip-1. Pay with pay_for_trip(booking_id: \"trip-1\").";
-    expect("the booking", text(&r.result), want)?;
+    expect("the booking", r.text().as_str(), want)?;
 
     println!("\n-- pay_for_trip: payment on the server's page (URL mode)");
     d.user
@@ -321,7 +317,7 @@ async fn flows(d: &Demo, fallback: Option<Value>) -> Res<()> {
     let (r, link) = tokio::try_join!(pay, d.user.pay_on_page())?;
     expect(
         "the payment",
-        text(&r.result),
+        r.text().as_str(),
         "Paid $3,000 for booking trip-1: receipt R-TRIP-1-3000.",
     )?;
     expect(
