@@ -4,17 +4,21 @@
 //! `tests/schema_formats.rs` hold each one to [`assert_standard_formats`]: a `format` JSON Schema
 //! 2020-12 does not define (schemars writes `uint32`, `int64`, `double` for Rust numbers) makes
 //! clients' validators warn (`unknown format "uint32" ignored in schema`) or refuse the schema.
+//!
+//! The conversation is the runtime's test client's ([`TestClient::spawn`] for a binary), so every
+//! line both ways is checked against the revision's official schema, every wait is bounded, and
+//! the server must end cleanly (a binary: exit 0) when its input closes.
 
-use crate::validate_transcript;
-use rondo_mcp::protocol::Revision;
-use rondo_mcp::testing::{Direction, Frame};
+use rondo_mcp::protocol::{ClientCapabilities, Error, Implementation, Revision};
+use rondo_mcp::testing::{Direction, Frame, Reply, Script, TestClient, TestClientBuilder};
 use rondo_mcp::{Handler, Server};
 use serde_json::{Value, json};
+use std::future::Future;
 use std::path::Path;
+use std::pin::Pin;
 use std::process::Stdio;
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 
 /// The formats JSON Schema 2020-12 defines (Validation, §7.3), the only ones a published schema
 /// may carry.
@@ -70,76 +74,49 @@ pub struct Published {
 }
 
 /// Talks to `target` at `revision`: lists every tool (following `nextCursor`), then calls
-/// each of `calls` (tool name, arguments) once, as a client that declares elicitation (form and
-/// URL), sampling and roots and declines or refuses whatever it is asked; collects every schema
-/// the server sent. Every line both ways is checked against the revision's official schema.
+/// each of `calls` (tool name, arguments) once, one round, as a client that declares elicitation
+/// (form and URL), sampling and roots and declines or refuses whatever it is asked; collects every
+/// schema the server sent. Every line both ways is checked against the revision's official schema.
 pub async fn published(target: &Target, revision: Revision, calls: &[(&str, Value)]) -> Published {
-    let mut p = (target.0)();
-    let mut out = Published::default();
-    let modern = revision >= Revision::V2026_07_28;
-    if !modern {
-        p.request(
-            json!({"jsonrpc": "2.0", "id": "init", "method": "initialize", "params": {
-            "protocolVersion": revision.as_str(),
-            "capabilities": capabilities(),
-            "clientInfo": {"name": "rondo-published-schemas", "version": "0"}}}),
-        )
-        .await;
-        p.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-            .await;
-    }
-    let params = |mut params: Value| {
-        if modern {
-            params["_meta"] = json!({
-                "io.modelcontextprotocol/protocolVersion": revision.as_str(),
-                "io.modelcontextprotocol/clientCapabilities": capabilities(),
-                "io.modelcontextprotocol/clientInfo": {"name": "rondo-published-schemas", "version": "0"},
-            });
-        }
-        params
+    let client = (target.0)(revision).await;
+    let mut out = Published {
+        tools: client.list_tools().await.expect("tools/list").len(),
+        ..Published::default()
     };
-    let mut cursor: Option<Value> = None;
-    for page in 0.. {
-        assert!(page < 100, "tools/list pages never end");
-        let mut list_params = json!({});
-        if let Some(c) = cursor.take() {
-            list_params["cursor"] = c;
-        }
-        let id = format!("list-{page}");
-        let list = p
-            .request(json!({"jsonrpc": "2.0", "id": id, "method": "tools/list", "params": params(list_params)}))
-            .await;
-        let result = &list["result"];
-        let tools = result["tools"]
-            .as_array()
-            .unwrap_or_else(|| panic!("{list}"));
-        out.tools += tools.len();
-        let at = format!("{} tools/list", revision.as_str());
-        collect(&mut out, &at, result);
-        match result.get("nextCursor") {
-            Some(c) if !c.is_null() => cursor = Some(c.clone()),
-            _ => break,
-        }
+    let listed = client.transcript().len();
+    let mut parts = vec![(format!("{} tools/list", revision.as_str()), listed)];
+    for (name, arguments) in calls {
+        let params = json!({"name": name, "arguments": arguments});
+        // Any answer will do (an error too): what counts is what the server sent meanwhile.
+        let _ = client.request("tools/call", params).await;
+        let at = format!("{} tools/call {name}", revision.as_str());
+        parts.push((at, client.transcript().len()));
     }
-    for (i, (name, arguments)) in calls.iter().enumerate() {
-        let id = format!("call-{i}");
-        p.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": params(json!({"name": name, "arguments": arguments}))}))
-            .await;
-        loop {
-            let msg = p.recv().await;
-            let at = format!("{} tools/call {name}", revision.as_str());
-            collect(&mut out, &at, &msg);
-            if msg.get("method").is_some() && msg.get("id").is_some() {
-                let answer = answer_to(&msg);
-                p.send(answer).await;
-            } else if msg["id"] == json!(id) {
-                break;
-            }
+    let transcript = client.transcript();
+    client
+        .close()
+        .await
+        .expect("the server ends cleanly when its input closes");
+    let mut from = 0;
+    for (at, to) in parts {
+        for frame in &transcript[from..to] {
+            collect_frame(&mut out, &at, frame);
         }
+        from = to;
     }
-    p.close(revision).await;
     out
+}
+
+/// Collects the schemas a received line carries: a listing's from its `result`, any other's
+/// from the whole message.
+fn collect_frame(out: &mut Published, at: &str, frame: &Frame) {
+    if frame.direction != Direction::Received {
+        return;
+    }
+    match frame.message.get("result") {
+        Some(result) if at.ends_with("tools/list") => collect(out, at, result),
+        _ => collect(out, at, &frame.message),
+    }
 }
 
 /// Asserts that every schema `target` publishes at both revisions (its `tools/list`, and the
@@ -171,23 +148,22 @@ pub async fn assert_standard_formats(target: Target, calls: &[(&str, Value)]) ->
     all
 }
 
-fn capabilities() -> Value {
-    json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}})
-}
-
-/// The client's answer to a 2025-11-25 server request: forms and URLs declined, the model's
-/// answer refused, no roots.
-fn answer_to(request: &Value) -> Value {
-    let id = request["id"].clone();
-    match request["method"].as_str() {
-        Some("elicitation/create") => {
-            json!({"jsonrpc": "2.0", "id": id, "result": {"action": "decline"}})
-        }
-        Some("roots/list") => json!({"jsonrpc": "2.0", "id": id, "result": {"roots": []}}),
-        Some("ping") => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
-        _ => json!({"jsonrpc": "2.0", "id": id,
-            "error": {"code": -32603, "message": "this client does not answer it"}}),
-    }
+/// A client that declares elicitation (form and URL), sampling and roots, and at 2025-11-25
+/// declines every form and URL, refuses the model's answer and shares no roots.
+fn declining<H>(builder: TestClientBuilder<H>) -> TestClientBuilder<H> {
+    let caps = json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}, "roots": {}});
+    let caps: ClientCapabilities = serde_json::from_value(caps).expect("capabilities");
+    let answers = Script::new().otherwise(|method, _| match method {
+        "elicitation/create" => Reply::Decline,
+        "roots/list" => Reply::roots(Vec::new()),
+        "ping" => Reply::Raw(json!({})),
+        _ => Reply::Error(Error::internal("this client does not answer it")),
+    });
+    builder
+        .capabilities(caps)
+        .client_info(Implementation::new("rondo-published-schemas", "0"))
+        .script(answers)
+        .timeout(BOUND)
 }
 
 /// Collects the schemas in `message` (any value under a [`SCHEMA_KEYS`] key) into `out`.
@@ -241,134 +217,35 @@ fn formats(out: &mut Published, at: &str, path: &str, schema: &Value) {
     }
 }
 
+/// Connects the declining client to a fresh server, at a revision.
+type Connect = Box<dyn Fn(Revision) -> Pin<Box<dyn Future<Output = TestClient>>>>;
+
 /// A server to read: a binary over its stdin and stdout, or a [`Server`] over an in-memory pipe
 /// with the same newline framing.
-pub struct Target(Box<dyn Fn() -> Proc>);
+pub struct Target(Connect);
 
 impl Target {
-    /// The binary `exe`, started with `args`, over its stdio.
+    /// The binary `exe`, started with `args` (stderr discarded) for each revision, over its stdio.
     pub fn binary(exe: impl AsRef<Path>, args: &[&str]) -> Target {
         let exe = exe.as_ref().to_owned();
         let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
-        Target(Box::new(move || {
-            let mut child = Command::new(&exe)
-                .args(&args)
-                .stdin(Stdio::piped())
-                .stdout(Stdio::piped())
-                .stderr(Stdio::null())
-                .kill_on_drop(true)
-                .spawn()
+        Target(Box::new(move |revision| {
+            let mut command = Command::new(&exe);
+            command.args(&args).stderr(Stdio::null());
+            let started = TestClient::spawn(revision, &mut command)
                 .unwrap_or_else(|e| panic!("{} starts: {e}", exe.display()));
-            let stdin = child.stdin.take().expect("piped");
-            let stdout = child.stdout.take().expect("piped");
-            Proc::new(Box::new(stdout), Box::new(stdin), End::Child(child))
+            connect(started)
         }))
     }
 
     /// A fresh server from `server` for each revision, served with [`Server::serve_io`].
-    pub fn server<H: Handler>(server: impl Fn() -> Server<H> + 'static) -> Target {
-        Target(Box::new(move || {
-            let (client, server_end) = tokio::io::duplex(1 << 20);
-            let (read, write) = tokio::io::split(server_end);
-            let task = tokio::spawn(server().serve_io(read, write));
-            let (read, write) = tokio::io::split(client);
-            Proc::new(Box::new(read), Box::new(write), End::Task(task))
+    pub fn server<H: Handler + 'static>(server: impl Fn() -> Server<H> + 'static) -> Target {
+        Target(Box::new(move |revision| {
+            connect(TestClient::builder(server(), revision))
         }))
     }
 }
 
-/// What ends when the conversation does.
-enum End {
-    Child(Child),
-    Task(tokio::task::JoinHandle<std::io::Result<()>>),
-}
-
-/// One conversation with the server: its pipes and the transcript.
-pub struct Proc {
-    stdin: Option<Box<dyn AsyncWrite + Unpin + Send>>,
-    stdout: BufReader<Box<dyn AsyncRead + Unpin + Send>>,
-    end: End,
-    frames: Vec<Frame>,
-}
-
-impl Proc {
-    fn new(
-        stdout: Box<dyn AsyncRead + Unpin + Send>,
-        stdin: Box<dyn AsyncWrite + Unpin + Send>,
-        end: End,
-    ) -> Proc {
-        Proc {
-            stdin: Some(stdin),
-            stdout: BufReader::new(stdout),
-            end,
-            frames: Vec::new(),
-        }
-    }
-
-    async fn send(&mut self, msg: Value) {
-        let line = msg.to_string();
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        stdin
-            .write_all(format!("{line}\n").as_bytes())
-            .await
-            .expect("the server reads");
-        stdin.flush().await.expect("the server reads");
-        self.frames.push(Frame {
-            direction: Direction::Sent,
-            message: msg,
-            line,
-        });
-    }
-
-    async fn recv(&mut self) -> Value {
-        let mut line = String::new();
-        let n = tokio::time::timeout(BOUND, self.stdout.read_line(&mut line))
-            .await
-            .expect("the server answers in time")
-            .expect("stdout readable");
-        assert!(n > 0, "the server closed stdout");
-        let msg: Value = serde_json::from_str(&line)
-            .unwrap_or_else(|e| panic!("stdout carries only JSON lines, got {line:?}: {e}"));
-        self.frames.push(Frame {
-            direction: Direction::Received,
-            message: msg.clone(),
-            line: line.trim_end().to_owned(),
-        });
-        msg
-    }
-
-    /// Sends `msg` and reads up to its answer (skipping notifications).
-    async fn request(&mut self, msg: Value) -> Value {
-        let id = msg["id"].clone();
-        self.send(msg).await;
-        loop {
-            let answer = self.recv().await;
-            if answer["id"] == id && answer.get("method").is_none() {
-                return answer;
-            }
-        }
-    }
-
-    /// Closes the server's input; it must stop within the bound. Checks the transcript.
-    async fn close(mut self, revision: Revision) {
-        if let Some(mut stdin) = self.stdin.take() {
-            let _ = stdin.shutdown().await;
-        }
-        match self.end {
-            End::Child(mut child) => {
-                tokio::time::timeout(BOUND, child.wait())
-                    .await
-                    .expect("the server exits when stdin closes")
-                    .expect("wait");
-            }
-            End::Task(task) => {
-                tokio::time::timeout(BOUND, task)
-                    .await
-                    .expect("the server stops when its input ends")
-                    .expect("the server task does not panic")
-                    .expect("serving ends cleanly");
-            }
-        }
-        validate_transcript(revision, &self.frames);
-    }
+fn connect<H: 'static>(builder: TestClientBuilder<H>) -> Pin<Box<dyn Future<Output = TestClient>>> {
+    Box::pin(async move { declining(builder).connect().await.expect("connects") })
 }

@@ -51,3 +51,4 @@ mod skills_disk;
 mod targets;
 mod task_fleet;
 mod task_store;
+mod test_client_ends;

@@ -296,3 +296,26 @@ async fn a_request_without_an_answer_fails_after_the_timeout() {
         .unwrap();
     let _ = c.call_tool("slow", json!({})).await; // `slow` never finishes
 }
+
+/// A server listing one tool whose count is a schemars-style `uint32`.
+struct Nonstandard;
+
+impl Handler for Nonstandard {
+    fn info(&self) -> ServerInfo {
+        ServerInfo::new("nonstandard", "1.0.0").with_tools()
+    }
+
+    async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        let schema = json!({"type": "object",
+            "properties": {"count": {"type": "integer", "format": "uint32"}}});
+        let schema = schema.as_object().cloned().unwrap_or_default();
+        Ok(vec![Tool::new("count", "Counts", schema)].into())
+    }
+}
+
+#[tokio::test]
+#[should_panic(expected = "formats JSON Schema 2020-12 does not define:\n2026-07-28 tools/list")]
+async fn the_examples_format_check_fails_on_a_format_outside_2020_12() {
+    use rondo_tests::published::{Target, assert_standard_formats};
+    assert_standard_formats(Target::server(|| Server::new(Nonstandard)), &[]).await;
+}

@@ -407,3 +407,26 @@ async fn stdin_is_put_back_in_blocking_mode_when_serving_ends() {
     assert!(status.success(), "{status:?}");
     assert!(!nonblocking(&shared), "blocking mode restored at the end");
 }
+
+#[tokio::test]
+async fn the_binary_end_to_end_through_the_test_client_at_both_revisions() {
+    use rondo_mcp::protocol::ClientCapabilities;
+    use rondo_mcp::testing::{Reply, Script, TestClient};
+    for (revision, rounds) in [(Revision::V2026_07_28, 2), (Revision::V2025_11_25, 1)] {
+        let mut greeter = Command::new(env!("CARGO_BIN_EXE_stdio-greeter"));
+        greeter.stderr(Stdio::null());
+        let c = TestClient::spawn(revision, &mut greeter)
+            .expect("the example binary starts")
+            .capabilities(ClientCapabilities::with_elicitation_form())
+            .script(Script::new().elicit(Reply::accept(json!({"name": "Ada"}))))
+            .timeout(BOUND)
+            .connect()
+            .await
+            .expect("connects");
+        let call = c.call_tool("greet", json!({})).await.unwrap();
+        assert_eq!((call.text().as_str(), call.rounds), ("Hello, Ada!", rounds));
+        c.close()
+            .await
+            .expect("the server exits successfully, in time, when stdin closes");
+    }
+}

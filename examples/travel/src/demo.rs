@@ -8,20 +8,32 @@
 //! manifest's SHA-256 digest and size.
 //! The "user" and the "model" are scripted. The demo checks every outcome and fails with a
 //! non-zero exit status when one is not what it should be.
+//!
+//! The client is the runtime's test client over the child's stdio (`TestClient::spawn`), which
+//! follows the 2026-07-28 rounds, answers 2025-11-25 requests, bounds every request and the
+//! server's exit, and checks every message against the official schema of its revision (a
+//! violation or a request without an answer panics, naming the line here).
 
 use rondo_example_travel::web;
+use rondo_mcp::protocol::{Error, Implementation, Revision};
+use rondo_mcp::testing::{Call, Direction, Frame, Reply, TestClient};
 use serde_json::{Value, json};
 use sha2::{Digest as _, Sha256};
 use std::collections::VecDeque;
-use std::process::Stdio;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
-use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+use tokio::process::Command;
+use tokio::sync::watch;
 
 type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
 const MODERN: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
+
+/// How long a request waits for its answer, the user for the payment page, and the server to
+/// exit once its input closed.
+const BOUND: Duration = Duration::from_secs(30);
 
 /// The scripted model's answer: three morning nonstop flights, with reasons.
 fn model_picks() -> Value {
@@ -46,182 +58,169 @@ fn traveller() -> Value {
     })
 }
 
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Lines<BufReader<ChildStdout>>,
-    next_id: i64,
-    /// 2026-07-28: the `_meta` of every request.
-    meta: Option<Value>,
-    /// The scripted answers, consumed in order: (method, answer).
-    script: VecDeque<(&'static str, Value)>,
-    /// What the scripted user was shown, in order.
+/// What the scripted user and model answer, and what they saw.
+#[derive(Default)]
+struct Script {
+    /// The answers the next calls expect to give, consumed in order: (method, answer).
+    answers: VecDeque<(&'static str, Reply)>,
+    /// What the user was shown, in order.
     shown: Vec<String>,
-    /// The last page the server sent the user to.
-    opened: Option<String>,
+    /// Questions the script had no answer for.
+    unexpected: Vec<String>,
 }
 
-impl Client {
-    fn spawn(meta: Option<Value>) -> Res<Client> {
-        let mut child = Command::new(std::env::current_exe()?)
-            .env_remove("TRAVEL_FLIGHT_FALLBACK")
-            .env_remove("TRAVEL_MODEL_PROVIDER")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()?;
-        let stdin = child.stdin.take().ok_or("no stdin")?;
-        let stdout = child.stdout.take().ok_or("no stdout")?;
-        Ok(Client {
-            child,
-            stdin,
-            lines: BufReader::new(stdout).lines(),
-            next_id: 1,
-            meta,
-            script: VecDeque::new(),
-            shown: Vec::new(),
-            opened: None,
-        })
-    }
+/// The scripted user and model, shared with the client that asks them.
+#[derive(Clone)]
+struct User {
+    script: Arc<Mutex<Script>>,
+    /// The last page the server sent the user to.
+    page: watch::Sender<Option<String>>,
+}
 
-    fn expect_answers(&mut self, answers: impl IntoIterator<Item = (&'static str, Value)>) {
-        self.script.extend(answers);
-    }
-
-    async fn send(&mut self, msg: Value) -> Res<()> {
-        println!("  client -> {}", short(&msg));
-        self.stdin.write_all(format!("{msg}\n").as_bytes()).await?;
-        Ok(())
-    }
-
-    async fn recv(&mut self) -> Res<Value> {
-        let line = tokio::time::timeout(Duration::from_secs(30), self.lines.next_line()).await??;
-        let msg: Value = serde_json::from_str(&line.ok_or("server closed stdout")?)?;
-        println!("  server -> {}", short(&msg));
-        Ok(msg)
-    }
-
-    /// Sends a request (with `meta` as its `_meta` on 2026-07-28) and returns its result,
-    /// answering the server's own requests meanwhile (2025-11-25).
-    async fn request_with(
-        &mut self,
-        method: &str,
-        mut params: Value,
-        meta: Option<&Value>,
-    ) -> Res<Value> {
-        if let Some(meta) = meta {
-            params["_meta"] = meta.clone();
-        }
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))
-            .await?;
-        loop {
-            let msg = self.recv().await?;
-            if msg.get("method").is_some() && msg.get("id").is_some() {
-                let reply = match self.answer(&msg["method"], &msg["params"]).await? {
-                    Ok(result) => json!({"jsonrpc": "2.0", "id": msg["id"], "result": result}),
-                    Err(error) => json!({"jsonrpc": "2.0", "id": msg["id"], "error": error}),
-                };
-                self.send(reply).await?;
-            } else if msg["id"] == json!(id) {
-                return match msg.get("error") {
-                    Some(e) => Err(format!("error {e}").into()),
-                    None => Ok(msg["result"].clone()),
-                };
-            }
+impl User {
+    fn new() -> User {
+        User {
+            script: Arc::default(),
+            page: watch::Sender::new(None),
         }
     }
 
-    async fn request(&mut self, method: &str, params: Value) -> Res<Value> {
-        let meta = self.meta.clone();
-        self.request_with(method, params, meta.as_ref()).await
+    fn script(&self) -> MutexGuard<'_, Script> {
+        self.script.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// `tools/call`, following 2026-07-28 rounds (answering each round's `inputRequests` and
-    /// echoing its `requestState`). Returns the result and the number of rounds.
-    async fn call_tool(
-        &mut self,
-        name: &str,
-        args: Value,
-        meta: Option<&Value>,
-    ) -> Res<(Value, u32)> {
-        let call = json!({"name": name, "arguments": args});
-        let mut result = self.request_with("tools/call", call.clone(), meta).await?;
-        let mut rounds = 1;
-        while result["resultType"] == "input_required" && rounds < 6 {
-            let state = result["requestState"].as_str().unwrap_or_default();
-            println!(
-                "  (round {rounds} ends: requestState of {} bytes carries it to the next: {}…)",
-                state.len(),
-                &state[..state.len().min(32)]
-            );
-            let mut responses = serde_json::Map::new();
-            for (key, req) in result["inputRequests"].as_object().into_iter().flatten() {
-                if let Ok(answer) = self.answer(&req["method"], &req["params"]).await? {
-                    responses.insert(key.clone(), answer);
-                }
-            }
-            let mut retry = call.clone();
-            retry["inputResponses"] = Value::Object(responses);
-            retry["requestState"] = result["requestState"].clone();
-            result = self.request_with("tools/call", retry, meta).await?;
-            rounds += 1;
-        }
-        println!("  => {}", text(&result));
-        Ok((result, rounds))
+    fn expect_answers(&self, answers: impl IntoIterator<Item = (&'static str, Reply)>) {
+        self.script().answers.extend(answers);
     }
 
-    /// The scripted user and model. A URL-mode question: the user opens the page and, a moment
-    /// later, presses "Pay" there, while the server waits for the payment.
-    async fn answer(&mut self, method: &Value, params: &Value) -> Res<Result<Value, Value>> {
-        let method = method.as_str().unwrap_or_default();
-        let at = self
-            .script
-            .iter()
-            .position(|(m, _)| *m == method)
-            .ok_or_else(|| {
-                format!("demo: the server asked `{method}`, which the script did not expect")
-            })?;
-        let (_, answer) = self.script.remove(at).ok_or("script")?;
+    /// The answer to `method` with `params`: the first one expected for it. A URL-mode
+    /// question sends the user to the page ([`User::pay_on_page`]).
+    fn answer(&self, method: &str, params: &Value) -> Reply {
+        let mut script = self.script();
+        let Some(at) = script.answers.iter().position(|(m, _)| *m == method) else {
+            let why = format!("the server asked `{method}`, which the script did not expect");
+            script.unexpected.push(why);
+            return Reply::Error(Error::internal("the demo's script did not expect this"));
+        };
         let shown = match method {
             "elicitation/create" => params["message"].as_str().unwrap_or_default().to_owned(),
             "sampling/createMessage" => "(the model is asked to pick flights)".to_owned(),
             other => other.to_owned(),
         };
         println!("  [user sees] {shown}");
-        self.shown.push(shown);
+        script.shown.push(shown);
         if let Some(url) = params["url"].as_str() {
-            let (status, page) = web::get(url, 64 * 1024).await?;
-            expect(
-                "the payment page",
-                status == 200 && page.contains("<button id=\"pay\"") && page.contains("/complete"),
-                true,
-            )?;
-            println!("  [user opens] {url} and presses \"Pay\" there in a moment");
-            self.opened = Some(url.to_owned());
-            let complete = format!("{url}/complete");
-            tokio::spawn(async move {
-                tokio::time::sleep(Duration::from_millis(1500)).await;
-                match web::post_json(&complete, "{}", 4096).await {
-                    Ok((_, body)) => println!("  [payment page] {body}"),
-                    Err(e) => println!("  [payment page] failed: {e}"),
-                }
-            });
+            self.page.send_replace(Some(url.to_owned()));
         }
-        Ok(match answer.get("error") {
-            Some(e) => Err(e.clone()),
-            None => Ok(answer),
-        })
+        script.answers.remove(at).map_or(Reply::Ignore, |(_, a)| a)
     }
 
-    /// Closes stdin; the server must exit, successfully.
-    async fn close(mut self) -> Res<Vec<String>> {
-        drop(self.stdin);
-        let status = tokio::time::timeout(Duration::from_secs(5), self.child.wait()).await??;
-        println!("  (stdin closed; server exited with {status})");
-        expect("the server's exit", status.success(), true)?;
-        Ok(self.shown)
+    /// Fails the demo when the server asked something the script did not expect.
+    fn check(&self) -> Res<()> {
+        match self.script().unexpected.first() {
+            Some(why) => Err(format!("demo: {why}").into()),
+            None => Ok(()),
+        }
+    }
+
+    /// The user opens the page the server sent them to and, a moment later, presses "Pay"
+    /// there, while the server waits for the payment. Returns the page's link.
+    async fn pay_on_page(&self) -> Res<String> {
+        let mut page = self.page.subscribe();
+        let opened = tokio::time::timeout(BOUND, page.wait_for(Option::is_some)).await;
+        let url = match opened {
+            Ok(Ok(url)) => url.clone().unwrap_or_default(),
+            _ => return Err("demo: no payment page was opened".into()),
+        };
+        let (status, page) = web::get(&url, 64 * 1024).await?;
+        expect(
+            "the payment page",
+            status == 200 && page.contains("<button id=\"pay\"") && page.contains("/complete"),
+            true,
+        )?;
+        println!("  [user opens] {url} and presses \"Pay\" there in a moment");
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        let (_, body) = web::post_json(&format!("{url}/complete"), "{}", 4096).await?;
+        println!("  [payment page] {body}");
+        Ok(url)
+    }
+}
+
+/// This binary, started as a server, and a client of it.
+struct Demo {
+    client: TestClient,
+    user: User,
+}
+
+impl Demo {
+    /// Starts the server and connects at `revision`, declaring `capabilities`: every message
+    /// printed, with a line at the end of each 2026-07-28 round.
+    async fn start(revision: Revision, capabilities: Value) -> Res<Demo> {
+        let user = User::new();
+        let asked = user.clone();
+        let script = rondo_mcp::testing::Script::new()
+            .otherwise(move |method, params| asked.answer(method, params));
+        let mut server = Command::new(std::env::current_exe()?);
+        server
+            .env_remove("TRAVEL_FLIGHT_FALLBACK")
+            .env_remove("TRAVEL_MODEL_PROVIDER");
+        let client = TestClient::spawn(revision, &mut server)?
+            .capabilities(serde_json::from_value(capabilities)?)
+            .client_info(Implementation::new("travel-demo", "1.0.0"))
+            .script(script)
+            .max_rounds(6)
+            .timeout(BOUND)
+            .echo(echo())
+            .connect()
+            .await?;
+        Ok(Demo { client, user })
+    }
+
+    fn modern(&self) -> bool {
+        self.client.revision().is_modern()
+    }
+
+    /// `tools/call`, following 2026-07-28 rounds; at 2026-07-28, `capabilities` instead of the
+    /// client's own for this call.
+    async fn call(&self, name: &str, args: Value, capabilities: Option<&Value>) -> Res<Call> {
+        let mut params = json!({"name": name, "arguments": args});
+        if let Some(caps) = capabilities {
+            params["_meta"] = json!({"io.modelcontextprotocol/clientCapabilities": caps});
+        }
+        let call = self.client.call("tools/call", params).await?;
+        self.user.check()?;
+        println!("  => {}", call.text());
+        Ok(call)
+    }
+
+    /// Closes stdin; the server must exit, successfully. Returns what the user was shown.
+    async fn close(self) -> Res<Vec<String>> {
+        self.client.close().await?;
+        println!("  (stdin closed; the server exited successfully)");
+        Ok(std::mem::take(&mut self.user.script().shown))
+    }
+}
+
+/// Prints a frame, and after each `InputRequiredResult` the round it ends and its state.
+fn echo() -> impl Fn(&Frame) + Send + Sync + 'static {
+    let round = AtomicU32::new(0);
+    move |frame| {
+        println!("  {frame}");
+        let result = &frame.message["result"];
+        if frame.direction != Direction::Received || result.is_null() {
+            return;
+        }
+        if result["resultType"] != "input_required" {
+            round.store(0, Ordering::Relaxed);
+            return;
+        }
+        let n = round.fetch_add(1, Ordering::Relaxed) + 1;
+        let state = result["requestState"].as_str().unwrap_or_default();
+        let head: String = state.chars().take(32).collect();
+        println!(
+            "  (round {n} ends: requestState of {} bytes carries it to the next: {head}…)",
+            state.len()
+        );
     }
 }
 
@@ -234,12 +233,8 @@ fn expect<T: PartialEq + std::fmt::Debug>(what: &str, got: T, want: T) -> Res<()
     }
 }
 
-fn text(result: &Value) -> &str {
-    result["content"][0]["text"].as_str().unwrap_or_default()
-}
-
-fn picked(result: &Value) -> (String, Vec<String>) {
-    let s = &result["structuredContent"];
+fn picked(call: &Call) -> (String, Vec<String>) {
+    let s = &call.result["structuredContent"];
     let ids = s["picks"].as_array().into_iter().flatten();
     let ids = ids
         .filter_map(|p| p["flight"]["id"].as_str().map(str::to_owned))
@@ -247,47 +242,22 @@ fn picked(result: &Value) -> (String, Vec<String>) {
     (s["chosen_by"].as_str().unwrap_or_default().to_owned(), ids)
 }
 
-/// One line per message: the `_meta` of modern messages elided, long messages cut.
-fn short(v: &Value) -> String {
-    let mut v = v.clone();
-    for part in ["params", "result"] {
-        if let Some(meta) = v
-            .get_mut(part)
-            .and_then(Value::as_object_mut)
-            .and_then(|o| o.get_mut("_meta"))
-        {
-            *meta = json!("…");
-        }
-    }
-    let s = v.to_string();
-    if s.chars().count() > 200 {
-        format!("{}…", s.chars().take(200).collect::<String>())
-    } else {
-        s
-    }
+fn accept(content: Value) -> (&'static str, Reply) {
+    ("elicitation/create", Reply::accept(content))
 }
 
-fn accept(content: Value) -> (&'static str, Value) {
-    (
-        "elicitation/create",
-        json!({"action": "accept", "content": content}),
-    )
-}
-
-fn sampled(text: &str) -> (&'static str, Value) {
+fn sampled(text: &str) -> (&'static str, Reply) {
     let reply = json!({"role": "assistant", "content": {"type": "text", "text": text}, "model": "demo-model", "stopReason": "endTurn"});
-    ("sampling/createMessage", reply)
+    ("sampling/createMessage", Reply::Raw(reply))
 }
 
 /// The flows both revisions share, from the flight search to the payment. `fallback` makes the
-/// second search go without the model (2026-07-28: a request that does not declare sampling;
-/// 2025-11-25: the user rejects the sampling request).
-async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<()> {
+/// second search go without the model (2026-07-28: the capabilities of a request that does not
+/// declare sampling; 2025-11-25, `None`: the user rejects the sampling request).
+async fn flows(d: &Demo, fallback: Option<Value>) -> Res<()> {
     println!("\n-- find_best_flight: the client's model picks");
-    c.expect_answers([sampled(&model_picks().to_string())]);
-    let (r, _) = c
-        .call_tool("find_best_flight", search_args(), c.meta.clone().as_ref())
-        .await?;
+    d.user.expect_answers([sampled(&model_picks().to_string())]);
+    let r = d.call("find_best_flight", search_args(), None).await?;
     expect(
         "the model's picks",
         picked(&r),
@@ -298,18 +268,13 @@ async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<(
     )?;
 
     println!("\n-- find_best_flight: no model, so the server's fallback ranks");
-    if rejected {
-        c.expect_answers([(
-            "sampling/createMessage",
-            json!({"error": {"code": -1, "message": "User rejected sampling request"}}),
-        )]);
+    if fallback.is_none() {
+        let rejected = Error::new(-1, "User rejected sampling request");
+        d.user
+            .expect_answers([("sampling/createMessage", Reply::Error(rejected))]);
     }
-    let (r, _) = c
-        .call_tool(
-            "find_best_flight",
-            search_args(),
-            fallback.as_ref().or(c.meta.clone().as_ref()),
-        )
+    let r = d
+        .call("find_best_flight", search_args(), fallback.as_ref())
         .await?;
     expect(
         "the ranking",
@@ -321,53 +286,40 @@ async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<(
     )?;
 
     println!("\n-- book_trip: the traveller declines");
-    c.expect_answers([("elicitation/create", json!({"action": "decline"}))]);
-    let (r, _) = c
-        .call_tool(
-            "book_trip",
-            json!({"package_id": "barcelona"}),
-            c.meta.clone().as_ref(),
-        )
+    d.user
+        .expect_answers([("elicitation/create", Reply::Decline)]);
+    let r = d
+        .call("book_trip", json!({"package_id": "barcelona"}), None)
         .await?;
     expect(
         "the declined booking",
-        text(&r),
+        r.text().as_str(),
         "The traveller declined the trip; nothing was booked.",
     )?;
 
     println!("\n-- book_trip: approval with preferences, then the traveller details");
-    c.expect_answers([
+    d.user.expect_answers([
         accept(json!({"approve": true, "seat": "window", "room_type": "suite", "travel_insurance": true})),
         accept(traveller()),
     ]);
-    let (r, rounds) = c
-        .call_tool(
-            "book_trip",
-            json!({"package_id": "barcelona"}),
-            c.meta.clone().as_ref(),
-        )
+    let r = d
+        .call("book_trip", json!({"package_id": "barcelona"}), None)
         .await?;
-    let want_rounds = if c.meta.is_some() { 3 } else { 1 };
-    expect("rounds of the booking", rounds, want_rounds)?;
-    let booked = text(&r);
+    let want_rounds = if d.modern() { 3 } else { 1 };
+    expect("rounds of the booking", r.rounds, want_rounds)?;
     let want = "Booked Barcelona: flights 15 June 2027 to 22 June 2027, Hotel Arts Barcelona (beachfront), 7 nights, $3,000 in total for Ada Lovelace (window seat, suite room, travel insurance): booking trip-1. Pay with pay_for_trip(booking_id: \"trip-1\").";
-    expect("the booking", booked, want)?;
+    expect("the booking", r.text().as_str(), want)?;
 
     println!("\n-- pay_for_trip: payment on the server's page (URL mode)");
-    c.expect_answers([("elicitation/create", json!({"action": "accept"}))]);
-    let (r, _) = c
-        .call_tool(
-            "pay_for_trip",
-            json!({"booking_id": "trip-1"}),
-            c.meta.clone().as_ref(),
-        )
-        .await?;
+    d.user
+        .expect_answers([("elicitation/create", Reply::Accept(None))]);
+    let pay = d.call("pay_for_trip", json!({"booking_id": "trip-1"}), None);
+    let (r, link) = tokio::try_join!(pay, d.user.pay_on_page())?;
     expect(
         "the payment",
-        text(&r),
+        r.text().as_str(),
         "Paid $3,000 for booking trip-1: receipt R-TRIP-1-3000.",
     )?;
-    let link = c.opened.take().ok_or("demo: no payment page was opened")?;
     expect(
         "the payment link carries no booking id",
         link.contains("trip-1"),
@@ -380,7 +332,7 @@ async fn flows(c: &mut Client, fallback: Option<Value>, rejected: bool) -> Res<(
         (status, page.contains("This payment link has been used")),
         (410, true),
     )?;
-    expect("answers left unused", c.script.len(), 0)?;
+    expect("answers left unused", d.user.script().answers.len(), 0)?;
     Ok(())
 }
 
@@ -395,7 +347,7 @@ fn sha256(bytes: &[u8]) -> String {
 
 /// The Skills extension: the one skill is listed, and its `SKILL.md` reads back with the
 /// digest and size the manifest states.
-async fn skill(c: &mut Client) -> Res<()> {
+async fn skill(c: &TestClient) -> Res<()> {
     println!("\n-- skills/list, then resources/read of the SKILL.md: how to use these tools");
     let listed = c.request("skills/list", json!({})).await?;
     let skills = listed["skills"]
@@ -439,54 +391,37 @@ async fn skill(c: &mut Client) -> Res<()> {
     Ok(())
 }
 
-fn modern_meta(caps: Value) -> Value {
-    json!({
-        "io.modelcontextprotocol/protocolVersion": MODERN,
-        "io.modelcontextprotocol/clientCapabilities": caps,
-        "io.modelcontextprotocol/clientInfo": {"name": "travel-demo", "version": "1.0.0"}
-    })
-}
-
 async fn modern() -> Res<()> {
     println!(
         "\n== {MODERN}: stateless; questions travel in InputRequiredResult, answers in the retry =="
     );
     let everything = json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}});
-    let mut c = Client::spawn(Some(modern_meta(everything)))?;
-    let discovered = c.request("server/discover", json!({})).await?;
+    let d = Demo::start(Revision::V2026_07_28, everything).await?;
+    let discovered = d.client.request("server/discover", json!({})).await?;
     expect(
         "supported versions",
         &discovered["supportedVersions"],
         &json!([MODERN]),
     )?;
-    skill(&mut c).await?;
-    let no_sampling = modern_meta(json!({"elicitation": {"form": {}, "url": {}}}));
-    flows(&mut c, Some(no_sampling), false).await?;
-    let shown = c.close().await?;
+    skill(&d.client).await?;
+    let no_sampling = json!({"elicitation": {"form": {}, "url": {}}});
+    flows(&d, Some(no_sampling)).await?;
+    let shown = d.close().await?;
     expect("questions shown", shown.len(), 5)
 }
 
 async fn legacy() -> Res<()> {
     println!("\n== {LEGACY}: initialize; the same tools send real requests to the client ==");
-    let mut c = Client::spawn(None)?;
     let caps = json!({"elicitation": {"form": {}, "url": {}}, "sampling": {}});
-    let init = c
-        .request(
-            "initialize",
-            json!({"protocolVersion": LEGACY, "capabilities": caps,
-            "clientInfo": {"name": "travel-demo", "version": "1.0.0"}}),
-        )
-        .await?;
+    let d = Demo::start(Revision::V2025_11_25, caps).await?;
     expect(
         "negotiated version",
-        &init["protocolVersion"],
-        &json!(LEGACY),
+        d.client.initialize_result().map(|r| &r["protocolVersion"]),
+        Some(&json!(LEGACY)),
     )?;
-    c.send(json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))
-        .await?;
-    skill(&mut c).await?;
-    flows(&mut c, None, true).await?;
-    let shown = c.close().await?;
+    skill(&d.client).await?;
+    flows(&d, None).await?;
+    let shown = d.close().await?;
     expect("questions shown", shown.len(), 6)
 }
 

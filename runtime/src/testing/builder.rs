@@ -1,8 +1,8 @@
 //! [`TestClientBuilder`]: the client's settings, and the ways to start one (a [`Server`] on an
-//! in-memory pipe, or any peer on a pipe).
+//! in-memory pipe, or any peer on a pipe; a child process is in `child.rs`).
 
-use super::wire::{Reader, Shared, Writer, read_loop};
-use super::{Script, TestClient, Validator};
+use super::wire::{Echo, Peer, Pipe, Reader, Shared, Writer, read_loop};
+use super::{Frame, Script, TestClient, Validator};
 use crate::handler::Handler;
 use crate::protocol::{ClientCapabilities, Error, Implementation, Revision};
 use crate::server::Server;
@@ -15,7 +15,7 @@ use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, BufReader};
 
 /// Starts the server (or reaches the peer) and gives the client's ends of the pipe.
-type Start = Box<dyn FnOnce() -> (Reader, Writer) + Send>;
+pub(super) type Start = Box<dyn FnOnce() -> Pipe + Send>;
 
 /// Builds a [`TestClient`]. `H` is the handler of the server it starts (`()` for a client of
 /// any peer, [`TestClient::over_io`]).
@@ -30,6 +30,7 @@ pub struct TestClientBuilder<H> {
     pub(super) max_rounds: u32,
     pub(super) timeout: Duration,
     pub(super) check: Validator,
+    pub(super) echo: Option<Echo>,
 }
 
 impl<H> TestClientBuilder<H> {
@@ -58,6 +59,28 @@ impl<H> TestClientBuilder<H> {
     /// How long a request waits for its answer before the test fails (default 10 s).
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = timeout;
+        self
+    }
+    /// Shows every line sent and received to `echo` as it goes, in the order of the wire (a
+    /// server's line as it is read; the client's before it is written): for a test or a demo
+    /// that prints its conversation. [`Frame`]'s `Display` is a short form for a reader.
+    ///
+    /// ```
+    /// # use rondo_mcp::prelude::*;
+    /// # struct Empty;
+    /// # impl Handler for Empty { fn info(&self) -> ServerInfo { ServerInfo::new("empty", "1").with_tools() } }
+    /// # #[tokio::main(flavor = "current_thread")] async fn main() {
+    /// use rondo_mcp::testing::TestClient;
+    /// let client = TestClient::modern(Server::new(Empty))
+    ///     .echo(|frame| println!("  {frame}")) // `  client -> {"id":1,...}`, cut at 200 characters
+    ///     .connect()
+    ///     .await
+    ///     .unwrap();
+    /// client.list_tools().await.unwrap();
+    /// # }
+    /// ```
+    pub fn echo(mut self, echo: impl Fn(&Frame) + Send + Sync + 'static) -> Self {
+        self.echo = Some(Arc::new(echo));
         self
     }
     /// Skips the schema check against the definition `def` (`"CallToolRequest"`,
@@ -91,21 +114,26 @@ impl<H> TestClientBuilder<H> {
             timeout: self.timeout,
             check: self.check,
             client_info: self.client_info,
+            echo: self.echo,
         }
     }
     /// Starts the server on an in-memory pipe (or takes the peer's pipe) and, on 2025-11-25,
     /// performs the handshake.
     pub async fn connect(self) -> Result<TestClient, Error> {
-        let (client_r, client_w) = (self.start)();
+        let pipe = (self.start)();
         let shared = Arc::new(Shared {
-            writer: tokio::sync::Mutex::new(client_w),
+            writer: tokio::sync::Mutex::new(Some(pipe.writer)),
+            echo: self.echo,
             transcript: Mutex::new(Vec::new()),
             check: Mutex::new(self.check),
             pending: Mutex::new(HashMap::new()),
             script: Mutex::new(self.script),
         });
-        tokio::spawn(read_loop(BufReader::new(client_r), shared.clone()));
-        let client = TestClient {
+        let reading = tokio::spawn(read_loop(BufReader::new(pipe.reader), shared.clone()));
+        let mut client = TestClient {
+            peer: Some(pipe.peer),
+            reading: Some(reading),
+            initialized: None,
             shared,
             revision: self.revision,
             capabilities: self.capabilities,
@@ -121,7 +149,7 @@ impl<H> TestClientBuilder<H> {
                 "capabilities": client.capabilities,
                 "clientInfo": client.client_info,
             });
-            client.raw_request("initialize", params).await?;
+            client.initialized = Some(client.raw_request("initialize", params).await?);
             client.notify("notifications/initialized", json!({})).await;
         }
         Ok(client)
@@ -142,21 +170,27 @@ impl TestClient {
         let start: Start = Box::new(move || {
             let (client_io, server_io) = tokio::io::duplex(1 << 16);
             let (server_r, server_w) = tokio::io::split(server_io);
-            tokio::spawn(async move {
-                if let Err(e) = server.serve_io(server_r, server_w).await {
+            let serving = tokio::spawn(async move {
+                let served = server.serve_io(server_r, server_w).await;
+                if let Err(e) = &served {
                     tracing::warn!(error = %e, "test server ended with an error");
                 }
+                served
             });
             let (client_r, client_w) = tokio::io::split(client_io);
-            (Box::pin(client_r) as Reader, Box::pin(client_w) as Writer)
+            Pipe {
+                reader: Box::pin(client_r),
+                writer: Box::pin(client_w),
+                peer: Peer::Task(serving),
+            }
         });
         Self::starting(start, revision)
     }
 
     /// A client of `revision` for any peer that speaks newline-delimited JSON-RPC on a pipe:
-    /// `output` is what the peer writes, `input` what it reads (a child process's stdout and
-    /// stdin, say, or a hand-written fake of a misbehaving server). Everything else is as for
-    /// a client of a [`Server`].
+    /// `output` is what the peer writes, `input` what it reads (a socket, say, or a
+    /// hand-written fake of a misbehaving server; for a child process, [`TestClient::spawn`]).
+    /// Everything else is as for a client of a [`Server`].
     ///
     /// ```
     /// # #[tokio::main(flavor = "current_thread")] async fn main() {
@@ -188,12 +222,15 @@ impl TestClient {
         output: impl AsyncRead + Send + 'static,
         input: impl AsyncWrite + Send + 'static,
     ) -> TestClientBuilder<()> {
-        let start: Start =
-            Box::new(move || (Box::pin(output) as Reader, Box::pin(input) as Writer));
+        let start: Start = Box::new(move || Pipe {
+            reader: Box::pin(output) as Reader,
+            writer: Box::pin(input) as Writer,
+            peer: Peer::Other,
+        });
         Self::starting(start, revision)
     }
 
-    fn starting<H>(start: Start, revision: Revision) -> TestClientBuilder<H> {
+    pub(super) fn starting<H>(start: Start, revision: Revision) -> TestClientBuilder<H> {
         TestClientBuilder {
             start,
             handler: PhantomData,
@@ -205,6 +242,7 @@ impl TestClient {
             max_rounds: 8,
             timeout: Duration::from_secs(10),
             check: Validator::new(revision),
+            echo: None,
         }
     }
 }

@@ -1,9 +1,13 @@
-//! An in-memory MCP client for testing servers, for either revision.
+//! An MCP client for testing servers, for either revision.
 //!
 //! The client talks to the server through the same newline-delimited framing as stdio, over an
-//! in-memory pipe, declares the capabilities a test chooses, answers elicitation, sampling and
-//! roots questions from a [`Script`], drives the 2026-07-28 multi-round loop, and records every
-//! line in both directions ([`TestClient::transcript`]).
+//! in-memory pipe ([`TestClient::modern`], [`TestClient::legacy`]), a child process's stdin and
+//! stdout ([`TestClient::spawn`]: a server binary, end to end) or any pipe
+//! ([`TestClient::over_io`]). It declares the capabilities a test chooses, answers elicitation,
+//! sampling and roots questions from a [`Script`], drives the 2026-07-28 multi-round loop, and
+//! records every line in both directions ([`TestClient::transcript`]; shown as it goes with
+//! [`TestClientBuilder::echo`]). [`TestClient::close`] ends the conversation and checks that the
+//! server ends with it.
 //!
 //! Every line it sends and receives is checked against the official JSON Schema of its revision
 //! (bundled with the crate; see [`Validator`] for what is checked against what). A violation
@@ -29,7 +33,9 @@ mod answers;
 mod builder;
 mod call;
 mod capability_set;
+mod child;
 mod clock;
+mod frame;
 mod schema;
 mod script;
 mod sweep;
@@ -41,7 +47,9 @@ pub use answers::Answering;
 pub use builder::TestClientBuilder;
 pub use call::Call;
 pub use capability_set::CapabilitySet;
+pub use child::CloseError;
 pub use clock::ManualClock;
+pub use frame::{Direction, Frame};
 pub use script::{Reply, Script};
 pub use sweep::{Client, Finding, Outcomes, Report, Sweep};
 pub use validate::{Validator, Violation};
@@ -54,30 +62,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::time::Duration;
 use tokio::sync::oneshot;
-use wire::{Shared, lock};
+use wire::{Peer, Shared, lock};
 
 /// The most pages [`TestClient::list_tools`] follows.
 pub const MAX_PAGES: usize = 10_000;
-
-/// Which way a message went.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Direction {
-    /// Client to server.
-    Sent,
-    /// Server to client.
-    Received,
-}
-
-/// One recorded line.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Frame {
-    /// Which way it went.
-    pub direction: Direction,
-    /// The message; `Value::Null` when the line is not JSON.
-    pub message: Value,
-    /// The line as it went over the wire, without its newline.
-    pub line: String,
-}
 
 /// An in-memory client connected to a server. See the [module docs](self).
 ///
@@ -129,6 +117,12 @@ pub struct Frame {
 /// ```
 pub struct TestClient {
     shared: Arc<Shared>,
+    /// What ends when the client [closes](TestClient::close); `None` once it did.
+    peer: Option<Peer>,
+    /// The task reading the server's output.
+    reading: Option<tokio::task::JoinHandle<()>>,
+    /// The server's `initialize` result (2025-11-25).
+    initialized: Option<Value>,
     revision: Revision,
     capabilities: ClientCapabilities,
     client_info: Implementation,
@@ -142,6 +136,13 @@ impl TestClient {
     /// The revision this client speaks.
     pub fn revision(&self) -> Revision {
         self.revision
+    }
+
+    /// The server's answer to `initialize` (its `protocolVersion`, `capabilities`,
+    /// `serverInfo`, `instructions`), at 2025-11-25; `None` at 2026-07-28, which has no
+    /// handshake.
+    pub fn initialize_result(&self) -> Option<&Value> {
+        self.initialized.as_ref()
     }
 
     /// Every line sent and received so far.

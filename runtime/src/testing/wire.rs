@@ -1,6 +1,6 @@
 //! The client's end of the in-memory pipe: writing, recording and checking every line in both
 //! directions, and routing what the server sends (responses to pending requests, back-channel
-//! requests answered from the script).
+//! requests answered from the script), and what is at the other end.
 
 use super::{Direction, Frame, Reply, Script, Validator};
 use crate::protocol::{self, Error, Inbound, RequestId};
@@ -18,8 +18,32 @@ pub(super) type Reader = Pin<Box<dyn AsyncRead + Send>>;
 /// The client's write end: the server's input.
 pub(super) type Writer = Pin<Box<dyn AsyncWrite + Send>>;
 
+/// Shown every recorded line, as it is recorded ([`TestClientBuilder::echo`]).
+///
+/// [`TestClientBuilder::echo`]: super::TestClientBuilder::echo
+pub(super) type Echo = Arc<dyn Fn(&Frame) + Send + Sync>;
+
+/// The client's ends of the pipe, and what ends when the conversation does.
+pub(super) struct Pipe {
+    pub(super) reader: Reader,
+    pub(super) writer: Writer,
+    pub(super) peer: Peer,
+}
+
+/// What is at the other end of the pipe, for [`TestClient::close`](super::TestClient::close).
+pub(super) enum Peer {
+    /// A [`Server`](crate::Server) served on the pipe by this task.
+    Task(tokio::task::JoinHandle<std::io::Result<()>>),
+    /// A child process on its stdin and stdout.
+    Child(tokio::process::Child),
+    /// Whatever the caller connected ([`TestClient::over_io`](super::TestClient::over_io)).
+    Other,
+}
+
 pub(super) struct Shared {
-    pub(super) writer: tokio::sync::Mutex<Writer>,
+    /// `None` once the client closed the server's input.
+    pub(super) writer: tokio::sync::Mutex<Option<Writer>>,
+    pub(super) echo: Option<Echo>,
     pub(super) transcript: Mutex<Vec<Frame>>,
     pub(super) check: Mutex<Validator>,
     pub(super) pending: Mutex<Pending>,
@@ -40,12 +64,24 @@ impl Shared {
     /// Records, checks and writes one line (which need not be JSON).
     pub(super) async fn send_line(&self, line: &str) {
         // Recorded under the writer's lock, so the transcript has the order of the wire.
+        // A line sent after the input was closed never goes over the wire: not recorded.
         let mut w = self.writer.lock().await;
+        let Some(w) = w.as_mut() else {
+            return;
+        };
         self.record(Direction::Sent, line.as_bytes());
         let mut bytes = line.as_bytes().to_vec();
         bytes.push(b'\n');
         let _ = w.write_all(&bytes).await;
         let _ = w.flush().await;
+    }
+
+    /// Ends the server's input: shut down and dropped (a child's stdin closes only when
+    /// dropped, an in-memory pipe's write half only when shut down).
+    pub(super) async fn close_input(&self) {
+        if let Some(mut w) = self.writer.lock().await.take() {
+            let _ = w.shutdown().await;
+        }
     }
 
     /// Adds a line to the transcript and checks it; its JSON, when it is JSON.
@@ -55,11 +91,15 @@ impl Shared {
             Direction::Sent => lock(&self.check).sent(line),
             Direction::Received => lock(&self.check).received(line),
         }
-        lock(&self.transcript).push(Frame {
+        let frame = Frame {
             direction,
             message: message.clone().unwrap_or(Value::Null),
             line: String::from_utf8_lossy(line).into_owned(),
-        });
+        };
+        if let Some(echo) = &self.echo {
+            echo(&frame);
+        }
+        lock(&self.transcript).push(frame);
         message
     }
 
