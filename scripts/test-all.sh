@@ -110,9 +110,12 @@ finished ui-fixtures
 if [[ -n "${CI:-}" ]]; then rm -rf target/tests/trybuild; fi
 
 step "docs and the packaged crates, in the background beside the demos, conformance and interop (which mostly wait on their clients)"
-# Warnings are errors. The published crates package and build on their own (together:
+# Warnings are errors. The libraries only (the examples' binaries are read as code, not docs);
+# `--examples` (there are no example targets) makes cargo resolve features with the
+# dev-dependencies, as clippy and the tests did, so rustdoc reads the dependencies the test step
+# built instead of checking some 160 crates again with dev-only features off. The published crates package and build on their own (together:
 # rondo-mcp needs the macros crate of the same version, and both the skill-format crate).
-background docs-and-package bash -c 'RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --locked &&
+background docs-and-package bash -c 'RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --lib --examples --locked &&
   cargo package -p rondo-mcp-skill-format -p rondo-mcp-macros -p rondo-mcp --locked'
 
 step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
