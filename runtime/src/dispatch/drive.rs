@@ -6,7 +6,7 @@ use crate::cx::{Cx, Ending, StartPhase};
 use crate::protocol::Error;
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
-use std::pin::{Pin, pin};
+use std::pin::Pin;
 use std::task::{Context, Poll};
 
 /// What a handler's future came to.
@@ -31,9 +31,10 @@ pub(super) enum Driven<T> {
 
 /// Polls a handler future to completion, a recorded question (2026-07-28), an ending, a panic
 /// or cancellation. After every poll that returns `Pending`, the ask state is checked: an
-/// ending, or questions recorded in this pass, drop the future (the tool's locals with it).
-pub(super) async fn drive<F: Future>(cx: &Cx, fut: F) -> Driven<F::Output> {
-    let mut fut = pin!(fut);
+/// ending, or questions recorded in this pass, end the drive, and the caller drops the future
+/// (the tool's locals with it). The future is pinned by the caller, in its own frame: taken by
+/// value it would be stored twice in this one's, once as the argument and once pinned.
+pub(super) async fn drive<F: Future + ?Sized>(cx: &Cx, mut fut: Pin<&mut F>) -> Driven<F::Output> {
     let run = std::future::poll_fn(|tcx| poll_once(cx, fut.as_mut(), tcx));
     tokio::select! {
         biased;

@@ -13,6 +13,7 @@ use crate::protocol::{
 use serde::Serialize;
 use serde_json::json;
 use std::future::Future;
+use std::pin::pin;
 
 impl<H: Handler> Engine<H> {
     /// Routes a method both revisions share.
@@ -79,7 +80,7 @@ impl<H: Handler> Engine<H> {
                 let request = request?;
                 let rev = facts.revision;
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
-                match drive(&cx, h.complete(&cx, request)).await {
+                match drive(&cx, pin!(h.complete(&cx, request))).await {
                     Driven::Done(r) => {
                         self.complete(&cx.req.method, rev, json!({ "completion": r? }), false)
                     }
@@ -104,7 +105,7 @@ impl<H: Handler> Engine<H> {
         T: Serialize,
         F: Future<Output = Result<Page<T>, Error>>,
     {
-        match drive(cx, fut).await {
+        match drive(cx, pin!(fut)).await {
             Driven::Done(page) => {
                 let page = page?;
                 let result = ListResult {

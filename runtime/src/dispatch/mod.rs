@@ -149,7 +149,16 @@ impl<H: Handler> Engine<H> {
     }
 
     /// Serves one request; `None` when it was cancelled (nothing may be sent for it then).
-    pub(crate) async fn handle(&self, req: Request, route: Route, conn: &Conn) -> Option<Message> {
+    ///
+    /// Not an `async fn`: one would keep `req` and `route` twice in its future (as arguments,
+    /// and as the locals they are moved into), and this future is kept for every request in
+    /// flight (design §23).
+    pub(crate) fn handle<'a>(
+        &'a self,
+        req: Request,
+        route: Route,
+        conn: &'a Conn,
+    ) -> impl Future<Output = Option<Message>> + Send + 'a {
         let span = tracing::info_span!(
             "mcp.request",
             method = %req.method,
@@ -175,7 +184,6 @@ impl<H: Handler> Engine<H> {
             }
         }
         .instrument(span)
-        .await
     }
 
     /// The complete answer of `method`, written once: on 2026-07-28 with the envelope

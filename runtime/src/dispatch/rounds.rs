@@ -15,6 +15,7 @@ use crate::protocol::{
 use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
 use serde::Serialize;
 use std::future::Future;
+use std::pin::pin;
 
 /// The ask state a request's earlier rounds carried.
 pub(super) struct Bound {
@@ -151,18 +152,22 @@ impl<H: Handler> Engine<H> {
         facts: Box<ClientFacts>,
         mut params: TargetParams,
     ) -> Answered {
-        let bound = self.open_rounds(&method, conn, &facts, &mut params).await?;
-        let taken = bound.taken;
-        let parsed = Parsed {
-            id,
-            method,
-            target: Some(params.target),
-            arguments: params.arguments,
-            round: bound.round,
-            flow: bound.flow,
+        // In a block of its own: what the rounds carried is moved into the context, and a
+        // local whose storage outlived the handler's await would still take its size in this
+        // future (as would the params, had they a binding here).
+        let (cx, taken) = {
+            let bound = self.open_rounds(&method, conn, &facts, &mut params).await?;
+            let parsed = Parsed {
+                id,
+                method,
+                target: Some(params.target),
+                arguments: params.arguments,
+                round: bound.round,
+                flow: bound.flow,
+            };
+            (self.cx(parsed, conn, facts, bound.asks), bound.taken)
         };
-        let cx = self.cx(parsed, conn, facts, bound.asks);
-        let out = match drive(&cx, T::run(&*self.handler, &cx)).await {
+        let out = match drive(&cx, pin!(T::run(&*self.handler, &cx))).await {
             Driven::Panicked(msg) => T::panicked(cx.target(), msg),
             other => other,
         };

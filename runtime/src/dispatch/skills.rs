@@ -8,6 +8,7 @@ use super::drive::{Driven, drive, settle};
 use super::{Answered, ClientFacts, Conn, Engine, Parsed, string_param};
 use crate::cx::AskState;
 use crate::handler::Handler;
+use std::pin::pin;
 use crate::protocol::{
     Body, Error, GetSkillResult, Method, RequestId, cursor, serves_directory_read, serves_skills,
 };
@@ -38,7 +39,7 @@ impl<H: Handler> Engine<H> {
             m @ Method::SkillsGet if serves_skills(caps) => {
                 let uri = string_param(params.as_ref(), "uri")?.to_owned();
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
-                match drive(&cx, h.get_skill(&cx, &uri)).await {
+                match drive(&cx, pin!(h.get_skill(&cx, &uri))).await {
                     Driven::Done(skill) => {
                         let result = GetSkillResult { skill: skill? };
                         self.complete(&cx.req.method, cx.req.revision, result, false)
