@@ -8,9 +8,10 @@ use crate::protocol::{
     LoggingLevel, Method, Request, Written, echo,
 };
 use crate::session::LegacySession;
+use futures_util::future::Either;
 use serde::Deserialize as _;
 use serde_json::Value;
-use tracing::Span;
+use std::future::{Future, ready};
 
 impl<H: Handler> Engine<H> {
     /// Answers an `initialize` and returns the session it opens.
@@ -58,35 +59,38 @@ impl<H: Handler> Engine<H> {
         Ok((result, session))
     }
 
-    /// Serves a request of a 2025-11-25 session.
-    pub(super) async fn legacy(
-        &self,
+    /// Serves a request of a 2025-11-25 session: the session-only methods at once, the
+    /// shared ones by [`Engine::method`]'s future (not an `async fn`, for the reason `method`
+    /// is not).
+    pub(super) fn legacy<'a>(
+        &'a self,
         req: Request,
         session: &LegacySession,
-        conn: &Conn,
-    ) -> Answered {
-        Span::current().record("revision", session.protocol_version.as_str());
+        conn: &'a Conn,
+    ) -> impl Future<Output = Answered> + Send + use<'a, H> {
         let params = req.params.other();
         let caps = &self.config.info.capabilities;
         let subscribe = caps.resources.as_ref().and_then(|r| r.subscribe) == Some(true);
-        match &req.method {
+        let now = match &req.method {
             Method::Ping => Ok(Some(empty())),
-            Method::SetLogLevel if caps.logging.is_some() => {
-                session.set_log_level(log_level(params)?);
-                Ok(Some(empty()))
-            }
+            Method::SetLogLevel if caps.logging.is_some() => log_level(params).map(|level| {
+                session.set_log_level(level);
+                Some(empty())
+            }),
             m @ (Method::ResourcesSubscribe | Method::ResourcesUnsubscribe) if subscribe => {
-                let uri = string_param(params, "uri")?;
-                let max = self.config.max_listen_uris;
-                session.subscribe(uri, *m == Method::ResourcesSubscribe, max)?;
-                Ok(Some(empty()))
+                string_param(params, "uri").and_then(|uri| {
+                    let max = self.config.max_listen_uris;
+                    session.subscribe(uri, *m == Method::ResourcesSubscribe, max)?;
+                    Ok(Some(empty()))
+                })
             }
             _ => {
                 let policy = &self.config.client_policy;
                 let facts = ClientFacts::legacy(session, req.params.meta.as_ref(), policy);
-                self.method(req, conn, facts).await
+                return Either::Right(self.method(req, conn, facts));
             }
-        }
+        };
+        Either::Left(ready(now))
     }
 }
 

@@ -8,18 +8,48 @@ use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
     Body, CallToolResult, Cursor, Error, GetPromptResult, Method, Page, Params, ReadResourceResult,
-    Request, Tool,
+    Request, RequestId, Tool,
 };
+use futures_util::future::Either;
 use serde::Serialize;
 use serde_json::json;
 use std::future::Future;
 use std::pin::pin;
 
 impl<H: Handler> Engine<H> {
-    /// Routes a method both revisions share.
-    pub(super) async fn method(
-        &self,
+    /// Routes a method both revisions share. Not an `async fn`: a synchronous `tools/call`
+    /// with well-formed params, the request nearly every server serves most, gets its rounds
+    /// future unwrapped; every other method is served boxed by [`Engine::other_method`]. An
+    /// `async fn` would keep `req` twice (as its argument and as what it is destructured
+    /// into) next to the largest arm's future, and this future is held for every request in
+    /// flight (design §23).
+    pub(super) fn method<'a>(
+        &'a self,
         req: Request,
+        conn: &'a Conn,
+        facts: Box<ClientFacts>,
+    ) -> impl Future<Output = Answered> + Send + 'a {
+        let Request { id, method, params } = req;
+        // `_meta` was read into `facts`; its tree is not kept for the rest of the request.
+        let Params { meta, body } = params;
+        drop(meta);
+        let tools = self.config.info.capabilities.tools.is_some();
+        match (method, body) {
+            (m @ Method::ToolsCall, Body::Target(Ok(p)))
+                if tools && matches!(self.task_call(&facts, &p.target), TaskCall::Sync) =>
+            {
+                Either::Left(self.rounds::<CallToolResult>(id, m, conn, facts, p))
+            }
+            (m, body) => Either::Right(Box::pin(self.other_method(id, m, body, conn, facts))),
+        }
+    }
+
+    /// Routes every method [`Engine::method`] does not take itself.
+    async fn other_method(
+        &self,
+        id: RequestId,
+        method: Method,
+        body: Body,
         conn: &Conn,
         facts: Box<ClientFacts>,
     ) -> Answered {
@@ -30,10 +60,6 @@ impl<H: Handler> Engine<H> {
             caps.resources.is_some(),
         );
         let h = &*self.handler;
-        // `_meta` was read into `facts`; its tree is not kept for the rest of the request.
-        let Request { id, method, params } = req;
-        let Params { meta, body } = params;
-        drop(meta);
         match (method, body) {
             (m @ Method::ToolsList, Body::List(cursor)) if tools => {
                 let cursor = cursor?;

@@ -30,8 +30,11 @@ use crate::protocol::{
     Written,
 };
 use crate::session::LegacySession;
+use futures_util::FutureExt as _;
+use futures_util::future::Either;
 use serde::Serialize;
 use serde_json::Value;
+use std::future::{Future, ready};
 use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -137,6 +140,9 @@ impl ClientFacts {
 /// `Ok(None)` when nothing may be sent (the request was cancelled).
 pub(crate) type Answered = Result<Option<Written>, Error>;
 
+/// A rare method's answer, boxed so that it does not size the future of every request.
+type Boxed<'a> = std::pin::Pin<Box<dyn Future<Output = Answered> + Send + 'a>>;
+
 impl<H: Handler> Engine<H> {
     /// An engine for `handler` with the default settings.
     pub(crate) fn new(handler: H) -> Self {
@@ -150,9 +156,10 @@ impl<H: Handler> Engine<H> {
 
     /// Serves one request; `None` when it was cancelled (nothing may be sent for it then).
     ///
-    /// Not an `async fn`: one would keep `req` and `route` twice in its future (as arguments,
-    /// and as the locals they are moved into), and this future is kept for every request in
-    /// flight (design §23).
+    /// Not an `async fn`, and routed before its future is made: an `async fn` would keep
+    /// `req` and `route` in its future next to the future it hands them to, and this future
+    /// is kept for every request in flight (design §23). Every layer below is routed the
+    /// same way, so a `tools/call` is held as the one future of its rounds.
     pub(crate) fn handle<'a>(
         &'a self,
         req: Request,
@@ -168,22 +175,30 @@ impl<H: Handler> Engine<H> {
             round = tracing::field::Empty,
         );
         let id = req.id.clone();
-        async move {
-            let answered = match route {
-                Route::Modern(Ok(meta)) => self.modern(req, meta, conn).await,
-                Route::Modern(Err(e)) => Err(e),
-                Route::Legacy(session) => self.legacy(req, &session, conn).await,
-            };
-            match answered {
+        let answered = match route {
+            Route::Modern(Ok(meta)) => {
+                span.record("revision", Revision::V2026_07_28.as_str());
+                Either::Left(self.modern(req, meta, conn))
+            }
+            Route::Modern(Err(e)) => Either::Right(Either::Left(ready(Err(e)))),
+            Route::Legacy(session) => {
+                span.record("revision", session.protocol_version.as_str());
+                // The session is only read while the request is routed.
+                Either::Right(Either::Right(self.legacy(req, &session, conn)))
+            }
+        };
+        // A combinator, not an `async` block: one would hold `answered` twice (captured, and
+        // as the future it awaits).
+        answered
+            .map(move |answered| match answered {
                 Ok(Some(result)) => Some(Message::response(&id, &result)),
                 Ok(None) => None,
                 Err(e) => {
                     tracing::debug!(code = e.code, message = %e.message, "request failed");
                     Some(Message::error(Some(&id), &e))
                 }
-            }
-        }
-        .instrument(span)
+            })
+            .instrument(span)
     }
 
     /// The complete answer of `method`, written once: on 2026-07-28 with the envelope

@@ -1,22 +1,39 @@
 //! The methods only 2026-07-28 serves (`server/discover`, `subscriptions/listen`) in front of
 //! the shared ones.
 
-use super::{Answered, ClientFacts, Conn, Engine};
+use super::{Answered, Boxed, ClientFacts, Conn, Engine};
 use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::protocol::{DiscoverResult, MODERN_VERSIONS, Method, Request, Revision};
-use tracing::Span;
+use futures_util::future::Either;
+use std::future::{Future, ready};
 
 impl<H: Handler> Engine<H> {
-    /// Serves a stateless 2026-07-28 request whose `_meta` the transport checked.
-    pub(super) async fn modern(&self, req: Request, meta: ModernMeta, conn: &Conn) -> Answered {
-        Span::current().record("revision", Revision::V2026_07_28.as_str());
+    /// Serves a stateless 2026-07-28 request whose `_meta` the transport checked. Not an
+    /// `async fn`, for the reason [`Engine::method`] is not: the methods only this revision
+    /// has are rare and served boxed, the shared ones by `method`'s future itself.
+    pub(super) fn modern<'a>(
+        &'a self,
+        req: Request,
+        meta: ModernMeta,
+        conn: &'a Conn,
+    ) -> impl Future<Output = Answered> + Send + 'a {
         let facts = || ClientFacts::modern(meta, &self.config.client_policy);
         match req.method {
-            Method::Discover => self.discover(),
-            Method::Listen => self.listen(&req, conn, facts()).await,
-            ref m if m.is_task_method() => self.task_method(req, conn, facts()).await,
-            _ => self.method(req, conn, facts()).await,
+            Method::Discover => Either::Left(Either::Left(ready(self.discover()))),
+            Method::Listen => Either::Left(Either::Right(Box::pin(async move {
+                self.listen(&req, conn, facts()).await
+            }) as Boxed<'a>)),
+            ref m if m.is_task_method() => {
+                let facts = facts();
+                Either::Left(Either::Right(
+                    Box::pin(self.task_method(req, conn, facts)) as Boxed<'a>
+                ))
+            }
+            _ => {
+                let facts = facts();
+                Either::Right(self.method(req, conn, facts))
+            }
         }
     }
 

@@ -8,10 +8,10 @@ use super::drive::{Driven, drive, settle};
 use super::{Answered, ClientFacts, Conn, Engine, Parsed, string_param};
 use crate::cx::AskState;
 use crate::handler::Handler;
-use std::pin::pin;
 use crate::protocol::{
     Body, Error, GetSkillResult, Method, RequestId, cursor, serves_directory_read, serves_skills,
 };
+use std::pin::pin;
 
 impl<H: Handler> Engine<H> {
     /// Serves `skills/list`, `skills/get` or `resources/directory/read`.
