@@ -1,8 +1,10 @@
 //! Newline-delimited JSON-RPC over a byte stream: stdin/stdout, or any `AsyncRead`/`AsyncWrite`
 //! pair (the in-memory test client uses a duplex pipe).
 //!
-//! One line in, one message. Requests run concurrently, up to `Server::max_in_flight` at once;
-//! more wait, in the order they came, for a place. While their lines add up to
+//! One line in, one message. Each request's answer is polled once on the reader: one that is
+//! ready then (a tool that waits on nothing, a list) is answered with no task spawned; one that
+//! is not goes on in its own task. Those run concurrently, up to `Server::max_in_flight` at
+//! once; more wait, in the order they came, for a place. While their lines add up to
 //! `max_message_bytes` the reader reads no further, so a client writing faster than the server
 //! serves is held back by the pipe, not refused. Responses and
 //! notifications are written by one writer task, one line each. `notifications/cancelled` cancels a request in flight and
@@ -28,7 +30,9 @@ use crate::sync::lock;
 use futures_util::StreamExt as _;
 use std::collections::{HashMap, VecDeque};
 use std::io;
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
+use std::task::Poll;
 use std::time::Duration;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{broadcast, mpsc};
@@ -298,37 +302,71 @@ impl<H: Handler> StdioConn<H> {
         });
     }
 
+    /// Starts a request. Its answer is polled once here, on the reader: most requests (a
+    /// `tools/call` that does not wait on anything, a list) are answered in that poll, with
+    /// no task spawned and nothing registered in flight, since nothing can cancel a request
+    /// before the reader reads the next line. One that is still pending (it sleeps, awaits
+    /// I/O, asks the client, listens) is registered and goes on in its own task, so it never
+    /// holds up the next line and `notifications/cancelled` drops it (design §23).
     async fn spawn(&mut self, req: Request, route: Route) {
-        let cancel = CancellationToken::new();
-        self.serials += 1;
-        let serial = self.serials;
-        let flight = Flight {
-            cancel: cancel.clone(),
-            listen: req.method == Method::Listen,
-            serial,
-        };
-        if let Err(e) = register(&self.in_flight, &req.id, flight) {
+        if lock(&self.in_flight).contains_key(&req.id) {
+            let e = Error::invalid_request("a request with this id is already in flight");
             return self.reject(Some(&req.id), e).await;
         }
+        let (id, listen) = (req.id.clone(), req.method == Method::Listen);
+        let cancel = CancellationToken::new();
         let conn = Conn {
             out: self.out.clone(),
             principal: None,
-            cancel,
+            cancel: cancel.clone(),
             step_up: None,
         };
-        let (engine, in_flight) = (self.engine.clone(), self.in_flight.clone());
-        self.tasks.spawn(async move {
-            let id = req.id.clone();
-            // Boxed: the answer's future is kilobytes (every method's path), and tokio moves a
-            // task's future on spawn; a box keeps the task small.
-            let reply = Box::pin(engine.handle(req, route, &conn)).await;
-            forget(&in_flight, &id, serial);
-            if let Some(msg) = reply
-                && !conn.cancel.is_cancelled()
-            {
-                conn.out.send(msg).await;
-            }
+        let engine = self.engine.clone();
+        // Boxed: a task moves its future on spawn, and this one is a request's whole path.
+        let mut answer = Box::pin(async move {
+            let reply = engine.handle(req, route, &conn).await;
+            (reply, conn)
         });
+        let first = std::future::poll_fn(|tcx| {
+            Poll::Ready(panic::catch_unwind(AssertUnwindSafe(|| {
+                answer.as_mut().poll(tcx)
+            })))
+        })
+        .await;
+        match first {
+            Ok(Poll::Ready((reply, _))) => {
+                if let Some(msg) = reply {
+                    self.out.send(msg).await;
+                }
+            }
+            Ok(Poll::Pending) => {
+                self.serials += 1;
+                let serial = self.serials;
+                let flight = Flight {
+                    cancel,
+                    listen,
+                    serial,
+                };
+                lock(&self.in_flight).insert(id.clone(), flight);
+                let in_flight = self.in_flight.clone();
+                self.tasks.spawn(async move {
+                    let (reply, conn) = answer.await;
+                    forget(&in_flight, &id, serial);
+                    if let Some(msg) = reply
+                        && !conn.cancel.is_cancelled()
+                    {
+                        conn.out.send(msg).await;
+                    }
+                });
+            }
+            // The tool's own panics are its answer (the driver catches them); this is one in
+            // the engine, which a spawned task would have swallowed without an answer.
+            Err(_) => {
+                tracing::error!(%id, "serving a request panicked");
+                let e = Error::internal("The server failed with an internal error");
+                self.reject(Some(&id), e).await
+            }
+        }
     }
 
     fn on_notification(&mut self, method: &Method, params: Option<&JsonObject>) {
@@ -417,24 +455,12 @@ fn push_line(buf: &mut Vec<u8>, msg: &Message) {
 }
 
 /// Forgets a finished request: the entry under `id` if it is still this request's (`serial`).
+/// It is called before the answer is sent, so the count of requests in flight (which
+/// `serve_io` keeps at most `max_in_flight`) drops first: a client that waits for an answer
+/// may always send another.
 fn forget(in_flight: &InFlight, id: &RequestId, serial: u64) {
     let mut map = lock(in_flight);
     if map.get(id).is_some_and(|f| f.serial == serial) {
         map.remove(id);
     }
-}
-
-/// Records a request in flight, unless its id is already in use. The count of requests in
-/// flight (those not yet answered or cancelled, which `serve_io` keeps at most
-/// `max_in_flight`) drops before a request's answer is written, so a client that waits for an
-/// answer may always send another.
-fn register(in_flight: &InFlight, id: &RequestId, flight: Flight) -> Result<(), Error> {
-    let mut map = lock(in_flight);
-    if map.contains_key(id) {
-        return Err(Error::invalid_request(
-            "a request with this id is already in flight",
-        ));
-    }
-    map.insert(id.clone(), flight);
-    Ok(())
 }
