@@ -1,4 +1,5 @@
-//! One JSON-RPC request over one POST: the handler runs on its own task, and the answer is
+//! One JSON-RPC request over one POST: the handler is polled once in the request's future and,
+//! if it is not done then, runs on in its own task, and the answer is
 //! `application/json` when nothing precedes the result, else a request-scoped SSE stream
 //! (notifications, 2025-11-25 server-to-client requests, then the response, then the end).
 //!
@@ -18,7 +19,9 @@ use crate::protocol::Message;
 use crate::protocol::{Error, Request, RequestId};
 use bytes::Bytes;
 use http::{Response, StatusCode};
+use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
+use std::task::Poll;
 use std::time::Duration;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::{Instant, Interval, interval_at};
@@ -77,7 +80,6 @@ pub(crate) async fn run<H: Handler>(
 ) -> Response<McpBody> {
     let id = job.req.id.clone();
     let (tx, mut rx) = mpsc::channel::<Message>(QUEUE);
-    let (done_tx, done_rx) = oneshot::channel();
     let conn = Conn {
         out: Outbound(tx),
         principal: job.principal,
@@ -85,19 +87,43 @@ pub(crate) async fn run<H: Handler>(
         step_up: job.step_up.as_ref().map(|w| w.slot.clone()),
     };
     let (engine, req, route) = (job.engine, job.req, job.route);
-    tokio::spawn(async move {
+    let mut answer = Box::pin(async move {
         let reply = engine.handle(req, route, &conn).await;
         // Every sender is gone once `conn` is: the pump then sees the queue end before the
         // final answer, so the answer is always the last message.
         drop(conn);
         drop(hold);
-        let _ = done_tx.send(reply);
+        reply
     });
+    // Polled once here: a handler that waits on nothing is answered in this poll, with no
+    // task spawned; one still pending goes on in its own task (design §23, "Any client").
+    let first = std::future::poll_fn(|tcx| {
+        Poll::Ready(panic::catch_unwind(AssertUnwindSafe(|| {
+            answer.as_mut().poll(tcx)
+        })))
+    })
+    .await;
+    let done = match first {
+        Ok(Poll::Ready(reply)) => Done::Now(reply),
+        Ok(Poll::Pending) => {
+            let (done_tx, done_rx) = oneshot::channel();
+            tokio::spawn(async move {
+                let _ = done_tx.send(answer.await);
+            });
+            Done::Later(done_rx)
+        }
+        // The tool's own panics are its answer (the driver catches them); this is one in the
+        // engine, answered as a task that died would be.
+        Err(_) => {
+            tracing::error!("serving a request panicked");
+            Done::Now(Some(internal_error(&id)))
+        }
+    };
     let guard = opts.modern.then(|| job.cancel.clone().drop_guard());
     match rx.recv().await {
-        Some(first) => stream(first, rx, done_rx, guard, opts.keep_alive, id),
+        Some(first) => stream(first, rx, done, guard, opts.keep_alive, id),
         None => {
-            let reply = final_message(done_rx.await, &id);
+            let reply = done.answer(&id).await;
             if let Some(g) = guard {
                 g.disarm();
             }
@@ -126,16 +152,28 @@ pub(crate) async fn run<H: Handler>(
     }
 }
 
-/// The handler's answer; a task that died without one becomes an internal error.
-fn final_message(
-    done: Result<Option<Message>, oneshot::error::RecvError>,
-    id: &RequestId,
-) -> Option<Message> {
-    done.unwrap_or_else(|_| {
-        tracing::error!("request task ended without an answer");
-        let e = Error::internal("The request failed with an internal error");
-        Some(Message::error(Some(id), &e))
-    })
+/// The handler's answer: at once when its first poll finished it, else from its task.
+enum Done {
+    Now(Option<Message>),
+    Later(oneshot::Receiver<Option<Message>>),
+}
+
+impl Done {
+    /// The answer; a task that died without one becomes an internal error.
+    async fn answer(self, id: &RequestId) -> Option<Message> {
+        match self {
+            Done::Now(reply) => reply,
+            Done::Later(rx) => rx.await.unwrap_or_else(|_| {
+                tracing::error!("request task ended without an answer");
+                Some(internal_error(id))
+            }),
+        }
+    }
+}
+
+fn internal_error(id: &RequestId) -> Message {
+    let e = Error::internal("The request failed with an internal error");
+    Message::error(Some(id), &e)
 }
 
 /// One message as a complete SSE response.
@@ -150,7 +188,7 @@ pub(crate) fn single_event(msg: &Message) -> Response<McpBody> {
 fn stream(
     first: Message,
     rx: mpsc::Receiver<Message>,
-    done: oneshot::Receiver<Option<Message>>,
+    done: Done,
     guard: Option<DropGuard>,
     keep_alive: Duration,
     id: RequestId,
@@ -168,7 +206,7 @@ fn stream(
 async fn pump(
     first: Message,
     mut rx: mpsc::Receiver<Message>,
-    done: oneshot::Receiver<Option<Message>>,
+    done: Done,
     out: &mpsc::Sender<Bytes>,
     keep_alive: Duration,
     id: &RequestId,
@@ -193,9 +231,9 @@ async fn pump(
     }
     let done = tokio::select! {
         _ = out.closed() => return,
-        d = done => d,
+        d = done.answer(id) => d,
     };
-    if let Some(msg) = final_message(done, id) {
+    if let Some(msg) = done {
         let _ = out.send(body::sse_event(&msg)).await;
     }
 }
