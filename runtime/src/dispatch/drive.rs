@@ -71,6 +71,20 @@ pub(super) fn poll_once<F: Future + ?Sized>(
     }
 }
 
+/// Polls a request's answer once, where the transport read it, catching a panic: `Ready`
+/// when it needed nothing to wait on, `Pending` when the transport must move it to a task.
+/// Both transports start every request this way (design §23, "Any client").
+pub(crate) async fn poll_first<F: Future + ?Sized>(
+    mut fut: Pin<&mut F>,
+) -> std::thread::Result<Poll<F::Output>> {
+    std::future::poll_fn(|tcx| {
+        Poll::Ready(std::panic::catch_unwind(AssertUnwindSafe(|| {
+            fut.as_mut().poll(tcx)
+        })))
+    })
+    .await
+}
+
 fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     payload
         .downcast_ref::<&str>()

@@ -39,6 +39,8 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
+pub(crate) use drive::poll_first;
+
 /// A handler with its configuration and notification hub: everything a request is served
 /// with. Cheap to clone (three `Arc`s); clones share everything.
 pub(crate) struct Engine<H> {

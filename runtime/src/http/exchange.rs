@@ -12,14 +12,13 @@
 use super::body::{self, McpBody};
 use crate::backchannel::Outbound;
 use crate::cx::Principal;
-use crate::dispatch::{Conn, Engine, Route};
+use crate::dispatch::{Conn, Engine, Route, poll_first};
 use crate::handler::Handler;
 use crate::identity::{StepUp, StepUpSlot};
 use crate::protocol::Message;
 use crate::protocol::{Error, Request, RequestId};
 use bytes::Bytes;
 use http::{Response, StatusCode};
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
@@ -97,12 +96,7 @@ pub(crate) async fn run<H: Handler>(
     });
     // Polled once here: a handler that waits on nothing is answered in this poll, with no
     // task spawned; one still pending goes on in its own task (design §23, "Any client").
-    let first = std::future::poll_fn(|tcx| {
-        Poll::Ready(panic::catch_unwind(AssertUnwindSafe(|| {
-            answer.as_mut().poll(tcx)
-        })))
-    })
-    .await;
+    let first = poll_first(answer.as_mut()).await;
     let done = match first {
         Ok(Poll::Ready(reply)) => Done::Now(reply),
         Ok(Poll::Pending) => {

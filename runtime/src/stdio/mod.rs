@@ -18,7 +18,7 @@
 pub(crate) mod pipes;
 
 use crate::backchannel::Outbound;
-use crate::dispatch::{Conn, Engine, Route};
+use crate::dispatch::{Conn, Engine, Route, poll_first};
 use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
 use crate::lines::{BadLine, Lines};
@@ -30,7 +30,6 @@ use crate::sync::lock;
 use futures_util::StreamExt as _;
 use std::collections::{HashMap, VecDeque};
 use std::io;
-use std::panic::{self, AssertUnwindSafe};
 use std::sync::{Arc, Mutex};
 use std::task::Poll;
 use std::time::Duration;
@@ -327,12 +326,7 @@ impl<H: Handler> StdioConn<H> {
             let reply = engine.handle(req, route, &conn).await;
             (reply, conn)
         });
-        let first = std::future::poll_fn(|tcx| {
-            Poll::Ready(panic::catch_unwind(AssertUnwindSafe(|| {
-                answer.as_mut().poll(tcx)
-            })))
-        })
-        .await;
+        let first = poll_first(answer.as_mut()).await;
         match first {
             Ok(Poll::Ready((reply, _))) => {
                 if let Some(msg) = reply {
