@@ -157,7 +157,7 @@ mod tests {
     use serde_json::json;
 
     fn signals(v: serde_json::Value, header: VersionHeader, session: bool) -> Signals {
-        let msg = Inbound::from_value(v).unwrap();
+        let msg = Inbound::parse(v.to_string().as_bytes()).unwrap();
         Signals {
             version_header: header,
             session,

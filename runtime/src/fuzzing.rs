@@ -52,7 +52,7 @@ impl<H: Handler> Direct<H> {
         if line.trim().is_empty() {
             return written;
         }
-        let msg = match Inbound::parse(line.as_bytes()) {
+        let msg = match Inbound::parse_str(line) {
             Ok(msg) => msg,
             Err(rej) => {
                 written.push(Message::error(rej.id.as_ref(), &rej.error).into_string());

@@ -34,13 +34,29 @@ pub(super) enum Driven<T> {
 /// ending, or questions recorded in this pass, end the drive, and the caller drops the future
 /// (the tool's locals with it). The future is pinned by the caller, in its own frame: taken by
 /// value it would be stored twice in this one's, once as the argument and once pinned.
+///
+/// Cancellation comes first: a request cancelled before a poll is not polled again. The wait
+/// for it is registered only once the future is pending, so a handler that finishes in its
+/// first poll (most do) never touches the token's waiter list.
 pub(super) async fn drive<F: Future + ?Sized>(cx: &Cx, mut fut: Pin<&mut F>) -> Driven<F::Output> {
-    let run = std::future::poll_fn(|tcx| poll_once(cx, fut.as_mut(), tcx));
-    tokio::select! {
-        biased;
-        _ = cx.req.cancel.cancelled() => Driven::Cancelled,
-        d = run => d,
-    }
+    let token = &cx.req.cancel;
+    let mut cancelled = std::pin::pin!(None);
+    std::future::poll_fn(|tcx| {
+        if token.is_cancelled() {
+            return Poll::Ready(Driven::Cancelled);
+        }
+        if let Poll::Ready(d) = poll_once(cx, fut.as_mut(), tcx) {
+            return Poll::Ready(d);
+        }
+        if cancelled.is_none() {
+            cancelled.set(Some(token.cancelled()));
+        }
+        match cancelled.as_mut().as_pin_mut().map(|c| c.poll(tcx)) {
+            Some(Poll::Ready(())) => Poll::Ready(Driven::Cancelled),
+            _ => Poll::Pending,
+        }
+    })
+    .await
 }
 
 /// Polls `fut` once and reads the ask state after a `Pending`: an ending, questions recorded

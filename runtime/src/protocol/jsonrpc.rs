@@ -1,7 +1,9 @@
 //! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
+use super::members::{self, Envelope, Members, Shape};
 use super::{Error, JsonObject, Method, Params, echo, unique};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::fmt;
 
@@ -31,6 +33,15 @@ impl RequestId {
             Value::String(s) => Some(RequestId::String(s.clone())),
             Value::Number(n) => n.as_i64().map(RequestId::Number),
             _ => None,
+        }
+    }
+
+    /// Reads an id from a member's text; `None` for anything that is not a string or an
+    /// integer.
+    fn from_raw(raw: &RawValue) -> Option<RequestId> {
+        match members::string(raw) {
+            Some(s) => Some(RequestId::String(s.into_owned())),
+            None => members::read::<i64>(raw).ok().map(RequestId::Number),
         }
     }
 }
@@ -89,12 +100,31 @@ impl Inbound {
     /// Parses one JSON-RPC message from raw bytes. A message that carries answers (a
     /// response, or a request with `inputResponses`) must not repeat a key where the answers
     /// are: a request that does is `-32602`, a response a [`Inbound::BadResponse`].
+    ///
+    /// The text is checked as JSON once, whole; then only what the server reads is built
+    /// from it ([`members`]): no `Value` tree of the message.
     pub fn parse(bytes: &[u8]) -> Result<Inbound, Rejected> {
-        let value: Value = serde_json::from_slice(bytes).map_err(|e| Rejected {
-            id: None,
-            error: Error::parse_error(e),
-        })?;
-        match Inbound::from_value(value)? {
+        let text = std::str::from_utf8(bytes).map_err(Rejected::parse)?;
+        Inbound::parse_str(text)
+    }
+
+    /// [`Inbound::parse`] of a text already checked as UTF-8 (a stdio line).
+    pub fn parse_str(text: &str) -> Result<Inbound, Rejected> {
+        let env = match Shape::parse(text).map_err(Rejected::parse)? {
+            Shape::Object(env) => env,
+            Shape::Array => return Err(Rejected::invalid(None, "batches are not supported")),
+            Shape::Scalar => {
+                let reason = "a JSON-RPC message must be an object";
+                return Err(Rejected::invalid(None, reason));
+            }
+        };
+        Inbound::classify(env)?.unique_answers(text.as_bytes())
+    }
+
+    /// The message as classified, unless it carries answers with a repeated key: the check
+    /// reads `bytes`, the text it was classified from.
+    pub(super) fn unique_answers(self, bytes: &[u8]) -> Result<Inbound, Rejected> {
+        match self {
             Inbound::Response { id, .. } if let Some(reason) = unique::in_message(bytes) => {
                 Ok(Inbound::BadResponse { id, reason })
             }
@@ -111,66 +141,66 @@ impl Inbound {
         }
     }
 
-    /// Classifies a JSON value as a JSON-RPC message.
-    pub fn from_value(value: Value) -> Result<Inbound, Rejected> {
-        let Value::Object(mut obj) = value else {
-            let reason = if value.is_array() {
-                "batches are not supported"
-            } else {
-                "a JSON-RPC message must be an object"
-            };
-            return Err(Rejected::invalid(None, reason));
-        };
-        let raw_id = obj.remove("id");
-        let id = match &raw_id {
+    /// Classifies the members of a message's object.
+    fn classify(env: Envelope<'_>) -> Result<Inbound, Rejected> {
+        let id = match env.id {
             None => None,
-            Some(v) => match RequestId::from_value(v) {
+            Some(raw) if members::is_null(raw) => None,
+            Some(raw) => match RequestId::from_raw(raw) {
                 Some(id) => Some(id),
-                None if v.is_null() => None,
                 None => {
                     let reason = "`id` must be a string or an integer";
                     return Err(Rejected::invalid(None, reason));
                 }
             },
         };
-        let version = obj.get("jsonrpc") == Some(&Value::String("2.0".into()));
-        match obj.remove("method") {
+        let version = env
+            .jsonrpc
+            .is_some_and(|v| members::string(v).as_deref() == Some("2.0"));
+        match env.method {
             Some(_) if !version => Err(Rejected::invalid(id, "`jsonrpc` must be \"2.0\"")),
-            Some(method) => Inbound::call(obj, method, id, raw_id.is_some()),
-            None => Inbound::response(obj, id, version),
+            Some(method) => {
+                let has_id = env.id.is_some();
+                Inbound::call(env.params, method, id, has_id)
+            }
+            None => Inbound::response(&env, id, version),
         }
     }
 
     /// A request (with an id) or a notification (without one).
     fn call(
-        mut obj: JsonObject,
-        method: Value,
+        params: Option<Shape<Members<'_>>>,
+        method: &RawValue,
         id: Option<RequestId>,
         has_id: bool,
     ) -> Result<Inbound, Rejected> {
-        let Value::String(name) = method else {
+        let Some(name) = members::string(method) else {
             return Err(Rejected::invalid(id, "`method` must be a string"));
         };
         let method = Method::parse(&name);
-        let params = match obj.remove("params") {
+        let params = match params {
             None => None,
-            Some(Value::Object(p)) => Some(p),
+            Some(Shape::Object(p)) => Some(p),
             Some(_) => return Err(Rejected::invalid(id, "`params` must be an object")),
         };
         match (id, has_id) {
             (Some(id), _) => {
-                let params = Params::parse(&method, params);
+                let params = Params::from_members(&method, params).map_err(Rejected::parse)?;
                 Ok(Inbound::Request(Request { id, method, params }))
             }
             (None, true) => Err(Rejected::invalid(None, "a request `id` must not be null")),
-            (None, false) => Ok(Inbound::Notification { method, params }),
+            (None, false) => {
+                let params = params.map(Members::into_object).transpose();
+                let params = params.map_err(Rejected::parse)?;
+                Ok(Inbound::Notification { method, params })
+            }
         }
     }
 
     /// A response to a request the server sent: a result or an error. With an id, anything
     /// else is a [`Inbound::BadResponse`], which is never answered.
     fn response(
-        mut obj: JsonObject,
+        env: &Envelope<'_>,
         id: Option<RequestId>,
         version: bool,
     ) -> Result<Inbound, Rejected> {
@@ -186,9 +216,10 @@ impl Inbound {
         if !version {
             return bad("`jsonrpc` must be \"2.0\"".into());
         }
-        let outcome = match (obj.remove("result"), obj.remove("error")) {
-            (Some(result), None) => Ok(result),
-            (None, Some(err)) => match serde_json::from_value::<Error>(err) {
+        let value = |raw| members::read::<Value>(raw).map_err(Rejected::parse);
+        let outcome = match (env.result, env.error) {
+            (Some(result), None) => Ok(value(result)?),
+            (None, Some(err)) => match serde_json::from_value::<Error>(value(err)?) {
                 Ok(error) => Err(error),
                 Err(e) => return bad(format!("malformed `error` object: {}", echo(e))),
             },
@@ -202,6 +233,14 @@ impl Inbound {
 }
 
 impl Rejected {
+    /// A `-32700`: the text is no JSON (no id can be read from it).
+    fn parse(e: impl fmt::Display) -> Rejected {
+        Rejected {
+            id: None,
+            error: Error::parse_error(e),
+        }
+    }
+
     /// A `-32600` for the message with `id` (if it could be read).
     fn invalid(id: Option<RequestId>, reason: &str) -> Rejected {
         Rejected {

@@ -7,10 +7,13 @@ mod error;
 mod header_params;
 mod input;
 mod jsonrpc;
+mod members;
 mod message;
 mod method;
 mod page;
 mod params;
+#[cfg(test)]
+mod parse_oracle;
 mod prompts;
 mod results;
 mod skills;

@@ -6,6 +6,7 @@
 //! order of the checks (era, capability, then params) stays what each revision says, and the
 //! error is answered on the request's id.
 
+use super::members::{self, Members};
 use super::{CompleteRequest, Cursor, Error, JsonObject, Method, echo};
 use serde_json::Value;
 
@@ -95,6 +96,30 @@ impl Params {
         }
     }
 
+    /// Reads `params` from its members (absent: `None`). The methods that may ask read only
+    /// their own members, each built from its text; any other method's object is built whole
+    /// and read by [`Params::parse`]. An error is a member's text that is JSON no `Value`
+    /// holds (a number beyond `f64`): the message is then a parse error, as it was when the
+    /// whole message was built as a `Value`.
+    pub(crate) fn from_members(
+        method: &Method,
+        params: Option<Members<'_>>,
+    ) -> Result<Params, serde_json::Error> {
+        let Some(obj) = params else {
+            return Ok(Params::parse(method, None));
+        };
+        if !matches!(
+            method,
+            Method::ToolsCall | Method::PromptsGet | Method::ResourcesRead
+        ) {
+            return Ok(Params::parse(method, Some(obj.into_object()?)));
+        }
+        Ok(Params {
+            meta: obj.get("_meta").map(members::read).transpose()?,
+            body: Body::Target(TargetParams::from_members(method, &obj)?),
+        })
+    }
+
     /// Whether the message carries answers (`inputResponses`), whose keys must each appear once.
     pub(crate) fn carries_answers(&self) -> bool {
         match &self.body {
@@ -181,6 +206,46 @@ impl TargetParams {
             request_state: obj.remove("requestState"),
             input_responses,
         })
+    }
+}
+
+impl TargetParams {
+    /// [`TargetParams::parse`] from the members' text, with the same checks in the same
+    /// order; the outer `Err` is a member's text no `Value` holds.
+    fn from_members(
+        method: &Method,
+        obj: &Members<'_>,
+    ) -> Result<Result<TargetParams, Error>, serde_json::Error> {
+        let key = method.target_param().unwrap_or("name");
+        let Some(target) = obj.get(key).and_then(members::string) else {
+            return Ok(Err(Error::invalid_params(format!(
+                "`{key}` must be a string"
+            ))));
+        };
+        let arguments = match obj.get("arguments") {
+            _ if *method == Method::ResourcesRead => JsonObject::new(),
+            None => JsonObject::new(),
+            Some(raw) if members::is_null(raw) => JsonObject::new(),
+            Some(raw) if members::is_object(raw) => members::read(raw)?,
+            Some(_) => return Ok(Err(Error::invalid_params("`arguments` must be an object"))),
+        };
+        let input_responses = match obj.get("inputResponses") {
+            None => None,
+            Some(raw) if members::is_object(raw) => match answers(members::read(raw)?) {
+                Ok(responses) => Some(responses),
+                Err(e) => return Ok(Err(e)),
+            },
+            Some(_) => {
+                let e = Error::invalid_params("`inputResponses` must be an object");
+                return Ok(Err(e));
+            }
+        };
+        Ok(Ok(TargetParams {
+            target: target.into_owned(),
+            arguments,
+            request_state: obj.get("requestState").map(members::read).transpose()?,
+            input_responses,
+        }))
     }
 }
 

@@ -190,7 +190,7 @@ impl<H: Handler> StdioConn<H> {
         if line.trim().is_empty() {
             return;
         }
-        let msg = match Inbound::parse(line.as_bytes()) {
+        let msg = match Inbound::parse_str(line) {
             Ok(msg) => msg,
             Err(rej) => return self.reject(rej.id.as_ref(), rej.error).await,
         };

@@ -127,7 +127,7 @@ pub(super) async fn read_loop(mut r: BufReader<Reader>, shared: Arc<Shared>) {
             line.pop();
         }
         if let Some(msg) = shared.record(Direction::Received, &line) {
-            route(&shared, msg);
+            route(&shared, &line, msg);
         }
     }
     for (_, tx) in lock(&shared.pending).drain() {
@@ -136,13 +136,13 @@ pub(super) async fn read_loop(mut r: BufReader<Reader>, shared: Arc<Shared>) {
 }
 
 /// Hands a response to its caller, or answers a back-channel request from the script.
-fn route(shared: &Arc<Shared>, msg: Value) {
+fn route(shared: &Arc<Shared>, line: &[u8], msg: Value) {
     // The question as it was put, for a script that answers by what it asks.
     let params = match (msg.get("id"), msg.get("params")) {
         (Some(_), Some(params)) => params.clone(),
         _ => Value::Null,
     };
-    match Inbound::from_value(msg) {
+    match Inbound::parse(line) {
         Ok(Inbound::Response { id, outcome }) => {
             if let Some(tx) = lock(&shared.pending).remove(&id) {
                 let _ = tx.send(outcome);

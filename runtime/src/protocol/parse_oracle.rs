@@ -1,0 +1,245 @@
+//! The reader of a message as it was before `members` (design §23): the whole text built into a
+//! `Value`, then classified. Kept only as the oracle of a differential test: [`Inbound::parse`]
+//! must classify every input as this does (a parse error may differ only in its reason text),
+//! over the committed fuzz corpora, hand-written edge cases, and their mutations.
+
+use super::error::code;
+use super::{Error, Inbound, JsonObject, Method, Params, Rejected, Request, RequestId, echo};
+use serde_json::Value;
+
+fn parse(bytes: &[u8]) -> Result<Inbound, Rejected> {
+    let value: Value = serde_json::from_slice(bytes).map_err(|e| Rejected {
+        id: None,
+        error: Error::parse_error(e),
+    })?;
+    from_value(value)?.unique_answers(bytes)
+}
+
+fn invalid(id: Option<RequestId>, reason: &str) -> Rejected {
+    Rejected {
+        id,
+        error: Error::invalid_request(reason),
+    }
+}
+
+fn from_value(value: Value) -> Result<Inbound, Rejected> {
+    let Value::Object(mut obj) = value else {
+        let reason = if value.is_array() {
+            "batches are not supported"
+        } else {
+            "a JSON-RPC message must be an object"
+        };
+        return Err(invalid(None, reason));
+    };
+    let raw_id = obj.remove("id");
+    let id = match &raw_id {
+        None => None,
+        Some(v) => match RequestId::from_value(v) {
+            Some(id) => Some(id),
+            None if v.is_null() => None,
+            None => return Err(invalid(None, "`id` must be a string or an integer")),
+        },
+    };
+    let version = obj.get("jsonrpc") == Some(&Value::String("2.0".into()));
+    match obj.remove("method") {
+        Some(_) if !version => Err(invalid(id, "`jsonrpc` must be \"2.0\"")),
+        Some(method) => call(obj, method, id, raw_id.is_some()),
+        None => response(obj, id, version),
+    }
+}
+
+fn call(
+    mut obj: JsonObject,
+    method: Value,
+    id: Option<RequestId>,
+    has_id: bool,
+) -> Result<Inbound, Rejected> {
+    let Value::String(name) = method else {
+        return Err(invalid(id, "`method` must be a string"));
+    };
+    let method = Method::parse(&name);
+    let params = match obj.remove("params") {
+        None => None,
+        Some(Value::Object(p)) => Some(p),
+        Some(_) => return Err(invalid(id, "`params` must be an object")),
+    };
+    match (id, has_id) {
+        (Some(id), _) => {
+            let params = Params::parse(&method, params);
+            Ok(Inbound::Request(Request { id, method, params }))
+        }
+        (None, true) => Err(invalid(None, "a request `id` must not be null")),
+        (None, false) => Ok(Inbound::Notification { method, params }),
+    }
+}
+
+fn response(
+    mut obj: JsonObject,
+    id: Option<RequestId>,
+    version: bool,
+) -> Result<Inbound, Rejected> {
+    let Some(id) = id else {
+        return Err(invalid(None, "a response needs an `id`"));
+    };
+    let bad = |reason: String| {
+        Ok(Inbound::BadResponse {
+            id: id.clone(),
+            reason,
+        })
+    };
+    if !version {
+        return bad("`jsonrpc` must be \"2.0\"".into());
+    }
+    let outcome = match (obj.remove("result"), obj.remove("error")) {
+        (Some(result), None) => Ok(result),
+        (None, Some(err)) => match serde_json::from_value::<Error>(err) {
+            Ok(error) => Err(error),
+            Err(e) => return bad(format!("malformed `error` object: {}", echo(e))),
+        },
+        (Some(_), Some(_)) => return bad("a response has both a `result` and an `error`".into()),
+        (None, None) => return bad("a response needs a `result` or an `error`".into()),
+    };
+    Ok(Inbound::Response { id, outcome })
+}
+
+/// Whether the two readers agree on `bytes`. They may differ in one way, said in design §23:
+/// a number beyond `f64` in a member the new reader does not build is no parse error there.
+fn agree(bytes: &[u8]) -> Result<(), String> {
+    let (old, new) = (parse(bytes), Inbound::parse(bytes));
+    let same = match (&old, &new) {
+        (Ok(a), Ok(b)) => a == b,
+        (Err(a), _) if a.error.code == code::PARSE_ERROR && beyond_f64(bytes) => true,
+        (Err(a), Err(b)) if a.error.code == code::PARSE_ERROR => {
+            b.error.code == code::PARSE_ERROR && b.id.is_none()
+        }
+        (Err(a), Err(b)) => a == b,
+        _ => false,
+    };
+    if same {
+        Ok(())
+    } else {
+        Err(format!(
+            "{:?}\n  old: {old:?}\n  new: {new:?}",
+            String::from_utf8_lossy(bytes)
+        ))
+    }
+}
+
+/// Whether `bytes` is JSON text that no `Value` holds: it is well formed (serde_json skips it
+/// without building it) but holds a number beyond `f64`.
+fn beyond_f64(bytes: &[u8]) -> bool {
+    serde_json::from_slice::<serde::de::IgnoredAny>(bytes).is_ok()
+        && serde_json::from_slice::<Value>(bytes).is_err()
+}
+
+/// The edge cases of the envelope and of the typed params, written out.
+const CASES: &[&str] = &[
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}"#,
+    r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"add","arguments":null,"requestState":"s","inputResponses":{"q":{"action":"accept"}}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b","arguments":{"a":1,"a":2}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","inputResponses":{"q":{},"q":{}}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","inputResponses":{"q":1}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","inputResponses":[]}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":1}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":[1]}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":"{}"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///x","arguments":7}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"name":"p","arguments":{"k":"v"}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":null}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[]}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"c","_meta":{}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tasks/update","params":{"taskId":"t","inputResponses":{"q":{}}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"p"},"argument":{"name":"a","value":""}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+    r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":1e2,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":9223372036854775808,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":-9223372036854775808,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":true,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":{},"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":"\u0041\n","method":"ping"}"#,
+    r#"{"\u006asonrpc":"2\u002e0","\u0069d":1,"method":"pi\u006eg"}"#,
+    r#"{"jsonrpc":"1.0","id":1,"method":"ping"}"#,
+    r#"{"jsonrpc":2,"id":1,"method":"ping"}"#,
+    r#"{"id":1,"method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":7}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"a","method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":1,"id":"two","method":"ping"}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":{"x":1}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":{"x":1,"x":2}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"m"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"error":{"code":"x"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"result":1,"error":{"code":1,"message":""}}"#,
+    r#"{"jsonrpc":"2.0","id":1}"#,
+    r#"{"jsonrpc":"2.0","result":{}}"#,
+    r#"{"id":1,"result":{}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"ping","extra":1e400}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{"a":1e400}}}"#,
+    r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+    r#"[1,]"#,
+    r#"3"#,
+    r#""s""#,
+    r#"null"#,
+    r#"{}"#,
+    r#"{"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"ping"} {}"#,
+    " \t{\"jsonrpc\" : \"2.0\" , \"id\" : 1 , \"method\" : \"tools/call\" , \"params\" : { \"name\" : \"t\" } }\r\n",
+];
+
+/// Every line of every file of the committed fuzz corpora.
+fn corpus_lines() -> Vec<Vec<u8>> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
+    let mut lines = Vec::new();
+    for target in ["stdio", "input_responses"] {
+        let Ok(dir) = std::fs::read_dir(root.join(target)) else {
+            continue;
+        };
+        for entry in dir.flatten() {
+            let data = std::fs::read(entry.path()).expect("a corpus file reads");
+            lines.extend(data.split(|&b| b == b'\n').map(<[u8]>::to_vec));
+        }
+    }
+    lines
+}
+
+#[test]
+fn the_members_reader_classifies_every_message_as_the_value_reader_did() {
+    let mut inputs: Vec<Vec<u8>> = CASES.iter().map(|c| c.as_bytes().to_vec()).collect();
+    let corpus = corpus_lines();
+    assert!(
+        corpus.len() > 1000,
+        "the corpora are there: {}",
+        corpus.len()
+    );
+    inputs.extend(corpus);
+    // Mutations of the written cases: each byte dropped, and each byte replaced by one of
+    // the characters that change JSON's structure.
+    let mut mutated = Vec::new();
+    for case in CASES {
+        let b = case.as_bytes();
+        for i in 0..b.len() {
+            let mut dropped = b.to_vec();
+            dropped.remove(i);
+            mutated.push(dropped);
+            for c in [b'"', b'{', b'}', b'[', b',', b':', b'\\', b'1', b'n'] {
+                let mut swapped = b.to_vec();
+                swapped[i] = c;
+                mutated.push(swapped);
+            }
+        }
+    }
+    inputs.extend(mutated);
+    let failures: Vec<String> = inputs.iter().filter_map(|i| agree(i).err()).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} inputs read differently:\n{}",
+        failures.len(),
+        inputs.len(),
+        failures[..failures.len().min(10)].join("\n")
+    );
+}
