@@ -10,8 +10,7 @@
 //! `MCP-Protocol-Version` header naming anything but a 2025-era version makes the message
 //! modern, and a 2025-era header without a session is refused.
 
-use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Method, RequestMeta};
-use serde_json::Value;
+use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Meta, Method, RequestMeta};
 
 /// The `MCP-Protocol-Version` header of an HTTP message; stdio has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,7 +78,7 @@ impl Signals {
     pub(crate) fn of(msg: &Inbound) -> Signals {
         let (modern_meta, initialize) = match msg {
             Inbound::Request(req) => (
-                RequestMeta::version_of(req.params.meta.as_ref()).is_some(),
+                req.params.meta.as_ref().is_some_and(Meta::names_version),
                 req.method == Method::Initialize,
             ),
             _ => (false, false),
@@ -129,14 +128,14 @@ pub(crate) struct ModernMeta(Box<RequestMeta>);
 
 impl ModernMeta {
     /// Parses and checks a request's `_meta` (`-32602` incomplete, `-32022` unsupported).
-    pub(crate) fn check(meta: Option<&Value>) -> Result<ModernMeta, Error> {
-        ModernMeta::served(RequestMeta::parse(meta)?)
+    pub(crate) fn check(meta: Option<Meta>) -> Result<ModernMeta, Error> {
+        ModernMeta::served(RequestMeta::of(meta)?)
     }
 
     /// Checks that an already parsed `_meta` names a served version (`-32022` otherwise).
-    pub(crate) fn served(meta: RequestMeta) -> Result<ModernMeta, Error> {
+    pub(crate) fn served(meta: Box<RequestMeta>) -> Result<ModernMeta, Error> {
         if MODERN_VERSIONS.contains(&meta.protocol_version.as_str()) {
-            Ok(ModernMeta(Box::new(meta)))
+            Ok(ModernMeta(meta))
         } else {
             Err(Error::unsupported_version(
                 MODERN_VERSIONS,

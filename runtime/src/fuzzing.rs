@@ -60,7 +60,7 @@ impl<H: Handler> Direct<H> {
             }
         };
         let signals = Signals::of(&msg);
-        let Inbound::Request(req) = msg else {
+        let Inbound::Request(mut req) = msg else {
             return written;
         };
         let route = match era::select(signals) {
@@ -72,7 +72,7 @@ impl<H: Handler> Direct<H> {
                 written.push(answer.into_string());
                 return written;
             }
-            _ => Route::Modern(ModernMeta::check(req.params.meta.as_ref())),
+            _ => Route::Modern(ModernMeta::check(req.params.meta.take())),
         };
         let (tx, mut rx) = mpsc::channel::<Message>(256);
         let conn = Conn {

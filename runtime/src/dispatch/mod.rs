@@ -26,7 +26,7 @@ use crate::notify::Notifier;
 use crate::policy::{CapSet, ClientPolicy};
 use crate::protocol::{
     self, CacheHint, ClientCapabilities, CompleteEnvelope, Enveloped, Error, Implementation,
-    JsonObject, LoggingLevel, Message, Method, ProgressToken, Request, RequestId, Revision,
+    JsonObject, LoggingLevel, Message, Meta, Method, ProgressToken, Request, RequestId, Revision,
     Written,
 };
 use crate::session::LegacySession;
@@ -121,7 +121,7 @@ impl ClientFacts {
     /// (per request, so the policy's log line says which request it narrowed).
     fn legacy(
         session: &LegacySession,
-        meta: Option<&Value>,
+        meta: Option<&Meta>,
         policy: &ClientPolicy,
     ) -> Box<ClientFacts> {
         let mut capabilities = session.client_capabilities.clone();
@@ -132,7 +132,7 @@ impl ClientFacts {
             client_info: session.client_info.clone(),
             removed_by_policy,
             log_level: session.log_level(),
-            progress_token: protocol::progress_token(meta),
+            progress_token: meta.and_then(Meta::progress_token),
             back: Some(session.back.clone()),
         })
     }

@@ -48,11 +48,11 @@ pub(crate) async fn post<H: Handler>(
 async fn request<H: Handler>(
     ep: &Endpoint<H>,
     headers: &HeaderMap,
-    req: Request,
+    mut req: Request,
     principal: Option<Principal>,
     accepts_json: bool,
 ) -> Response<McpBody> {
-    let meta = match validate(ep, headers, &req) {
+    let meta = match validate(ep, headers, &mut req) {
         Ok(meta) => meta,
         Err(e) => {
             tracing::debug!(method = %req.method, code = e.code, "request refused before dispatch");
@@ -87,9 +87,9 @@ async fn request<H: Handler>(
 fn validate<H: Handler>(
     ep: &Endpoint<H>,
     headers: &HeaderMap,
-    req: &Request,
+    req: &mut Request,
 ) -> Result<ModernMeta, Error> {
-    let meta = RequestMeta::parse(req.params.meta.as_ref())?;
+    let meta = RequestMeta::of(req.params.meta.take())?;
     headers::check_version(headers, &meta.protocol_version)?;
     let meta = ModernMeta::served(meta)?;
     check_target(req)?;

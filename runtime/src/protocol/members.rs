@@ -137,6 +137,22 @@ impl<'de> FromMembers<'de> for Members<'de> {
     }
 }
 
+impl<'de> Deserialize<'de> for Members<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct MembersVisitor;
+        impl<'de> Visitor<'de> for MembersVisitor {
+            type Value = Members<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Members<'de>, A::Error> {
+                Members::from_members(map)
+            }
+        }
+        d.deserialize_map(MembersVisitor)
+    }
+}
+
 impl<'de> FromMembers<'de> for Envelope<'de> {
     fn from_members<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut env = Envelope::default();

@@ -26,6 +26,7 @@ pub use error::*;
 pub use header_params::HeaderParam;
 pub use input::*;
 pub use jsonrpc::*;
+use members::Members;
 #[cfg(feature = "testing")]
 pub(crate) use message::error_response;
 pub(crate) use message::{Message, Written, notification, request, write};
@@ -39,6 +40,7 @@ pub use skills::{
 };
 pub(crate) use skills::{legacy_extensions, serves_directory_read, serves_skills};
 
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -123,10 +125,94 @@ pub(crate) struct RequestMeta {
     pub progress_token: Option<ProgressToken>,
 }
 
+/// A request's `_meta`, read when the message is read.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Meta {
+    /// A 2026-07-28 `_meta` with every field that revision requires, each valid: read once,
+    /// straight from its text when it can be (design §23).
+    Modern(Box<RequestMeta>),
+    /// Any other `_meta` (a 2025-11-25 request's, or one with a field missing or wrong), as
+    /// the client wrote it: each reader says what it lacks.
+    Value(Value),
+}
+
+impl Meta {
+    /// Reads `_meta` from its text. It is [`Meta::Modern`] exactly when
+    /// [`RequestMeta::parse`] of its `Value` succeeds, and then holds what that returns; the
+    /// error is text no `Value` holds (a number beyond `f64`).
+    pub(crate) fn from_raw(raw: &RawValue) -> Result<Meta, serde_json::Error> {
+        match RequestMeta::read(raw) {
+            Some(m) => Ok(Meta::Modern(Box::new(m))),
+            // What the text cannot tell (a key repeated inside a capability, say) the `Value`
+            // may still accept.
+            None => members::read(raw).map(Meta::from_value),
+        }
+    }
+
+    /// `_meta` from its `Value`: [`Meta::Modern`] when [`RequestMeta::parse`] accepts it.
+    pub(crate) fn from_value(value: Value) -> Meta {
+        match RequestMeta::parse(Some(&value)) {
+            Ok(m) => Meta::Modern(Box::new(m)),
+            Err(_) => Meta::Value(value),
+        }
+    }
+
+    /// Whether it names a protocol version (the era a request is served in reads this).
+    pub(crate) fn names_version(&self) -> bool {
+        match self {
+            Meta::Modern(_) => true,
+            Meta::Value(v) => v.get(meta::PROTOCOL_VERSION).is_some(),
+        }
+    }
+
+    /// Its `progressToken`, when it is a string or an integer.
+    pub(crate) fn progress_token(&self) -> Option<ProgressToken> {
+        match self {
+            Meta::Modern(m) => m.progress_token.clone(),
+            Meta::Value(v) => progress_token(Some(v)),
+        }
+    }
+}
+
 impl RequestMeta {
-    /// Reads the protocol version a request names in its `_meta`, if any.
-    pub fn version_of(meta: Option<&Value>) -> Option<&Value> {
-        meta?.as_object()?.get(meta::PROTOCOL_VERSION)
+    /// The metadata of a 2026-07-28 request from its `_meta` as read, or why it is refused.
+    pub(crate) fn of(meta: Option<Meta>) -> Result<Box<RequestMeta>, Error> {
+        match meta {
+            Some(Meta::Modern(m)) => Ok(m),
+            Some(Meta::Value(v)) => RequestMeta::parse(Some(&v)).map(Box::new),
+            None => RequestMeta::parse(None).map(Box::new),
+        }
+    }
+
+    /// [`RequestMeta::parse`] straight from the text, when every field is there and valid
+    /// (`None` otherwise: the `Value` reader then says what is wrong, in its own words).
+    fn read(raw: &RawValue) -> Option<RequestMeta> {
+        let m: Members = members::read(raw).ok()?;
+        let protocol_version = members::string(m.get(meta::PROTOCOL_VERSION)?)?.into_owned();
+        let client_capabilities = members::read(m.get(meta::CLIENT_CAPABILITIES)?).ok()?;
+        let client_info = match m.get(meta::CLIENT_INFO) {
+            None => None,
+            Some(v) if members::is_null(v) => None,
+            Some(v) => Some(members::read(v).ok()?),
+        };
+        let log_level = match m.get(meta::LOG_LEVEL) {
+            None => None,
+            Some(v) => Some(members::read(v).ok()?),
+        };
+        let progress_token = match m.get(meta::PROGRESS_TOKEN) {
+            None => None,
+            Some(v) => {
+                let t: Value = members::read(v).ok()?;
+                (t.is_string() || t.is_i64() || t.is_u64()).then_some(t)
+            }
+        };
+        Some(RequestMeta {
+            protocol_version,
+            client_capabilities,
+            client_info,
+            log_level,
+            progress_token,
+        })
     }
 
     /// Validates the `_meta` of a 2026-07-28 request (a missing required field is `-32602`).

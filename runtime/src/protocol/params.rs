@@ -7,14 +7,14 @@
 //! error is answered on the request's id.
 
 use super::members::{self, Members};
-use super::{CompleteRequest, Cursor, Error, JsonObject, Method, echo};
+use super::{CompleteRequest, Cursor, Error, JsonObject, Meta, Method, echo};
 use serde_json::Value;
 
 /// The `params` of one request.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Params {
-    /// `_meta`, as the client wrote it: each revision reads its own fields from it.
-    pub meta: Option<Value>,
+    /// `_meta`: each revision reads its own fields from it.
+    pub meta: Option<Meta>,
     /// What the method's own params are.
     pub body: Body,
 }
@@ -89,7 +89,7 @@ impl Params {
                 body: Body::of(method, None),
             };
         };
-        let meta = obj.remove("_meta");
+        let meta = obj.remove("_meta").map(Meta::from_value);
         Params {
             meta,
             body: Body::of(method, Some(obj)),
@@ -115,7 +115,7 @@ impl Params {
             return Ok(Params::parse(method, Some(obj.into_object()?)));
         }
         Ok(Params {
-            meta: obj.get("_meta").map(members::read).transpose()?,
+            meta: obj.get("_meta").map(Meta::from_raw).transpose()?,
             body: Body::Target(TargetParams::from_members(method, &obj)?),
         })
     }
@@ -285,7 +285,7 @@ mod tests {
             json!({"name": "add", "arguments": {"a": 1}, "requestState": "s",
                    "inputResponses": {"q": {"action": "accept"}}, "_meta": {"k": 1}}),
         );
-        assert_eq!(p.meta, Some(json!({"k": 1})));
+        assert_eq!(p.meta, Some(Meta::Value(json!({"k": 1}))));
         let t = p.target().expect("typed");
         assert_eq!(t.target, "add");
         assert_eq!(Value::Object(t.arguments.clone()), json!({"a": 1}));

@@ -4,7 +4,8 @@
 //! over the committed fuzz corpora, hand-written edge cases, and their mutations.
 
 use super::error::code;
-use super::{Error, Inbound, JsonObject, Method, Params, Rejected, Request, RequestId, echo};
+use super::{Error, Inbound, JsonObject, Meta, Method, Params, Rejected, Request, RequestId};
+use super::{RequestMeta, echo};
 use serde_json::Value;
 
 fn parse(bytes: &[u8]) -> Result<Inbound, Rejected> {
@@ -104,8 +105,19 @@ fn response(
 
 /// Whether the two readers agree on `bytes`. They may differ in one way, said in design §23:
 /// a number beyond `f64` in a member the new reader does not build is no parse error there.
+///
+/// The new reader reads a `_meta` that 2026-07-28 accepts straight into [`Meta::Modern`]; the
+/// old one kept every `_meta` as a `Value`. So the old one's is read as the engine reads it
+/// ([`RequestMeta::parse`]) before the two are compared: the new reader must hold exactly what
+/// that returns when it succeeds, and the `Value` when it fails.
 fn agree(bytes: &[u8]) -> Result<(), String> {
-    let (old, new) = (parse(bytes), Inbound::parse(bytes));
+    let (mut old, new) = (parse(bytes), Inbound::parse(bytes));
+    if let Ok(Inbound::Request(req)) = &mut old
+        && let Some(Meta::Value(v)) = &req.params.meta
+        && let Ok(m) = RequestMeta::parse(Some(v))
+    {
+        req.params.meta = Some(Meta::Modern(Box::new(m)));
+    }
     let same = match (&old, &new) {
         (Ok(a), Ok(b)) => a == b,
         (Err(a), _) if a.error.code == code::PARSE_ERROR && beyond_f64(bytes) => true,
@@ -134,6 +146,15 @@ fn beyond_f64(bytes: &[u8]) -> bool {
 
 /// The edge cases of the envelope and of the typed params, written out.
 const CASES: &[&str] = &[
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}},"sampling":{}},"io.modelcontextprotocol/clientInfo":{"name":"c","version":"1"},"io.modelcontextprotocol/logLevel":"debug","progressToken":"p"},"name":"add","arguments":{"a":1,"b":2}}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true}},"io.modelcontextprotocol/clientInfo":null,"progressToken":7},"name":"add"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"sampling":{},"sampling":{"tools":{}}},"progressToken":1.5},"name":"add"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/protocolVersion":"2025-11-25","io.modelcontextprotocol/clientCapabilities":{}},"name":"add"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":[],"io.modelcontextprotocol/logLevel":null},"name":"add"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"prompts/get","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2099-01-01","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/logLevel":"loud"},"name":"p"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"_meta":{"progressToken":"t"},"uri":"u"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":7,"io.modelcontextprotocol/clientCapabilities":{}},"name":"add"}}"#,
+    r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":"x","name":"add"}}"#,
     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2}}}"#,
     r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"name":"add","arguments":null,"requestState":"s","inputResponses":{"q":{"action":"accept"}}}}"#,
     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","name":"b","arguments":{"a":1,"a":2}}}"#,

@@ -229,11 +229,11 @@ impl<H: Handler> StdioConn<H> {
 
     /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's
     /// requests are served in it, anything else is a stateless 2026-07-28 request.
-    async fn on_request(&mut self, req: Request, signals: Signals, bytes: usize) {
+    async fn on_request(&mut self, mut req: Request, signals: Signals, bytes: usize) {
         let route = match (era::select(signals), &self.session) {
             (Era::Initialize, _) => return self.initialize(&req).await,
             (Era::Session, Some(session)) => Route::Legacy(session.clone()),
-            _ => Route::Modern(ModernMeta::check(req.params.meta.as_ref())),
+            _ => Route::Modern(ModernMeta::check(req.params.meta.take())),
         };
         if !self.waiting.requests.is_empty()
             || lock(&self.in_flight).len() >= self.engine.config.max_in_flight
