@@ -72,12 +72,6 @@ impl<'a> Shape<Envelope<'a>> {
     }
 }
 
-/// Whether `raw` is a JSON object (its text starts with `{`; serde_json trims the whitespace
-/// around a raw value).
-pub(crate) fn is_object(raw: &RawValue) -> bool {
-    raw.get().starts_with('{')
-}
-
 /// Whether `raw` is `null`.
 pub(crate) fn is_null(raw: &RawValue) -> bool {
     raw.get() == "null"
@@ -233,7 +227,6 @@ mod tests {
         assert_eq!(m.get("a").map(RawValue::get), Some(r#"{"c":null}"#));
         assert_eq!(m.get("b").and_then(string).as_deref(), Some("x"));
         assert!(m.get("c").is_none());
-        assert!(is_object(m.get("a").expect("a")));
         let obj = m.into_object().expect("builds");
         assert_eq!(obj.len(), 2);
         assert_eq!(obj["a"], serde_json::json!({"c": null}));

@@ -183,19 +183,57 @@ impl Body {
 }
 
 impl TargetParams {
+    /// Reads them from the params object, moving its members out.
     fn parse(method: &Method, mut obj: JsonObject) -> Result<TargetParams, Error> {
         let key = method.target_param().unwrap_or("name");
-        let target = match obj.remove(key) {
-            Some(Value::String(s)) => s,
-            _ => return Err(Error::invalid_params(format!("`{key}` must be a string"))),
+        let target = obj.remove(key);
+        let arguments = obj.remove("arguments");
+        let input_responses = obj.remove("inputResponses");
+        let request_state = obj.remove("requestState");
+        TargetParams::check(method, target, arguments, input_responses, request_state)
+    }
+
+    /// Reads them from the members' text: only these members are built (and `arguments` not at
+    /// all for `resources/read`). The outer `Err` is a member's text no `Value` holds.
+    fn from_members(
+        method: &Method,
+        obj: &Members<'_>,
+    ) -> Result<Result<TargetParams, Error>, serde_json::Error> {
+        let read = |key| obj.get(key).map(members::read::<Value>).transpose();
+        let target = read(method.target_param().unwrap_or("name"))?;
+        let arguments = match method {
+            Method::ResourcesRead => None,
+            _ => read("arguments")?,
         };
-        let arguments = match obj.remove("arguments") {
+        let (input_responses, request_state) = (read("inputResponses")?, read("requestState")?);
+        Ok(TargetParams::check(
+            method,
+            target,
+            arguments,
+            input_responses,
+            request_state,
+        ))
+    }
+
+    /// The checks of both readers, in the order the errors are given.
+    fn check(
+        method: &Method,
+        target: Option<Value>,
+        arguments: Option<Value>,
+        input_responses: Option<Value>,
+        request_state: Option<Value>,
+    ) -> Result<TargetParams, Error> {
+        let key = method.target_param().unwrap_or("name");
+        let Some(Value::String(target)) = target else {
+            return Err(Error::invalid_params(format!("`{key}` must be a string")));
+        };
+        let arguments = match arguments {
             _ if *method == Method::ResourcesRead => JsonObject::new(),
             None | Some(Value::Null) => JsonObject::new(),
             Some(Value::Object(args)) => args,
             Some(_) => return Err(Error::invalid_params("`arguments` must be an object")),
         };
-        let input_responses = match obj.remove("inputResponses") {
+        let input_responses = match input_responses {
             None => None,
             Some(Value::Object(responses)) => Some(answers(responses)?),
             Some(_) => return Err(Error::invalid_params("`inputResponses` must be an object")),
@@ -203,49 +241,9 @@ impl TargetParams {
         Ok(TargetParams {
             target,
             arguments,
-            request_state: obj.remove("requestState"),
+            request_state,
             input_responses,
         })
-    }
-}
-
-impl TargetParams {
-    /// [`TargetParams::parse`] from the members' text, with the same checks in the same
-    /// order; the outer `Err` is a member's text no `Value` holds.
-    fn from_members(
-        method: &Method,
-        obj: &Members<'_>,
-    ) -> Result<Result<TargetParams, Error>, serde_json::Error> {
-        let key = method.target_param().unwrap_or("name");
-        let Some(target) = obj.get(key).and_then(members::string) else {
-            return Ok(Err(Error::invalid_params(format!(
-                "`{key}` must be a string"
-            ))));
-        };
-        let arguments = match obj.get("arguments") {
-            _ if *method == Method::ResourcesRead => JsonObject::new(),
-            None => JsonObject::new(),
-            Some(raw) if members::is_null(raw) => JsonObject::new(),
-            Some(raw) if members::is_object(raw) => members::read(raw)?,
-            Some(_) => return Ok(Err(Error::invalid_params("`arguments` must be an object"))),
-        };
-        let input_responses = match obj.get("inputResponses") {
-            None => None,
-            Some(raw) if members::is_object(raw) => match answers(members::read(raw)?) {
-                Ok(responses) => Some(responses),
-                Err(e) => return Ok(Err(e)),
-            },
-            Some(_) => {
-                let e = Error::invalid_params("`inputResponses` must be an object");
-                return Ok(Err(e));
-            }
-        };
-        Ok(Ok(TargetParams {
-            target: target.into_owned(),
-            arguments,
-            request_state: obj.get("requestState").map(members::read).transpose()?,
-            input_responses,
-        }))
     }
 }
 
