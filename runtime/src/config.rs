@@ -7,6 +7,7 @@ use crate::state::{
     Clock, ErasedGuard, ErasedLedger, KeyRing, MemoryLedger, MemoryReplayGuard, SystemClock,
 };
 use crate::tasks::{DEFAULT_TASKS_PER_PRINCIPAL, ErasedTaskStore, MemoryTaskStore};
+use serde_json::value::RawValue;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -54,6 +55,9 @@ pub(crate) struct Config {
     pub labels: Arc<Labels>,
     /// The handler's fixed description.
     pub info: ServerInfo,
+    /// `info.implementation` written as JSON text once, for the `_meta.serverInfo` of every
+    /// 2026-07-28 result (`info` is set here only and never changed after).
+    pub info_text: Box<RawValue>,
 }
 
 /// What of a fleet's state a server was configured with: a server given a key ring (so that
@@ -188,6 +192,7 @@ impl Config {
             tasks: TaskSettings::new(),
             client_policy: ClientPolicy::new(),
             labels: Arc::default(),
+            info_text: crate::protocol::info_text(&info.implementation),
             info,
         }
     }

@@ -14,8 +14,6 @@ use tokio_util::codec::Decoder;
 pub(crate) enum BadLine {
     /// Longer than the limit: its first `limit` bytes (the rest is skipped up to its `\n`).
     TooLong(BytesMut),
-    /// Not UTF-8.
-    NotUtf8(std::str::Utf8Error),
 }
 
 /// The decoder.
@@ -40,7 +38,7 @@ impl Lines {
 
     /// Skips the rest of a line over the limit: `true` once its `\n` was passed.
     fn skip(&mut self, buf: &mut BytesMut) -> bool {
-        match buf.iter().position(|b| *b == b'\n') {
+        match memchr::memchr(b'\n', buf) {
             Some(end) => {
                 buf.advance(end + 1);
                 self.skipping = false;
@@ -53,23 +51,21 @@ impl Lines {
         }
     }
 
-    /// A line of `buf` (its `\n` at `end`) as a message's text.
-    fn take_line(&mut self, buf: &mut BytesMut, end: usize) -> Result<String, BadLine> {
+    /// A line of `buf` (its `\n` at `end`), without its end. It shares `buf`'s memory (no copy,
+    /// no allocation per line); the reader checks that it is UTF-8 where it reads it as text.
+    fn take_line(&mut self, buf: &mut BytesMut, end: usize) -> BytesMut {
         let mut line = buf.split_to(end + 1);
         line.truncate(end);
         if line.last() == Some(&b'\r') {
             line.truncate(line.len() - 1);
         }
         self.searched = 0;
-        match std::str::from_utf8(&line) {
-            Ok(s) => Ok(s.to_owned()),
-            Err(e) => Err(BadLine::NotUtf8(e)),
-        }
+        line
     }
 }
 
 impl Decoder for Lines {
-    type Item = Result<String, BadLine>;
+    type Item = Result<BytesMut, BadLine>;
     type Error = io::Error;
 
     fn decode(&mut self, buf: &mut BytesMut) -> io::Result<Option<Self::Item>> {
@@ -78,13 +74,13 @@ impl Decoder for Lines {
         }
         // A line may be `max` bytes plus its `\n` (and a `\r` before it).
         let window = buf.len().min(self.max.saturating_add(2));
-        let newline = buf[self.searched..window].iter().position(|b| *b == b'\n');
+        let newline = memchr::memchr(b'\n', &buf[self.searched..window]);
         let too_long = match newline {
             Some(at) => {
                 let end = self.searched + at;
                 let length = end - usize::from(end > 0 && buf[end - 1] == b'\r');
                 if length <= self.max {
-                    return Ok(Some(self.take_line(buf, end)));
+                    return Ok(Some(Ok(self.take_line(buf, end))));
                 }
                 true
             }
@@ -139,9 +135,8 @@ mod tests {
             let items: Vec<Result<String, usize>> = items
                 .into_iter()
                 .map(|i| match i {
-                    Ok(s) => Ok(s),
+                    Ok(line) => std::str::from_utf8(&line).map(str::to_owned).map_err(|_| 0),
                     Err(BadLine::TooLong(head)) => Err(head.len()),
-                    Err(BadLine::NotUtf8(_)) => Err(0),
                 })
                 .collect();
             if out.is_empty() {

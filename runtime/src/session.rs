@@ -5,7 +5,8 @@
 use crate::backchannel::BackChannel;
 use crate::notify::Change;
 use crate::notify::filter::{Advertised, too_many_uris, uri_too_long};
-use crate::protocol::{ClientCapabilities, Error, Implementation, LoggingLevel, MAX_URI_BYTES};
+use crate::policy::ClientSide;
+use crate::protocol::{Error, LoggingLevel, MAX_URI_BYTES};
 use crate::sync::lock;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
@@ -15,10 +16,9 @@ use std::sync::{Arc, Mutex};
 pub(crate) struct LegacySession {
     /// The negotiated version.
     pub protocol_version: String,
-    /// What the client declared at `initialize`.
-    pub client_capabilities: ClientCapabilities,
-    /// The client's name and version.
-    pub client_info: Option<Implementation>,
+    /// What the client declared at `initialize` (capabilities and name), as the server's
+    /// client policy narrowed it; every request of the session shares it.
+    pub client: Arc<ClientSide>,
     /// Server-to-client requests of this session.
     pub back: Arc<BackChannel>,
     /// `logging/setLevel`; no log notifications until it is set.
@@ -28,16 +28,11 @@ pub(crate) struct LegacySession {
 }
 
 impl LegacySession {
-    /// A session that negotiated `protocol_version` with a client declaring `capabilities`.
-    pub(crate) fn new(
-        protocol_version: String,
-        client_capabilities: ClientCapabilities,
-        client_info: Option<Implementation>,
-    ) -> LegacySession {
+    /// A session that negotiated `protocol_version` with `client`.
+    pub(crate) fn new(protocol_version: String, client: Arc<ClientSide>) -> LegacySession {
         LegacySession {
             protocol_version,
-            client_capabilities,
-            client_info,
+            client,
             back: Arc::new(BackChannel::default()),
             log_level: Mutex::new(None),
             subscriptions: Mutex::new(BTreeSet::new()),

@@ -110,7 +110,8 @@ impl Cx {
     ) -> Result<T, Failure> {
         if let Some(missing) = self
             .req
-            .client_capabilities
+            .client
+            .capabilities
             .missing(&request.required_capabilities())
         {
             return Err(Failure::Ask(Box::new(AskError::Unsupported(missing))));

@@ -15,7 +15,7 @@ pub use once::OnceError;
 use crate::backchannel::{BackChannel, Outbound};
 use crate::config::{Config, FlowSettings};
 use crate::notify::Notifier;
-use crate::policy::CapSet;
+use crate::policy::{CapSet, ClientSide};
 use crate::protocol::{
     ClientCapabilities, Error, Implementation, JsonObject, LoggingLevel, Method, ProgressToken,
     RequestId, Revision, echo, notification,
@@ -52,11 +52,8 @@ pub(crate) struct RequestFacts {
     pub(crate) target: Option<String>,
     pub(crate) request_id: RequestId,
     pub(crate) round: u32,
-    pub(crate) client_capabilities: ClientCapabilities,
-    pub(crate) client_info: Option<Implementation>,
-    /// What the server's client policy removed from the capabilities the client declared
-    /// (`client_capabilities` is what is left).
-    pub(crate) removed_by_policy: CapSet,
+    /// What the client declared, as the server's client policy narrowed it.
+    pub(crate) client: Arc<ClientSide>,
     pub(crate) log_level: Option<LoggingLevel>,
     pub(crate) progress_token: Option<ProgressToken>,
     pub(crate) principal: Option<Principal>,
@@ -129,23 +126,23 @@ impl Cx {
     /// What the client declared: for this request (2026-07-28) or at `initialize` (2025-11-25),
     /// less what the server's [client policy](crate::ClientPolicy) removes for this client.
     pub fn client_capabilities(&self) -> &ClientCapabilities {
-        &self.req.client_capabilities
+        &self.req.client.capabilities
     }
     /// What the server's client policy removed from what the client declared (empty when no
     /// rule matched): a question that falls back for want of one of these falls back because
     /// of the policy.
     pub(crate) fn removed_by_policy(&self) -> CapSet {
-        self.req.removed_by_policy
+        self.req.client.removed_by_policy
     }
     /// Whether a question that cannot be asked for want of `missing` could have been asked
     /// without the client policy (the client declared all of it, the policy removed some).
     pub(crate) fn missing_by_policy(&self, missing: &ClientCapabilities) -> bool {
         self.removed_by_policy()
-            .explains(&self.req.client_capabilities, missing)
+            .explains(&self.req.client.capabilities, missing)
     }
     /// The client's self-reported name and version. Never a basis for security decisions.
     pub fn client_info(&self) -> Option<&Implementation> {
-        self.req.client_info.as_ref()
+        self.req.client.info.as_ref()
     }
     /// The principal the transport authenticated, if any: on a protected HTTP endpoint (the
     /// `auth` feature) the verified issuer, subject and client id of the request's token.
@@ -272,7 +269,7 @@ impl Cx {
     /// Ends the request with `-32021` unless the client declared `caps` (checked down to the
     /// elicitation mode and `sampling.tools`).
     pub async fn require(&self, caps: &ClientCapabilities) {
-        if let Some(missing) = self.req.client_capabilities.missing(caps) {
+        if let Some(missing) = self.req.client.capabilities.missing(caps) {
             self.fail(Error::missing_capability(&missing)).await
         }
     }

@@ -3,6 +3,7 @@
 
 use super::{Answered, ClientFacts, Conn, Engine, string_param};
 use crate::handler::Handler;
+use crate::policy::ClientSide;
 use crate::protocol::{
     self, ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LEGACY_VERSIONS,
     LoggingLevel, Method, Request, Written, echo,
@@ -12,6 +13,7 @@ use futures_util::future::Either;
 use serde::Deserialize as _;
 use serde_json::Value;
 use std::future::{Future, ready};
+use std::sync::Arc;
 
 impl<H: Handler> Engine<H> {
     /// Answers an `initialize` and returns the session it opens.
@@ -55,7 +57,10 @@ impl<H: Handler> Engine<H> {
         };
         let result = protocol::write(&result)?;
         tracing::info!(version, client = ?client_info, "2025-11-25 session opened");
-        let session = LegacySession::new(version.to_owned(), caps, client_info);
+        // The session's capabilities are fixed at `initialize`: the policy narrows them once,
+        // and the rules that match are logged here, in the request that opened the session.
+        let client = ClientSide::narrowed(caps, client_info, &self.config.client_policy);
+        let session = LegacySession::new(version.to_owned(), Arc::new(client));
         Ok((result, session))
     }
 
@@ -85,8 +90,7 @@ impl<H: Handler> Engine<H> {
                 })
             }
             _ => {
-                let policy = &self.config.client_policy;
-                let facts = ClientFacts::legacy(session, req.params.meta.as_ref(), policy);
+                let facts = ClientFacts::legacy(session, req.params.meta.as_ref());
                 return Either::Right(self.method(req, conn, facts));
             }
         };

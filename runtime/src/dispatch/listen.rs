@@ -37,12 +37,7 @@ use tokio::sync::broadcast;
 impl<H: Handler> Engine<H> {
     /// Serves one `subscriptions/listen` until it is cancelled (`Ok(None)`, nothing more may be
     /// sent) or the server shuts down (the completion result).
-    pub(super) async fn listen(
-        &self,
-        req: &Request,
-        conn: &Conn,
-        facts: Box<ClientFacts>,
-    ) -> Answered {
+    pub(super) async fn listen(&self, req: &Request, conn: &Conn, facts: ClientFacts) -> Answered {
         let raw = req
             .params
             .other()
@@ -52,7 +47,12 @@ impl<H: Handler> Engine<H> {
         let caps = &cfg.info.capabilities;
         let mut filter = Filter::honoured(raw, caps, cfg.max_listen_uris, cfg.max_listen_tasks)?;
         let follows_tasks = !filter.asked_tasks().is_empty();
-        if follows_tasks && !facts.capabilities.declares_extension(TASKS_EXTENSION) {
+        if follows_tasks
+            && !facts
+                .client
+                .capabilities
+                .declares_extension(TASKS_EXTENSION)
+        {
             return Err(needs_tasks());
         }
         let Some(_place) = self.hub.listener(cfg.max_listens) else {
@@ -122,7 +122,7 @@ impl<H: Handler> Engine<H> {
                 }
             }
         }
-        let info = &self.config.info.implementation;
+        let info = &self.config.info_text;
         let end = CompleteEnvelope::new(info, None).subscription(&sub);
         let result = Enveloped {
             result: &JsonObject::new(),

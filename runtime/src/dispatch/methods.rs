@@ -27,7 +27,7 @@ impl<H: Handler> Engine<H> {
         &'a self,
         req: Request,
         conn: &'a Conn,
-        facts: Box<ClientFacts>,
+        facts: ClientFacts,
     ) -> impl Future<Output = Answered> + Send + 'a {
         let Request { id, method, params } = req;
         // `_meta` was read into `facts`; its tree is not kept for the rest of the request.
@@ -51,7 +51,7 @@ impl<H: Handler> Engine<H> {
         method: Method,
         body: Body,
         conn: &Conn,
-        facts: Box<ClientFacts>,
+        facts: ClientFacts,
     ) -> Answered {
         let caps = &self.config.info.capabilities;
         let (tools, prompts, resources) = (

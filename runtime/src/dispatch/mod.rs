@@ -23,11 +23,10 @@ use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::identity::StepUpSlot;
 use crate::notify::Notifier;
-use crate::policy::{CapSet, ClientPolicy};
+use crate::policy::{ClientPolicy, ClientSide};
 use crate::protocol::{
-    self, CacheHint, ClientCapabilities, CompleteEnvelope, Enveloped, Error, Implementation,
-    JsonObject, LoggingLevel, Message, Meta, Method, ProgressToken, Request, RequestId, Revision,
-    Written,
+    self, CacheHint, CompleteEnvelope, Enveloped, Error, JsonObject, LoggingLevel, Message, Meta,
+    Method, ProgressToken, Request, RequestId, Revision, Written,
 };
 use crate::session::LegacySession;
 use futures_util::FutureExt as _;
@@ -86,15 +85,11 @@ pub(crate) enum Route {
 }
 
 /// The facts about the client of one request that do not depend on the method: from its
-/// `_meta` (2026-07-28) or its session (2025-11-25). Passed boxed: every layer of the
-/// request's future would otherwise hold a slot of its size (the client capabilities are
-/// large).
+/// `_meta` (2026-07-28) or its session (2025-11-25). What the client declared is shared
+/// ([`ClientSide`]): a session's requests all hold the one its `initialize` made.
 pub(crate) struct ClientFacts {
     revision: Revision,
-    capabilities: ClientCapabilities,
-    client_info: Option<Implementation>,
-    /// What the server's client policy removed from what the client declared.
-    removed_by_policy: CapSet,
+    client: Arc<ClientSide>,
     log_level: Option<LoggingLevel>,
     progress_token: Option<ProgressToken>,
     back: Option<Arc<BackChannel>>,
@@ -102,39 +97,28 @@ pub(crate) struct ClientFacts {
 
 impl ClientFacts {
     /// A 2026-07-28 request's facts, its capabilities narrowed by `policy`.
-    fn modern(meta: ModernMeta, policy: &ClientPolicy) -> Box<ClientFacts> {
+    fn modern(meta: ModernMeta, policy: &ClientPolicy) -> ClientFacts {
         let meta = meta.into_inner();
-        let mut capabilities = meta.client_capabilities;
-        let removed_by_policy = policy.apply(meta.client_info.as_ref(), &mut capabilities);
-        Box::new(ClientFacts {
+        let client = ClientSide::narrowed(meta.client_capabilities, meta.client_info, policy);
+        ClientFacts {
             revision: Revision::V2026_07_28,
-            capabilities,
-            client_info: meta.client_info,
-            removed_by_policy,
+            client: Arc::new(client),
             log_level: meta.log_level,
             progress_token: meta.progress_token,
             back: None,
-        })
+        }
     }
 
-    /// A 2025-11-25 request's facts, from its session, the capabilities narrowed by `policy`
-    /// (per request, so the policy's log line says which request it narrowed).
-    fn legacy(
-        session: &LegacySession,
-        meta: Option<&Meta>,
-        policy: &ClientPolicy,
-    ) -> Box<ClientFacts> {
-        let mut capabilities = session.client_capabilities.clone();
-        let removed_by_policy = policy.apply(session.client_info.as_ref(), &mut capabilities);
-        Box::new(ClientFacts {
+    /// A 2025-11-25 request's facts, from its session (whose capabilities the policy narrowed
+    /// once, at `initialize`).
+    fn legacy(session: &LegacySession, meta: Option<&Meta>) -> ClientFacts {
+        ClientFacts {
             revision: Revision::V2025_11_25,
-            capabilities,
-            client_info: session.client_info.clone(),
-            removed_by_policy,
+            client: session.client.clone(),
             log_level: session.log_level(),
             progress_token: meta.and_then(Meta::progress_token),
             back: Some(session.back.clone()),
-        })
+        }
     }
 }
 
@@ -223,7 +207,7 @@ impl<H: Handler> Engine<H> {
         } else {
             info.cache
         });
-        let envelope = CompleteEnvelope::new(&info.implementation, cache);
+        let envelope = CompleteEnvelope::new(&self.config.info_text, cache);
         let result = Enveloped {
             result: &result,
             envelope: &envelope,
@@ -232,14 +216,13 @@ impl<H: Handler> Engine<H> {
     }
 
     /// The context of one request: its facts moved into one shared allocation.
-    fn cx(&self, mut req: Parsed, conn: &Conn, facts: Box<ClientFacts>, asks: AskState) -> Cx {
+    fn cx(&self, mut req: Parsed, conn: &Conn, facts: ClientFacts, asks: AskState) -> Cx {
         let flow = req.flow.take();
         Cx::new(Arc::new(self.facts(req, conn, facts)), asks, flow)
     }
 
     /// The facts of one request, moved out of what was parsed and what the client declared.
-    fn facts(&self, req: Parsed, conn: &Conn, facts: Box<ClientFacts>) -> RequestFacts {
-        let facts = *facts;
+    fn facts(&self, req: Parsed, conn: &Conn, facts: ClientFacts) -> RequestFacts {
         if let Some(t) = &req.target {
             tracing::Span::current().record("name", t.as_str());
         }
@@ -249,9 +232,7 @@ impl<H: Handler> Engine<H> {
             target: req.target,
             request_id: req.id,
             round: req.round,
-            client_capabilities: facts.capabilities,
-            client_info: facts.client_info,
-            removed_by_policy: facts.removed_by_policy,
+            client: facts.client,
             log_level: facts.log_level,
             progress_token: facts.progress_token,
             principal: conn.principal.clone(),

@@ -149,7 +149,7 @@ impl<H: Handler> Engine<H> {
         id: RequestId,
         method: Method,
         conn: &Conn,
-        facts: Box<ClientFacts>,
+        facts: ClientFacts,
         mut params: TargetParams,
     ) -> Answered {
         // In a block of its own: what the rounds carried is moved into the context, and a
@@ -342,11 +342,7 @@ impl<H: Handler> Engine<H> {
         let state = self.state_codec().seal(binding.binding(), carried)?;
         cx.tell_state(state.len());
         let requests = (!waited).then_some(requests);
-        protocol::write(&InputRequiredResult::new(
-            &cfg.info.implementation,
-            requests,
-            state,
-        ))
+        protocol::write(&InputRequiredResult::new(&cfg.info_text, requests, state))
     }
 
     /// Seals and opens this server's `requestState`, as of now.

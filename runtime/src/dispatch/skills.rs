@@ -21,7 +21,7 @@ impl<H: Handler> Engine<H> {
         method: Method,
         body: Body,
         conn: &Conn,
-        facts: Box<ClientFacts>,
+        facts: ClientFacts,
     ) -> Answered {
         let caps = &self.config.info.capabilities;
         let params = match body {

@@ -70,8 +70,11 @@ impl<H: Handler> Engine<H> {
             );
             return TaskCall::Sync;
         }
-        let declared =
-            facts.revision.is_modern() && facts.capabilities.declares_extension(TASKS_EXTENSION);
+        let declared = facts.revision.is_modern()
+            && facts
+                .client
+                .capabilities
+                .declares_extension(TASKS_EXTENSION);
         match (declared, mode.support) {
             (true, _) => TaskCall::Task(mode.start),
             (false, TaskSupport::Optional) => TaskCall::Sync,
@@ -88,7 +91,7 @@ impl<H: Handler> Engine<H> {
         id: RequestId,
         method: Method,
         conn: &Conn,
-        facts: Box<ClientFacts>,
+        facts: ClientFacts,
         mut params: TargetParams,
         start: TaskStart,
     ) -> Answered {
@@ -189,11 +192,7 @@ impl<H: Handler> Engine<H> {
             fut,
         };
         tokio::spawn(runner.run());
-        protocol::write(&TaskResult::created(
-            &record,
-            &self.config.info.implementation,
-        ))
-        .map(Some)
+        protocol::write(&TaskResult::created(&record, &self.config.info_text)).map(Some)
     }
 }
 

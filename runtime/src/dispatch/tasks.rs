@@ -22,13 +22,17 @@ impl<H: Handler> Engine<H> {
         &self,
         req: Request,
         conn: &Conn,
-        facts: Box<ClientFacts>,
+        facts: ClientFacts,
     ) -> Answered {
         let Request { method, params, .. } = req;
         if !self.config.info.serves_tasks() {
             return Err(Error::method_not_found(method.as_str()));
         }
-        if !facts.capabilities.declares_extension(TASKS_EXTENSION) {
+        if !facts
+            .client
+            .capabilities
+            .declares_extension(TASKS_EXTENSION)
+        {
             return Err(needs_tasks());
         }
         let Params {
@@ -43,7 +47,7 @@ impl<H: Handler> Engine<H> {
         let store = &*self.config.tasks.store;
         let principal = conn.principal.as_ref().map(|p| p.key());
         let now = self.config.clock.now_ms();
-        let info = &self.config.info.implementation;
+        let info = &self.config.info_text;
         match method {
             Method::TasksGet => {
                 let record = store

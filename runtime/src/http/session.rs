@@ -231,8 +231,11 @@ mod tests {
         Entry {
             session: Arc::new(LegacySession::new(
                 "2025-11-25".into(),
-                crate::protocol::ClientCapabilities::default(),
-                None,
+                Arc::new(crate::policy::ClientSide::narrowed(
+                    crate::protocol::ClientCapabilities::default(),
+                    None,
+                    &crate::policy::ClientPolicy::new(),
+                )),
             )),
             owner: None,
             client: String::new(),

@@ -276,6 +276,35 @@ impl ClientPolicy {
     }
 }
 
+/// What a client declared (its capabilities, its name and version), as the server's client
+/// policy narrowed it: made once per 2026-07-28 request, once per 2025-11-25 session (whose
+/// requests share it).
+#[derive(Debug)]
+pub(crate) struct ClientSide {
+    /// The capabilities left after the policy.
+    pub(crate) capabilities: ClientCapabilities,
+    /// The client's self-reported name and version.
+    pub(crate) info: Option<Implementation>,
+    /// What the policy removed from the capabilities the client declared.
+    pub(crate) removed_by_policy: CapSet,
+}
+
+impl ClientSide {
+    /// `capabilities`, declared by `info`, narrowed by `policy` (whose matching rules log).
+    pub(crate) fn narrowed(
+        mut capabilities: ClientCapabilities,
+        info: Option<Implementation>,
+        policy: &ClientPolicy,
+    ) -> ClientSide {
+        let removed_by_policy = policy.apply(info.as_ref(), &mut capabilities);
+        ClientSide {
+            capabilities,
+            info,
+            removed_by_policy,
+        }
+    }
+}
+
 /// The JSON form of a policy.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

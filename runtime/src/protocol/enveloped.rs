@@ -363,11 +363,11 @@ impl<'a, S: Serializer> Serializer for Outer<'a, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocol::{CacheHint, Implementation};
+    use crate::protocol::{CacheHint, Implementation, info_text};
     use serde_json::json;
 
     fn written(result: &impl Serialize, cache: Option<CacheHint>) -> Value {
-        let info = Implementation::new("s", "1");
+        let info = info_text(&Implementation::new("s", "1"));
         let env = CompleteEnvelope::new(&info, cache);
         let text = serde_json::to_string(&Enveloped {
             result,
@@ -379,7 +379,7 @@ mod tests {
 
     #[test]
     fn one_pass_writes_what_a_merge_would() {
-        let info = Implementation::new("s", "1");
+        let info = info_text(&Implementation::new("s", "1"));
         for (result, cache) in [
             (json!({"content": []}), None),
             (json!({"tools": [{"name": "t"}]}), Some(CacheHint::ANSWERED)),

@@ -5,14 +5,22 @@
 use super::{Error, JsonObject, RequestId, notification_value, request_value};
 use serde::Serialize;
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// A result written to JSON text by the method that made it.
 pub(crate) type Written = String;
 
+/// The room a result's text starts with: most results (a tool's text, a list of a few
+/// items) fit, so the text is not grown and moved two or three times while it is written.
+const RESULT_CAPACITY: usize = 256;
+
 /// Writes a result to JSON text (`-32603` if it does not serialise).
 pub(crate) fn write(result: &impl Serialize) -> Result<Written, Error> {
-    serde_json::to_string(result)
-        .map_err(|e| Error::internal(format!("result does not serialise: {e}")))
+    let mut text = Vec::with_capacity(RESULT_CAPACITY);
+    serde_json::to_writer(&mut text, result)
+        .map_err(|e| Error::internal(format!("result does not serialise: {e}")))?;
+    // serde_json writes UTF-8 only; the check is one pass over the bytes.
+    String::from_utf8(text).map_err(|e| Error::internal(format!("result is not UTF-8: {e}")))
 }
 
 /// An error response message as a value; `id` is omitted when it could not be read.
@@ -45,6 +53,8 @@ pub(crate) struct Message {
     text: String,
     /// The code of an error response (HTTP maps some to a status).
     error_code: Option<i64>,
+    /// Several messages, one a line ([`Message::lines`]).
+    lines: bool,
 }
 
 impl Message {
@@ -53,7 +63,23 @@ impl Message {
         Message {
             text: value.to_string(),
             error_code: None,
+            lines: false,
         }
+    }
+
+    /// Several messages' text, each on its own line (without the last newline): the stdio
+    /// reader's answers that were ready at once, handed to the writer in one go.
+    pub(crate) fn lines(text: String) -> Message {
+        Message {
+            text,
+            error_code: None,
+            lines: true,
+        }
+    }
+
+    /// Whether it is several messages ([`Message::lines`]).
+    pub(crate) fn is_lines(&self) -> bool {
+        self.lines
     }
 
     /// The success response to `id`, around the result its method wrote.
@@ -61,7 +87,10 @@ impl Message {
         let mut text = String::with_capacity(result.len() + 40);
         text.push_str(r#"{"jsonrpc":"2.0","id":"#);
         match id {
-            RequestId::Number(n) => text.push_str(&n.to_string()),
+            // Writing to a `String` cannot fail.
+            RequestId::Number(n) => {
+                let _ = write!(text, "{n}");
+            }
             // A string serialises infallibly.
             RequestId::String(s) => text.push_str(&serde_json::to_string(s).unwrap_or_default()),
         }
@@ -71,6 +100,7 @@ impl Message {
         Message {
             text,
             error_code: None,
+            lines: false,
         }
     }
 
@@ -79,6 +109,7 @@ impl Message {
         Message {
             text: error_response(id, error).to_string(),
             error_code: Some(error.code),
+            lines: false,
         }
     }
 

@@ -7,6 +7,7 @@ use super::Error;
 use super::{Implementation, JsonObject, ServerCapabilities};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 /// `resultType` of a 2026-07-28 result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -60,6 +61,13 @@ impl CacheHint {
     };
 }
 
+/// The server's `Implementation` as JSON text, written once (`Config::info_text`) for the
+/// `_meta.serverInfo` of every 2026-07-28 result instead of serialised for each (design §23).
+pub(crate) fn info_text(info: &Implementation) -> Box<RawValue> {
+    // An `Implementation` is strings only: it always serialises.
+    serde_json::value::to_raw_value(info).unwrap_or_else(|_| unreachable!())
+}
+
 /// The `_meta` a server adds to every 2026-07-28 result. The keys are those of
 /// [`meta::SERVER_INFO`](super::meta::SERVER_INFO) and
 /// [`meta::SUBSCRIPTION_ID`](super::meta::SUBSCRIPTION_ID) (serde needs them as literals).
@@ -67,7 +75,7 @@ impl CacheHint {
 pub(crate) struct ResultMeta<'a> {
     /// Who answered.
     #[serde(rename = "io.modelcontextprotocol/serverInfo")]
-    pub server_info: &'a Implementation,
+    pub server_info: &'a RawValue,
     /// The listen request a listen completion ends.
     #[serde(
         rename = "io.modelcontextprotocol/subscriptionId",
@@ -90,7 +98,7 @@ pub(crate) struct CompleteEnvelope<'a> {
 
 impl<'a> CompleteEnvelope<'a> {
     /// The envelope of a result from `server_info`, with `cache` hints for cacheable methods.
-    pub(crate) fn new(server_info: &'a Implementation, cache: Option<CacheHint>) -> Self {
+    pub(crate) fn new(server_info: &'a RawValue, cache: Option<CacheHint>) -> Self {
         CompleteEnvelope {
             result_type: ResultType::Complete,
             cache,
@@ -175,7 +183,7 @@ pub(crate) struct InputRequiredResult<'a> {
 impl<'a> InputRequiredResult<'a> {
     /// Asks `input_requests`, carrying `request_state` to the next round.
     pub(crate) fn new(
-        server_info: &'a Implementation,
+        server_info: &'a RawValue,
         input_requests: Option<JsonObject>,
         request_state: String,
     ) -> Self {
@@ -239,7 +247,7 @@ mod tests {
 
     #[test]
     fn envelope_merges_meta_and_skips_cache_fields_when_not_cacheable() {
-        let info = Implementation::new("s", "1");
+        let info = info_text(&Implementation::new("s", "1"));
         let own = json!({"content": [], "_meta": {"x": 1, meta::SERVER_INFO: "kept"}});
         let plain = CompleteEnvelope::new(&info, None).wrap(own).unwrap();
         assert_eq!(
@@ -257,7 +265,7 @@ mod tests {
 
     #[test]
     fn meta_keys_are_the_reserved_ones() {
-        let info = Implementation::new("s", "1");
+        let info = info_text(&Implementation::new("s", "1"));
         let id = json!(3);
         let end = CompleteEnvelope::new(&info, None).subscription(&id);
         let v = end.wrap(json!({})).unwrap();

@@ -3,8 +3,9 @@
 //! the error inlined when terminal, the outstanding `inputRequests` while `input_required`).
 
 use super::{Outcome, TaskRecord, TaskStatus};
-use crate::protocol::{self, Error, Implementation, JsonObject, Message, ResultMeta, meta};
+use crate::protocol::{self, Error, JsonObject, Message, ResultMeta, meta};
 use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use std::time::{Duration, UNIX_EPOCH};
 
@@ -76,7 +77,7 @@ impl<'a> Detailed<'a> {
 impl<'a> TaskResult<'a> {
     /// The answer to the `tools/call` that created `record`: `resultType: "task"` and the
     /// task's own fields, nothing inlined.
-    pub(crate) fn created(record: &'a TaskRecord, server: &'a Implementation) -> Self {
+    pub(crate) fn created(record: &'a TaskRecord, server: &'a RawValue) -> Self {
         let mut t = TaskResult::detailed(record, server);
         t.result_type = "task";
         let d = &mut t.task;
@@ -85,7 +86,7 @@ impl<'a> TaskResult<'a> {
     }
 
     /// The answer to `tasks/get`: the `DetailedTask`.
-    pub(crate) fn detailed(record: &'a TaskRecord, server: &'a Implementation) -> Self {
+    pub(crate) fn detailed(record: &'a TaskRecord, server: &'a RawValue) -> Self {
         TaskResult {
             result_type: "complete",
             task: Detailed::of(record),
@@ -128,6 +129,7 @@ pub(crate) fn timestamp(ms: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Implementation;
     use crate::tasks::{Lease, TaskRecord};
 
     fn record() -> TaskRecord {
@@ -146,7 +148,7 @@ mod tests {
 
     #[test]
     fn a_created_task_carries_its_fields_and_nothing_inlined() {
-        let info = Implementation::new("s", "1");
+        let info = protocol::info_text(&Implementation::new("s", "1"));
         let mut r = record();
         r.outcome = Some(Outcome::Success(json!({"content": []})));
         let v = serde_json::to_value(TaskResult::created(&r, &info)).unwrap();
@@ -174,7 +176,7 @@ mod tests {
 
     #[test]
     fn a_detailed_task_inlines_what_its_status_carries() {
-        let info = Implementation::new("s", "1");
+        let info = protocol::info_text(&Implementation::new("s", "1"));
         let mut r = record();
         r.status = TaskStatus::InputRequired;
         r.asked.insert("q".into());
@@ -198,7 +200,7 @@ mod tests {
 
     #[test]
     fn a_notification_is_the_detailed_task_with_the_subscription_id() {
-        let info = Implementation::new("s", "1");
+        let info = protocol::info_text(&Implementation::new("s", "1"));
         let mut r = record();
         r.status = TaskStatus::Completed;
         r.outcome = Some(Outcome::Success(json!({"content": []})));
