@@ -5,7 +5,6 @@
 use super::{Error, JsonObject, RequestId, notification_value, request_value};
 use serde::Serialize;
 use serde_json::Value;
-use std::fmt::Write as _;
 
 /// A result written to JSON text by the method that made it.
 pub(crate) type Written = String;
@@ -53,8 +52,6 @@ pub(crate) struct Message {
     text: String,
     /// The code of an error response (HTTP maps some to a status).
     error_code: Option<i64>,
-    /// Several messages, one a line ([`Message::lines`]).
-    lines: bool,
 }
 
 impl Message {
@@ -63,23 +60,7 @@ impl Message {
         Message {
             text: value.to_string(),
             error_code: None,
-            lines: false,
         }
-    }
-
-    /// Several messages' text, each on its own line (without the last newline): the stdio
-    /// reader's answers that were ready at once, handed to the writer in one go.
-    pub(crate) fn lines(text: String) -> Message {
-        Message {
-            text,
-            error_code: None,
-            lines: true,
-        }
-    }
-
-    /// Whether it is several messages ([`Message::lines`]).
-    pub(crate) fn is_lines(&self) -> bool {
-        self.lines
     }
 
     /// The success response to `id`, around the result its method wrote.
@@ -87,10 +68,7 @@ impl Message {
         let mut text = String::with_capacity(result.len() + 40);
         text.push_str(r#"{"jsonrpc":"2.0","id":"#);
         match id {
-            // Writing to a `String` cannot fail.
-            RequestId::Number(n) => {
-                let _ = write!(text, "{n}");
-            }
+            RequestId::Number(n) => text.push_str(itoa::Buffer::new().format(*n)),
             // A string serialises infallibly.
             RequestId::String(s) => text.push_str(&serde_json::to_string(s).unwrap_or_default()),
         }
@@ -100,7 +78,6 @@ impl Message {
         Message {
             text,
             error_code: None,
-            lines: false,
         }
     }
 
@@ -109,7 +86,6 @@ impl Message {
         Message {
             text: error_response(id, error).to_string(),
             error_code: Some(error.code),
-            lines: false,
         }
     }
 

@@ -111,17 +111,10 @@ where
         serials: 0,
         tasks: JoinSet::new(),
         waiting: Waiting::default(),
-        ready: String::new(),
     };
     loop {
         let config = &conn.engine.config;
         let read = !conn.waiting.full(config.max_message_bytes);
-        // The answers ready on the reader go to the writer before anything is waited for: at
-        // once when no other whole line is buffered (a lone request is not held back), else
-        // after the lines read with it were served, in one write.
-        if !(read && memchr::memchr(b'\n', lines.read_buffer()).is_some()) {
-            conn.flush().await;
-        }
         let line = tokio::select! {
             // A request that ends frees its place for the first one waiting.
             Some(_) = conn.tasks.join_next(), if !conn.waiting.requests.is_empty() => {
@@ -169,43 +162,18 @@ struct StdioConn<H> {
     tasks: JoinSet<()>,
     /// Requests read while `max_in_flight` ran, waiting for a place.
     waiting: Waiting,
-    /// The answers made on the reader (those ready at their first poll, refusals) not yet
-    /// handed to the writer, one a line: see [`StdioConn::flush`].
-    ready: String,
 }
 
 impl<H: Handler> StdioConn<H> {
-    async fn reject(&mut self, id: Option<&RequestId>, error: Error) {
-        self.answer(Message::error(id, &error)).await;
-    }
-
-    /// Queues an answer made on the reader; the queue goes to the writer when it is full or
-    /// when the reader is about to wait ([`serve_io`]'s loop).
-    async fn answer(&mut self, msg: Message) {
-        if !self.ready.is_empty() {
-            self.ready.push('\n');
-        }
-        self.ready.push_str(msg.as_str());
-        if self.ready.len() >= WRITE_BATCH {
-            self.flush().await;
-        }
-    }
-
-    /// Hands the queued answers to the writer as one message (one `write`). Answers of requests
-    /// that ran in tasks, and notifications, go to the writer directly; JSON-RPC does not order
-    /// responses, and a tool's notifications still go out before its answer.
-    async fn flush(&mut self) {
-        if !self.ready.is_empty() {
-            let lines = std::mem::take(&mut self.ready);
-            self.out.send(Message::lines(lines)).await;
-        }
+    async fn reject(&self, id: Option<&RequestId>, error: Error) {
+        self.out.send(Message::error(id, &error)).await;
     }
 
     /// A line over the size limit, of which `head` was read. When it starts like the answer to
     /// a question this connection's session is waiting for (an `id` it sent, no `method`), that
     /// question fails at once and nothing is answered; otherwise it is refused with `-32600`,
     /// carrying the id of a request whose `id` came before the cut.
-    async fn too_long(&mut self, head: &[u8]) {
+    async fn too_long(&self, head: &[u8]) {
         let limit = self.engine.config.max_message_bytes;
         let head = protocol::head_of(head);
         if let (Some(id), false, Some(session)) = (&head.id, head.method, &self.session) {
@@ -296,7 +264,7 @@ impl<H: Handler> StdioConn<H> {
                 let session = Arc::new(s);
                 self.session = Some(session.clone());
                 self.forward_changes(session);
-                self.answer(Message::response(&req.id, &result)).await;
+                self.out.send(Message::response(&req.id, &result)).await;
             }
             Err(e) => self.reject(Some(&req.id), e).await,
         }
@@ -364,7 +332,7 @@ impl<H: Handler> StdioConn<H> {
         match first {
             Ok(Poll::Ready((reply, _))) => {
                 if let Some(msg) = reply {
-                    self.answer(msg).await;
+                    self.out.send(msg).await;
                 }
             }
             Ok(Poll::Pending) => {
@@ -430,7 +398,6 @@ impl<H: Handler> StdioConn<H> {
         let drained = tokio::time::timeout(DRAIN, async {
             loop {
                 self.start_waiting().await;
-                self.flush().await;
                 if self.tasks.join_next().await.is_none() {
                     break;
                 }
@@ -452,10 +419,10 @@ const WRITE_BATCH: usize = 64 * 1024;
 /// Writes each message as one line. Messages already waiting when a write begins go out with
 /// it, one `write` for many lines under load, one per line when they come one at a time.
 ///
-/// After a message from a request's task the writer yields once: the task that sends its
-/// answer wakes the writer into tokio's "run next" slot, which would write that one answer
-/// before the other tasks woken with it have run. Yielding lets them answer first, so their
-/// lines share the write. The reader's own answers come already gathered ([`Message::lines`]).
+/// After the first message the writer yields once: a request task that sends its answer wakes
+/// the writer into tokio's "run next" slot, which would write that one answer before the
+/// other requests read from the same chunk of input have run. Yielding lets them answer first,
+/// so their lines share the write.
 async fn write_lines<W: AsyncWrite + Unpin>(
     mut w: W,
     mut rx: mpsc::Receiver<Message>,
@@ -464,9 +431,7 @@ async fn write_lines<W: AsyncWrite + Unpin>(
     while let Some(msg) = rx.recv().await {
         buf.clear();
         push_line(&mut buf, &msg);
-        if !msg.is_lines() {
-            tokio::task::yield_now().await;
-        }
+        tokio::task::yield_now().await;
         while buf.len() < WRITE_BATCH {
             match rx.try_recv() {
                 Ok(msg) => push_line(&mut buf, &msg),
