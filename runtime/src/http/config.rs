@@ -1,5 +1,6 @@
 //! [`HttpConfig`]: what the HTTP transport accepts and how long it keeps things.
 
+use super::authority::AllowedHost;
 use std::time::Duration;
 
 /// Settings of the Streamable HTTP transport.
@@ -10,7 +11,7 @@ use std::time::Duration;
 /// [`max_message_bytes`](crate::Server::max_message_bytes).
 #[derive(Debug, Clone)]
 pub struct HttpConfig {
-    pub(crate) hosts: Vec<String>,
+    pub(crate) hosts: Vec<AllowedHost>,
     pub(crate) any_host: bool,
     pub(crate) origins: Vec<String>,
     pub(crate) any_origin: bool,
@@ -31,7 +32,7 @@ impl Default for HttpConfig {
     fn default() -> Self {
         HttpConfig {
             hosts: ["localhost", "127.0.0.1", "[::1]"]
-                .map(String::from)
+                .map(AllowedHost::new)
                 .to_vec(),
             any_host: false,
             origins: Vec::new(),
@@ -59,7 +60,8 @@ impl HttpConfig {
     /// Also accepts this `Host` (a name or address, `[v6]` in brackets; without a port it
     /// matches any port). Origins on this host are accepted too.
     pub fn allow_host(mut self, host: impl Into<String>) -> Self {
-        self.hosts.push(host.into().to_ascii_lowercase());
+        self.hosts
+            .push(AllowedHost::new(&host.into().to_ascii_lowercase()));
         self
     }
     /// Accepts any `Host` (behind a reverse proxy that already checks it). `Origin` is still

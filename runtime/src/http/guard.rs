@@ -1,14 +1,13 @@
 //! Checks made before any JSON-RPC is read: `Host` and `Origin` (DNS rebinding), the body
 //! size limit, and what the client accepts.
 
+use super::authority::{self, AllowedHost};
 use super::config::HttpConfig;
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::header::{self, HeaderMap};
-use http::uri::Authority;
 use http::{StatusCode, Uri};
 use http_body::Body;
 use http_body_util::BodyExt as _;
-use std::net::Ipv6Addr;
 use std::time::Duration;
 
 pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -37,10 +36,10 @@ pub(crate) fn check_host(
         // HTTP/2 carries the authority in the URI; HTTP/1.1 in `Host`.
         let host = uri
             .authority()
-            .map(|a| a.as_str().to_owned())
-            .or_else(|| header_str(headers, header::HOST).map(str::to_owned));
+            .map(|a| a.as_str())
+            .or_else(|| header_str(headers, header::HOST));
         match host {
-            Some(h) if host_allowed(&cfg.hosts, &h) => {}
+            Some(h) if host_allowed(&cfg.hosts, h) => {}
             _ => {
                 tracing::debug!("request refused: Host not allowed");
                 return Err("Host not allowed");
@@ -81,43 +80,11 @@ pub(crate) fn check_origin_header(
 /// host and port (entry with port), ASCII case-insensitively. Anything that is not exactly
 /// `host[:port]` (userinfo, text after an IPv6 literal, an empty or oversized port) matches
 /// nothing.
-pub(crate) fn host_allowed(allowed: &[String], authority: &str) -> bool {
-    let Some((name, port)) = split_authority(authority) else {
+pub(crate) fn host_allowed(allowed: &[AllowedHost], authority: &str) -> bool {
+    let Some((name, port)) = authority::split(authority) else {
         return false;
     };
-    allowed
-        .iter()
-        .any(|a| split_authority(a).is_some_and(|(n, p)| n == name && (p.is_none() || p == port)))
-}
-
-/// The lowercase host and the port of an authority that is exactly `host[:port]`, parsed by
-/// the `http` crate's [`Authority`]. Its `host()` stops at an IPv6 literal's `]` and its parser
-/// takes userinfo, so what it returns is only trusted when host and port rebuild the whole
-/// text; a bracketed host must hold an IPv6 address and a name only letters, digits, `-`, `.`
-/// and `_` (no trailing dot).
-fn split_authority(text: &str) -> Option<(String, Option<u16>)> {
-    let authority: Authority = text.parse().ok()?;
-    let (host, port) = (authority.host(), authority.port());
-    let rebuilt_len = host.len() + port.as_ref().map_or(0, |p| 1 + p.as_str().len());
-    if authority.as_str().len() != rebuilt_len || !authority.as_str().starts_with(host) {
-        return None;
-    }
-    let port = match port {
-        Some(p) if p.as_str().bytes().all(|b| b.is_ascii_digit()) => Some(p.as_u16()),
-        Some(_) => return None,
-        None => None,
-    };
-    let valid_host = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
-        Some(v6) => v6.parse::<Ipv6Addr>().is_ok(),
-        None => {
-            !host.is_empty()
-                && !host.ends_with('.')
-                && host
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
-        }
-    };
-    valid_host.then(|| (host.to_ascii_lowercase(), port))
+    allowed.iter().any(|a| a.matches(&name, port))
 }
 
 /// The authority of an `Origin` that is exactly `scheme://authority` (RFC 6454: no path,
@@ -240,7 +207,7 @@ where
 mod tests {
     use super::*;
 
-    fn defaults() -> Vec<String> {
+    fn defaults() -> Vec<AllowedHost> {
         HttpConfig::default().hosts
     }
 
@@ -265,7 +232,7 @@ mod tests {
         ] {
             assert!(!host_allowed(&d, bad), "{bad}");
         }
-        let with_port = vec!["api.example.com:443".to_owned()];
+        let with_port = vec![AllowedHost::new("api.example.com:443")];
         assert!(host_allowed(&with_port, "api.example.com:443"));
         assert!(!host_allowed(&with_port, "api.example.com:80"));
     }
@@ -358,7 +325,7 @@ mod tests {
         assert_eq!(origin_authority("http://127.0.0.1:9/x"), None);
         assert_eq!(origin_authority("null"), None);
         assert_eq!(
-            split_authority("[::1]:80"),
+            authority::split("[::1]:80"),
             Some(("[::1]".to_owned(), Some(80)))
         );
     }

@@ -8,13 +8,15 @@ use crate::protocol::{Error, HeaderParam, JsonObject, Request, echo};
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
 use http::HeaderMap;
+use http::header::{AsHeaderName, HeaderName};
 use serde_json::Value;
 use std::borrow::Cow;
 
-pub(crate) const PROTOCOL_VERSION: &str = "mcp-protocol-version";
-pub(crate) const SESSION_ID: &str = "mcp-session-id";
-const METHOD: &str = "mcp-method";
-const NAME: &str = "mcp-name";
+// Names made once: a lookup by `&str` parses and lowercases the name on every request.
+pub(crate) static PROTOCOL_VERSION: HeaderName = HeaderName::from_static("mcp-protocol-version");
+pub(crate) static SESSION_ID: HeaderName = HeaderName::from_static("mcp-session-id");
+static METHOD: HeaderName = HeaderName::from_static("mcp-method");
+static NAME: HeaderName = HeaderName::from_static("mcp-name");
 
 /// Error messages quote at most this much of a header value.
 const QUOTE: usize = 80;
@@ -31,7 +33,7 @@ fn quote(s: &str) -> String {
 /// one with characters outside visible ASCII, space and tab is malformed.
 pub(crate) fn single<'a>(
     headers: &'a HeaderMap,
-    name: &str,
+    name: impl AsHeaderName,
     display: &str,
 ) -> Result<Option<&'a str>, Error> {
     let mut all = headers.get_all(name).iter();
@@ -47,7 +49,11 @@ pub(crate) fn single<'a>(
     Ok(Some(v.trim_matches([' ', '\t'])))
 }
 
-fn required<'a>(headers: &'a HeaderMap, name: &str, display: &str) -> Result<&'a str, Error> {
+fn required<'a>(
+    headers: &'a HeaderMap,
+    name: &HeaderName,
+    display: &str,
+) -> Result<&'a str, Error> {
     single(headers, name, display)?
         .ok_or_else(|| mismatch(format!("Missing required {display} header")))
 }
@@ -80,7 +86,7 @@ fn decode<'a>(value: &'a str, display: &str) -> Result<Cow<'a, str>, Error> {
 /// `MCP-Protocol-Version` must be present and equal the `_meta` version.
 pub(crate) fn check_version(headers: &HeaderMap, body: &str) -> Result<(), Error> {
     let display = "MCP-Protocol-Version";
-    let h = required(headers, PROTOCOL_VERSION, display)?;
+    let h = required(headers, &PROTOCOL_VERSION, display)?;
     if h == body {
         Ok(())
     } else {
@@ -92,7 +98,7 @@ pub(crate) fn check_version(headers: &HeaderMap, body: &str) -> Result<(), Error
 /// the `params.name` of `tools/call` / `prompts/get`, the `params.uri` of `resources/read`, or
 /// the `params.taskId` of `tasks/get`, `tasks/update` and `tasks/cancel`.
 pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Result<(), Error> {
-    let m = required(headers, METHOD, "Mcp-Method")?;
+    let m = required(headers, &METHOD, "Mcp-Method")?;
     let method = req.method.as_str();
     if m != method {
         return Err(differs("Mcp-Method", m, method));
@@ -101,7 +107,7 @@ pub(crate) fn check_method_and_name(headers: &HeaderMap, req: &Request) -> Resul
     let Some(body) = req.params.routing_name() else {
         return Ok(());
     };
-    let h = decode(required(headers, NAME, "Mcp-Name")?, "Mcp-Name")?;
+    let h = decode(required(headers, &NAME, "Mcp-Name")?, "Mcp-Name")?;
     if h == body {
         Ok(())
     } else {

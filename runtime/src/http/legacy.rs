@@ -90,7 +90,7 @@ pub(crate) fn initialize<H: Handler>(
         single_event(&msg)
     };
     if let Ok(v) = HeaderValue::from_str(&id) {
-        r.headers_mut().insert(SESSION_ID, v);
+        r.headers_mut().insert(SESSION_ID.clone(), v);
     }
     r
 }
@@ -109,7 +109,7 @@ fn session<H: Handler>(
     // "If the server receives a request with an invalid or unsupported
     // MCP-Protocol-Version, it MUST respond with 400 Bad Request"; absent means 2025-03-26
     // or the negotiated version, which the session already knows.
-    match headers::single(headers, PROTOCOL_VERSION, "MCP-Protocol-Version") {
+    match headers::single(headers, &PROTOCOL_VERSION, "MCP-Protocol-Version") {
         Ok(None) => Ok(entry),
         Ok(Some(v)) if v == entry.session.protocol_version => Ok(entry),
         _ => {
@@ -128,7 +128,7 @@ pub(crate) fn answer_too_large<H: Handler>(
     who: Option<&Principal>,
     head: &[u8],
 ) {
-    let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
+    let Ok(Some(sid)) = headers::single(headers, &SESSION_ID, "Mcp-Session-Id") else {
         return;
     };
     let Some(entry) = ep.sessions.get(sid, who.map(Principal::key)) else {
@@ -244,7 +244,7 @@ pub(crate) fn get<H: Handler>(
     headers: &HeaderMap,
     who: Option<&Principal>,
 ) -> Response<McpBody> {
-    let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
+    let Ok(Some(sid)) = headers::single(headers, &SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
     let entry = match session(ep, headers, sid, who) {
@@ -309,7 +309,7 @@ pub(crate) fn delete<H: Handler>(
     headers: &HeaderMap,
     who: Option<&Principal>,
 ) -> Response<McpBody> {
-    let Ok(Some(sid)) = headers::single(headers, SESSION_ID, "Mcp-Session-Id") else {
+    let Ok(Some(sid)) = headers::single(headers, &SESSION_ID, "Mcp-Session-Id") else {
         return body::method_not_allowed();
     };
     if ep.sessions.close(sid, who.map(Principal::key)) {

@@ -33,6 +33,7 @@
 
 #[cfg(feature = "auth")]
 mod auth;
+mod authority;
 mod body;
 mod config;
 mod endpoint;

@@ -201,7 +201,7 @@ impl<H: Handler> McpService<H> {
             Err(rej) => return body::error(StatusCode::BAD_REQUEST, rej.id.as_ref(), &rej.error),
         };
         let accepts_json = guard::accepts_json(headers);
-        let session = headers::single(headers, SESSION_ID, "Mcp-Session-Id");
+        let session = headers::single(headers, &SESSION_ID, "Mcp-Session-Id");
         match (era::select(signals(headers, &msg, &session)), session) {
             (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json).await,
             (Era::Initialize, _) => match &msg {
@@ -222,7 +222,7 @@ impl<H: Handler> McpService<H> {
 /// What era selection needs to know of a POST: the message, the version header, and whether
 /// a session is named.
 fn signals<E>(headers: &HeaderMap, msg: &Inbound, session: &Result<Option<&str>, E>) -> Signals {
-    let version = headers::single(headers, PROTOCOL_VERSION, "MCP-Protocol-Version");
+    let version = headers::single(headers, &PROTOCOL_VERSION, "MCP-Protocol-Version");
     Signals {
         version_header: VersionHeader::of(version),
         session: matches!(session, Ok(Some(_))),

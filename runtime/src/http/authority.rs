@@ -1,0 +1,57 @@
+//! `host[:port]` authorities: the `Host` a request names, and the hosts a server allows, split
+//! once when they are configured (not again for every request).
+
+use http::uri::Authority;
+use std::net::Ipv6Addr;
+
+/// The lowercase host and the port of an authority that is exactly `host[:port]`, parsed by
+/// the `http` crate's [`Authority`]. Its `host()` stops at an IPv6 literal's `]` and its parser
+/// takes userinfo, so what it returns is only trusted when host and port rebuild the whole
+/// text; a bracketed host must hold an IPv6 address and a name only letters, digits, `-`, `.`
+/// and `_` (no trailing dot).
+pub(crate) fn split(text: &str) -> Option<(String, Option<u16>)> {
+    let authority: Authority = text.parse().ok()?;
+    let (host, port) = (authority.host(), authority.port());
+    let rebuilt_len = host.len() + port.as_ref().map_or(0, |p| 1 + p.as_str().len());
+    if authority.as_str().len() != rebuilt_len || !authority.as_str().starts_with(host) {
+        return None;
+    }
+    let port = match port {
+        Some(p) if p.as_str().bytes().all(|b| b.is_ascii_digit()) => Some(p.as_u16()),
+        Some(_) => return None,
+        None => None,
+    };
+    let valid_host = match host.strip_prefix('[').and_then(|h| h.strip_suffix(']')) {
+        Some(v6) => v6.parse::<Ipv6Addr>().is_ok(),
+        None => {
+            !host.is_empty()
+                && !host.ends_with('.')
+                && host
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_'))
+        }
+    };
+    valid_host.then(|| (host.to_ascii_lowercase(), port))
+}
+
+/// A host the server accepts as `Host` (and whose origins it accepts as `Origin`): a name or
+/// address, `[v6]` in brackets, with a port or (any port) without one.
+#[derive(Debug, Clone)]
+pub(crate) struct AllowedHost {
+    /// Its host and port; `None` when the text is no `host[:port]` (it then matches nothing).
+    split: Option<(String, Option<u16>)>,
+}
+
+impl AllowedHost {
+    /// `text`, split now.
+    pub(crate) fn new(text: &str) -> AllowedHost {
+        AllowedHost { split: split(text) }
+    }
+
+    /// Whether a request's `host` (lowercase) and `port`, as [`split`] gives them, are this one.
+    pub(crate) fn matches(&self, host: &str, port: Option<u16>) -> bool {
+        self.split
+            .as_ref()
+            .is_some_and(|(h, p)| h == host && (p.is_none() || *p == port))
+    }
+}
