@@ -47,12 +47,7 @@ impl<H: Handler> Engine<H> {
         let caps = &cfg.info.capabilities;
         let mut filter = Filter::honoured(raw, caps, cfg.max_listen_uris, cfg.max_listen_tasks)?;
         let follows_tasks = !filter.asked_tasks().is_empty();
-        if follows_tasks
-            && !facts
-                .client
-                .capabilities
-                .declares_extension(TASKS_EXTENSION)
-        {
+        if follows_tasks && !facts.capabilities().declares_extension(TASKS_EXTENSION) {
             return Err(needs_tasks());
         }
         let Some(_place) = self.hub.listener(cfg.max_listens) else {

@@ -25,8 +25,8 @@ use crate::identity::StepUpSlot;
 use crate::notify::Notifier;
 use crate::policy::{ClientPolicy, ClientSide};
 use crate::protocol::{
-    self, CacheHint, CompleteEnvelope, Enveloped, Error, JsonObject, LoggingLevel, Message, Meta,
-    Method, ProgressToken, Request, RequestId, Revision, Written,
+    self, CacheHint, ClientCapabilities, CompleteEnvelope, Enveloped, Error, JsonObject,
+    LoggingLevel, Message, Meta, Method, ProgressToken, Request, RequestId, Revision, Written,
 };
 use crate::session::LegacySession;
 use futures_util::FutureExt as _;
@@ -107,6 +107,11 @@ impl ClientFacts {
             progress_token: meta.progress_token,
             back: None,
         }
+    }
+
+    /// What the client declared, as the policy left it.
+    fn capabilities(&self) -> &ClientCapabilities {
+        &self.client.capabilities
     }
 
     /// A 2025-11-25 request's facts, from its session (whose capabilities the policy narrowed

@@ -70,11 +70,8 @@ impl<H: Handler> Engine<H> {
             );
             return TaskCall::Sync;
         }
-        let declared = facts.revision.is_modern()
-            && facts
-                .client
-                .capabilities
-                .declares_extension(TASKS_EXTENSION);
+        let declared =
+            facts.revision.is_modern() && facts.capabilities().declares_extension(TASKS_EXTENSION);
         match (declared, mode.support) {
             (true, _) => TaskCall::Task(mode.start),
             (false, TaskSupport::Optional) => TaskCall::Sync,

@@ -28,11 +28,7 @@ impl<H: Handler> Engine<H> {
         if !self.config.info.serves_tasks() {
             return Err(Error::method_not_found(method.as_str()));
         }
-        if !facts
-            .client
-            .capabilities
-            .declares_extension(TASKS_EXTENSION)
-        {
+        if !facts.capabilities().declares_extension(TASKS_EXTENSION) {
             return Err(needs_tasks());
         }
         let Params {

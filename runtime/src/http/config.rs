@@ -60,8 +60,8 @@ impl HttpConfig {
     /// Also accepts this `Host` (a name or address, `[v6]` in brackets; without a port it
     /// matches any port). Origins on this host are accepted too.
     pub fn allow_host(mut self, host: impl Into<String>) -> Self {
-        self.hosts
-            .push(AllowedHost::new(&host.into().to_ascii_lowercase()));
+        // `AllowedHost` lowercases the host it splits.
+        self.hosts.push(AllowedHost::new(&host.into()));
         self
     }
     /// Accepts any `Host` (behind a reverse proxy that already checks it). `Origin` is still

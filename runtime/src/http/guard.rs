@@ -235,6 +235,10 @@ mod tests {
         let with_port = vec![AllowedHost::new("api.example.com:443")];
         assert!(host_allowed(&with_port, "api.example.com:443"));
         assert!(!host_allowed(&with_port, "api.example.com:80"));
+        // A host allowed in capitals matches in any case (`AllowedHost` lowercases it).
+        let upper = HttpConfig::default().allow_host("API.Example.com").hosts;
+        assert!(host_allowed(&upper, "api.example.com:8443"));
+        assert!(host_allowed(&upper, "Api.EXAMPLE.com"));
     }
 
     /// Hostile `Host` values: text after an IPv6 literal, userinfo, bad ports, paths, spaces,
