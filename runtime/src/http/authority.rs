@@ -48,10 +48,39 @@ impl AllowedHost {
         AllowedHost { split: split(text) }
     }
 
-    /// Whether a request's `host` (lowercase) and `port`, as [`split`] gives them, are this one.
+    /// Whether a request's `host` (lowercase) and `port`, as [`split`] gives them, are this one:
+    /// the definition [`admits`](Self::admits) is tested against.
+    #[cfg(test)]
     pub(crate) fn matches(&self, host: &str, port: Option<u16>) -> bool {
         self.split
             .as_ref()
             .is_some_and(|(h, p)| h == host && (p.is_none() || *p == port))
+    }
+
+    /// Whether the authority `text` (a request's `Host`, an `Origin`'s authority) names this
+    /// host: this host's text in any case, then nothing, or `:` and a port (ASCII digits, at
+    /// most 65535) that this host allows. It accepts exactly what [`split`] followed by
+    /// [`matches`](Self::matches) accepts (a test compares them over hostile inputs): this host
+    /// is already a valid `host[:port]`, so what follows it is all that is left to check. It
+    /// neither parses nor allocates, as it runs for every request.
+    pub(crate) fn admits(&self, text: &str) -> bool {
+        let Some((host, port)) = &self.split else {
+            return false;
+        };
+        let Some(head) = text.get(..host.len()) else {
+            return false;
+        };
+        if !head.eq_ignore_ascii_case(host) {
+            return false;
+        }
+        let Some(digits) = text[host.len()..].strip_prefix(':') else {
+            return text.len() == host.len() && port.is_none();
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return false;
+        }
+        digits
+            .parse::<u16>()
+            .is_ok_and(|n| port.is_none_or(|p| p == n))
     }
 }

@@ -10,6 +10,7 @@
 //! close). 2025-11-25 says a disconnect is *not* a cancellation, so legacy requests run on.
 
 use super::body::{self, McpBody};
+use super::session::InFlight;
 use crate::backchannel::Outbound;
 use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route, poll_first};
@@ -38,6 +39,28 @@ pub(crate) struct Opts {
     pub accepts_json: bool,
     /// SSE keep-alive comment interval.
     pub keep_alive: Duration,
+}
+
+/// What a POST comes to once its headers and body are checked: an answer at once (a refusal,
+/// a notification accepted, an answer routed to its question), or a request to run. The checks
+/// are synchronous, so the one future a POST awaits is [`run`]'s: no era's path nests its own
+/// future around it (each level would hold, and copy, the whole of the one inside).
+pub(crate) enum Served<H> {
+    /// Answered already.
+    Now(Response<McpBody>),
+    /// To run and answer.
+    Run(Box<Exchange<H>>),
+}
+
+/// A request to run, how it is answered, and what its answer releases.
+pub(crate) struct Exchange<H> {
+    /// The request and where it runs.
+    pub job: Job<H>,
+    /// How it is answered.
+    pub opts: Opts,
+    /// Released when the handler finishes: the registration of a 2025-11-25 request in
+    /// flight (its id is free again), none for a 2026-07-28 one.
+    pub hold: Option<InFlight>,
 }
 
 /// Where the request runs and who asks.
@@ -70,13 +93,9 @@ pub(crate) struct StepUpWatch {
     pub answer: Arc<dyn Challenger>,
 }
 
-/// Runs `job` and answers it. `hold` is dropped when the handler finishes (it unregisters a
-/// legacy request in flight).
-pub(crate) async fn run<H: Handler>(
-    job: Job<H>,
-    opts: Opts,
-    hold: impl Send + 'static,
-) -> Response<McpBody> {
+/// Runs the exchange's job and answers it. Its `hold` is dropped when the handler finishes.
+pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpBody> {
+    let Exchange { job, opts, hold } = *exchange;
     let id = job.req.id.clone();
     let (tx, mut rx) = mpsc::channel::<Message>(QUEUE);
     let conn = Conn {

@@ -1,7 +1,7 @@
 //! Checks made before any JSON-RPC is read: `Host` and `Origin` (DNS rebinding), the body
 //! size limit, and what the client accepts.
 
-use super::authority::{self, AllowedHost};
+use super::authority::AllowedHost;
 use super::config::HttpConfig;
 use bytes::{Buf, BufMut, Bytes, BytesMut};
 use http::header::{self, HeaderMap};
@@ -81,10 +81,7 @@ pub(crate) fn check_origin_header(
 /// `host[:port]` (userinfo, text after an IPv6 literal, an empty or oversized port) matches
 /// nothing.
 pub(crate) fn host_allowed(allowed: &[AllowedHost], authority: &str) -> bool {
-    let Some((name, port)) = authority::split(authority) else {
-        return false;
-    };
-    allowed.iter().any(|a| a.matches(&name, port))
+    allowed.iter().any(|a| a.admits(authority))
 }
 
 /// The authority of an `Origin` that is exactly `scheme://authority` (RFC 6454: no path,
@@ -113,11 +110,10 @@ pub(crate) fn accepts_json(headers: &HeaderMap) -> bool {
         for item in v.split(',') {
             let essence = item.split(';').next().unwrap_or("").trim();
             named |= !essence.is_empty();
-            let essence = essence.to_ascii_lowercase();
-            if matches!(
-                essence.as_str(),
-                "application/json" | "application/*" | "*/*"
-            ) {
+            if ["application/json", "application/*", "*/*"]
+                .iter()
+                .any(|json| essence.eq_ignore_ascii_case(json))
+            {
                 return true;
             }
         }
@@ -205,6 +201,7 @@ where
 
 #[cfg(test)]
 mod tests {
+    use super::super::authority;
     use super::*;
 
     fn defaults() -> Vec<AllowedHost> {
@@ -317,6 +314,74 @@ mod tests {
             "http://evil.example",
         ] {
             assert_eq!(check(bad), Err("Origin not allowed"), "{bad}");
+        }
+    }
+
+    /// `admits` (no parse, no allocation) accepts what the parsing definition accepts: `split`
+    /// the text, then compare host and port.
+    #[test]
+    fn admits_is_split_then_match() {
+        let mut allowed = defaults();
+        allowed.extend(
+            [
+                "api.example.com:443",
+                "API.Example.com",
+                "[::1]:8080",
+                "a_b",
+            ]
+            .map(AllowedHost::new),
+        );
+        let texts = [
+            "localhost",
+            "LOCALHOST:8080",
+            "LocalHost:0080",
+            "localhost:65535",
+            "localhost:65536",
+            "localhost:0",
+            "localhost:00000000000000000080",
+            "127.0.0.1:1",
+            "127.0.0.1",
+            "[::1]",
+            "[::1]:3000",
+            "[::1]:8080",
+            "[::1]:80",
+            "[::1]:",
+            "[::1]:99999",
+            "[::1]evil",
+            "[::1]:80evil",
+            "[::1] ",
+            "[0::1]",
+            "localhost:",
+            "localhost:80:80",
+            "localhost:+80",
+            "localhost:-1",
+            "localhost:8o",
+            "localhost/evil",
+            "localhost.",
+            "localhost.evil.com",
+            "user@localhost",
+            "@localhost",
+            "localhost evil",
+            "evil.example.com",
+            "",
+            "api.example.com:443",
+            "api.example.com:80",
+            "api.example.com",
+            "API.EXAMPLE.COM:443",
+            "api.example.com:8443",
+            "a_b",
+            "A_B:1",
+            "a_b_c",
+            "localhost\u{e9}",
+            "localhosté",
+            "é",
+            "127.0.0.1.nip.io:80",
+        ];
+        for a in &allowed {
+            for text in texts {
+                let by_split = authority::split(text).is_some_and(|(h, p)| a.matches(&h, p));
+                assert_eq!(a.admits(text), by_split, "{a:?} and {text:?}");
+            }
         }
     }
 

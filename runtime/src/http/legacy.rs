@@ -5,9 +5,9 @@
 
 use super::body::{self, McpBody};
 use super::endpoint::Endpoint;
-use super::exchange::{self, Job, Opts, single_event, ticker};
+use super::exchange::{Exchange, Job, Opts, Served, single_event, ticker};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::session::{Entry, Limits, OpenError};
+use super::session::{Entry, InFlight, Limits, OpenError};
 use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::handler::Handler;
@@ -15,7 +15,7 @@ use crate::identity::token_expiry;
 use crate::notify::Change;
 use crate::notify::filter::Advertised;
 use crate::protocol::Message;
-use crate::protocol::{self, Error, Inbound, Method, Request, RequestId};
+use crate::protocol::{self, Error, Inbound, Method, Request};
 use bytes::Bytes;
 use http::header::HeaderValue;
 use http::{HeaderMap, Response, StatusCode};
@@ -143,79 +143,68 @@ pub(crate) fn answer_too_large<H: Handler>(
     }
 }
 
-/// A POST carrying `Mcp-Session-Id`.
-pub(crate) async fn post<H: Handler>(
+/// Checks a POST carrying `Mcp-Session-Id`: what it is answered with, or the request to run.
+pub(crate) fn post<H: Handler>(
     ep: &Endpoint<H>,
     sid: &str,
     headers: &HeaderMap,
     msg: Inbound,
     principal: Option<Principal>,
     accepts_json: bool,
-) -> Response<McpBody> {
-    let rid = match &msg {
-        Inbound::Request(r) => Some(r.id.clone()),
-        _ => None,
-    };
+) -> Served<H> {
     let entry = match session(ep, headers, sid, principal.as_ref()) {
         Ok(e) => e,
-        Err((status, e)) => return body::error(status, rid.as_ref(), &e),
+        Err((status, e)) => {
+            let rid = match &msg {
+                Inbound::Request(r) => Some(&r.id),
+                _ => None,
+            };
+            return Served::Now(body::error(status, rid, &e));
+        }
     };
     match msg {
-        Inbound::Request(req) => request(ep, entry, req, principal, accepts_json).await,
+        Inbound::Request(req) => request(ep, entry, req, principal, accepts_json),
         Inbound::Notification { method, params } => {
             if method == Method::Cancelled
                 && let Some(id) = protocol::cancelled_request(params.as_ref())
             {
                 entry.cancel(&id);
             }
-            body::accepted()
+            Served::Now(body::accepted())
         }
         // The client answering a server-to-client request made on one of its SSE streams.
         Inbound::Response { id, outcome } => {
             if !entry.session.back.complete(&id, outcome) {
                 tracing::debug!(%id, "response to no pending request ignored");
             }
-            body::accepted()
+            Served::Now(body::accepted())
         }
         // No valid answer: the question waiting on it fails at once.
         Inbound::BadResponse { id, reason } => {
             let failed = entry.session.back.fail(&id, reason.clone());
             tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
-            body::accepted()
+            Served::Now(body::accepted())
         }
     }
 }
 
-/// Unregisters a request in flight when its handler ends.
-struct InFlight {
-    entry: Arc<Entry>,
-    id: RequestId,
-    serial: u64,
-}
-
-impl Drop for InFlight {
-    fn drop(&mut self) {
-        self.entry.finish(&self.id, self.serial);
-    }
-}
-
-async fn request<H: Handler>(
+fn request<H: Handler>(
     ep: &Endpoint<H>,
     entry: Arc<Entry>,
     req: Request,
     principal: Option<Principal>,
     accepts_json: bool,
-) -> Response<McpBody> {
+) -> Served<H> {
     #[cfg(feature = "auth")]
     if let Some(p) = &ep.protection
         && let Some(refused) = p.check_target(&*ep.engine.handler, &req, principal.as_ref())
     {
-        return refused;
+        return Served::Now(refused);
     }
     let cancel = CancellationToken::new();
     let Some(serial) = entry.register(&req.id, &cancel) else {
         let e = Error::invalid_request("a request with this id is already in flight");
-        return body::error(StatusCode::OK, Some(&req.id), &e);
+        return Served::Now(body::error(StatusCode::OK, Some(&req.id), &e));
     };
     let hold = InFlight {
         entry: entry.clone(),
@@ -235,7 +224,11 @@ async fn request<H: Handler>(
         accepts_json,
         keep_alive: ep.config.keep_alive,
     };
-    exchange::run(job, opts, hold).await
+    Served::Run(Box::new(Exchange {
+        job,
+        opts,
+        hold: Some(hold),
+    }))
 }
 
 /// GET: the session's standalone SSE stream (one per session; `409` for a second one).

@@ -9,54 +9,54 @@
 //! dispatcher then answers, `-32601` as 404. `Mcp-Session-Id` and `Last-Event-ID` are ignored
 //! (§ Earlier Streamable HTTP Revisions).
 
-use super::body::{self, McpBody};
+use super::body;
 use super::endpoint::Endpoint;
-use super::exchange::{self, Job, Opts};
+use super::exchange::{Exchange, Job, Opts, Served};
 use super::headers;
 use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::era::ModernMeta;
 use crate::handler::Handler;
 use crate::protocol::{Body, Error, Inbound, Method, Request, RequestMeta};
-use http::{HeaderMap, Response, StatusCode};
+use http::{HeaderMap, StatusCode};
 use tokio_util::sync::CancellationToken;
 
-/// Serves one modern POST.
-pub(crate) async fn post<H: Handler>(
+/// Checks one modern POST: what it is answered with, or the request to run.
+pub(crate) fn post<H: Handler>(
     ep: &Endpoint<H>,
     headers: &HeaderMap,
     msg: Inbound,
     principal: Option<Principal>,
     accepts_json: bool,
-) -> Response<McpBody> {
+) -> Served<H> {
     match msg {
-        Inbound::Request(req) => request(ep, headers, req, principal, accepts_json).await,
+        Inbound::Request(req) => request(ep, headers, req, principal, accepts_json),
         // 2026-07-28 defines no client notification over HTTP; accepting and ignoring one is
         // what § Sending Messages allows.
         Inbound::Notification { method, .. } => {
             tracing::debug!(%method, "notification ignored");
-            body::accepted()
+            Served::Now(body::accepted())
         }
         // "The client MUST NOT send JSON-RPC responses."
-        Inbound::Response { .. } | Inbound::BadResponse { .. } => body::refuse(
+        Inbound::Response { .. } | Inbound::BadResponse { .. } => Served::Now(body::refuse(
             StatusCode::BAD_REQUEST,
             "a response needs the Mcp-Session-Id of a 2025-11-25 session",
-        ),
+        )),
     }
 }
 
-async fn request<H: Handler>(
+fn request<H: Handler>(
     ep: &Endpoint<H>,
     headers: &HeaderMap,
     mut req: Request,
     principal: Option<Principal>,
     accepts_json: bool,
-) -> Response<McpBody> {
+) -> Served<H> {
     let meta = match validate(ep, headers, &mut req) {
         Ok(meta) => meta,
         Err(e) => {
             tracing::debug!(method = %req.method, code = e.code, "request refused before dispatch");
-            return body::error(StatusCode::BAD_REQUEST, Some(&req.id), &e);
+            return Served::Now(body::error(StatusCode::BAD_REQUEST, Some(&req.id), &e));
         }
     };
     // The target's declared scopes, taken from the checked body (never from `Mcp-Name`).
@@ -64,7 +64,7 @@ async fn request<H: Handler>(
     if let Some(p) = &ep.protection
         && let Some(refused) = p.check_target(&*ep.engine.handler, &req, principal.as_ref())
     {
-        return refused;
+        return Served::Now(refused);
     }
     let job = Job {
         engine: ep.engine.clone(),
@@ -79,7 +79,11 @@ async fn request<H: Handler>(
         accepts_json,
         keep_alive: ep.config.keep_alive,
     };
-    exchange::run(job, opts, ()).await
+    Served::Run(Box::new(Exchange {
+        job,
+        opts,
+        hold: None,
+    }))
 }
 
 /// Every check that answers 400 (see the module docs for the order). The checked `_meta` goes

@@ -4,6 +4,7 @@
 use super::body::{self, McpBody};
 use super::config::HttpConfig;
 use super::endpoint::Endpoint;
+use super::exchange::{self, Served};
 use super::guard::{self, BoxError};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
 use super::{legacy, modern};
@@ -186,6 +187,26 @@ impl<H: Handler> McpService<H> {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
+        // Two steps, so that what the checks hold (the head, the body, the message) is gone
+        // before the request runs (see `Served`).
+        match self.check_post(parts, body, principal).await {
+            Served::Now(answer) => answer,
+            Served::Run(exchange) => exchange::run(exchange).await,
+        }
+    }
+
+    /// Reads and checks a POST: its answer, or the request to run.
+    async fn check_post<B>(
+        &self,
+        parts: http::request::Parts,
+        body: B,
+        principal: Option<Principal>,
+    ) -> Served<H>
+    where
+        B: Body + Send,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
         let (ep, headers) = (&*self.endpoint, &parts.headers);
         let bytes = match guard::read_body(headers, body, ep.limit, ep.config.body_timeout).await {
             Ok(b) => b,
@@ -193,28 +214,31 @@ impl<H: Handler> McpService<H> {
                 if !unread.head.is_empty() {
                     legacy::answer_too_large(ep, headers, principal.as_ref(), &unread.head);
                 }
-                return body::refuse(unread.status, unread.reason);
+                return Served::Now(body::refuse(unread.status, unread.reason));
             }
         };
         let msg = match Inbound::parse(&bytes) {
             Ok(m) => m,
-            Err(rej) => return body::error(StatusCode::BAD_REQUEST, rej.id.as_ref(), &rej.error),
+            Err(rej) => {
+                let id = rej.id.as_ref();
+                return Served::Now(body::error(StatusCode::BAD_REQUEST, id, &rej.error));
+            }
         };
         let accepts_json = guard::accepts_json(headers);
         let session = headers::single(headers, &SESSION_ID, "Mcp-Session-Id");
         match (era::select(signals(headers, &msg, &session)), session) {
-            (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json).await,
-            (Era::Initialize, _) => match &msg {
+            (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json),
+            (Era::Initialize, _) => Served::Now(match &msg {
                 Inbound::Request(req) => {
                     let peer = parts.extensions.get::<SocketAddr>().map(SocketAddr::ip);
                     legacy::initialize(ep, req, principal.as_ref(), peer, accepts_json)
                 }
                 _ => body::refuse(StatusCode::BAD_REQUEST, "initialize must be a request"),
-            },
+            }),
             (Era::Session, Ok(Some(sid))) => {
-                legacy::post(ep, sid, headers, msg, principal, accepts_json).await
+                legacy::post(ep, sid, headers, msg, principal, accepts_json)
             }
-            (Era::Session | Era::NoSession, _) => no_session(&msg),
+            (Era::Session | Era::NoSession, _) => Served::Now(no_session(&msg)),
         }
     }
 }

@@ -223,6 +223,20 @@ fn mint() -> Option<String> {
     Some(crate::canonical::hex(&raw))
 }
 
+/// A 2025-11-25 request registered in flight in its session: unregistered when dropped (when
+/// its handler ends), so that its id may be used again.
+pub(crate) struct InFlight {
+    pub entry: Arc<Entry>,
+    pub id: RequestId,
+    pub serial: u64,
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.entry.finish(&self.id, self.serial);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,6 +1,6 @@
 //! JSON-RPC 2.0 framing: ids, inbound message classification, outbound message builders.
 
-use super::members::{self, Envelope, Members, Shape};
+use super::members::{self, Envelope, Members, Shape, Target};
 use super::{Error, JsonObject, Method, Params, echo, unique};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
@@ -110,7 +110,15 @@ impl Inbound {
 
     /// [`Inbound::parse`] of a text already checked as UTF-8 (a stdio line).
     pub fn parse_str(text: &str) -> Result<Inbound, Rejected> {
-        let env = match Shape::parse(text).map_err(Rejected::parse)? {
+        let shape = match Shape::parse(text).map_err(Rejected::parse)? {
+            // `params` typed for a method the message does not end up naming, or for a
+            // notification: read again with every member of `params` kept.
+            Shape::Object(env) if !env.target_stands() => {
+                Shape::parse_generic(text).map_err(Rejected::parse)?
+            }
+            shape => shape,
+        };
+        let env = match shape {
             Shape::Object(env) => env,
             Shape::Array => return Err(Rejected::invalid(None, "batches are not supported")),
             Shape::Scalar => {
@@ -161,7 +169,14 @@ impl Inbound {
             Some(_) if !version => Err(Rejected::invalid(id, "`jsonrpc` must be \"2.0\"")),
             Some(method) => {
                 let has_id = env.id.is_some();
-                Inbound::call(env.params, method, id, has_id)
+                match (env.target, id) {
+                    (Some(target), Some(id)) => Inbound::target(target, id),
+                    (target, id) => {
+                        // Typed params stand only with an id (`Envelope::target_stands`).
+                        debug_assert!(target.is_none(), "typed params of a message without id");
+                        Inbound::call(env.params, method, id, has_id)
+                    }
+                }
             }
             None => Inbound::response(&env, id, version),
         }
@@ -195,6 +210,17 @@ impl Inbound {
                 Ok(Inbound::Notification { method, params })
             }
         }
+    }
+
+    /// A request to a target method whose `params` were read typed (it has an id: see
+    /// `Envelope::target_stands`).
+    fn target(target: Target<'_>, id: RequestId) -> Result<Inbound, Rejected> {
+        let Target { method, params, .. } = target;
+        let Shape::Object(params) = params else {
+            return Err(Rejected::invalid(Some(id), "`params` must be an object"));
+        };
+        let params = Params::from_target(&method, params).map_err(Rejected::parse)?;
+        Ok(Inbound::Request(Request { id, method, params }))
     }
 
     /// A response to a request the server sent: a result or an error. With an id, anything

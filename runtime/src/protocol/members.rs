@@ -8,7 +8,11 @@
 //! where that matters (answers), `unique` refuses the message.
 
 use super::JsonObject;
-use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use super::Method;
+use serde::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor,
+};
+use serde_json::Value;
 use serde_json::value::RawValue;
 use std::borrow::Cow;
 use std::fmt;
@@ -48,6 +52,12 @@ pub(crate) struct Envelope<'a> {
     pub method: Option<&'a RawValue>,
     /// `params`: its members when it is an object.
     pub params: Option<Shape<Members<'a>>>,
+    /// `params` read straight into the members a target method takes, in the same pass, when
+    /// `method` came before it and names `tools/call`, `prompts/get` or `resources/read` (what
+    /// every client writes). Then `params` is `None`. It stands only when the message names
+    /// the same method at its end and has an id ([`Envelope::target_stands`]); else the text is
+    /// read again by [`Shape::parse_generic`].
+    pub target: Option<Target<'a>>,
     /// `result`.
     pub result: Option<&'a RawValue>,
     /// `error`.
@@ -66,9 +76,108 @@ pub(crate) enum Shape<T> {
 }
 
 impl<'a> Shape<Envelope<'a>> {
-    /// Reads `text` as one JSON text (checked whole: its syntax, nothing after it).
+    /// Reads `text` as one JSON text (checked whole: its syntax, nothing after it), the
+    /// `params` of a target method typed in the same pass (see [`Envelope::target`]).
     pub(crate) fn parse(text: &'a str) -> Result<Shape<Envelope<'a>>, serde_json::Error> {
         serde_json::from_str(text)
+    }
+
+    /// [`Shape::parse`] with `params` always kept as members: for the message whose typed
+    /// `params` do not stand.
+    pub(crate) fn parse_generic(text: &'a str) -> Result<Shape<Envelope<'a>>, serde_json::Error> {
+        let shape: Shape<Generic<'a>> = serde_json::from_str(text)?;
+        Ok(match shape {
+            Shape::Object(Generic(env)) => Shape::Object(env),
+            Shape::Array => Shape::Array,
+            Shape::Scalar => Shape::Scalar,
+        })
+    }
+}
+
+impl Envelope<'_> {
+    /// Whether [`Envelope::target`] (if read) is what the message says: the method it was read
+    /// for is the method the message names (a key written twice is read where it was written
+    /// last) and the message is a request (a notification keeps every member of its `params`).
+    pub(crate) fn target_stands(&self) -> bool {
+        let Some(target) = &self.target else {
+            return true;
+        };
+        self.method.map(RawValue::get) == Some(target.method_text.get())
+            && self.id.is_some_and(|id| !is_null(id))
+    }
+}
+
+/// The `params` of a target method, read for the method whose text is `method`.
+#[derive(Debug)]
+pub(crate) struct Target<'a> {
+    /// The text of the `method` member the params were read for.
+    pub method_text: &'a RawValue,
+    /// That method.
+    pub method: Method,
+    /// The params.
+    pub params: Shape<TargetMembers<'a>>,
+}
+
+/// The members of a target method's `params` that its request reads, each built as it is read;
+/// any other member is checked and skipped.
+#[derive(Debug, Default)]
+pub(crate) struct TargetMembers<'a> {
+    /// `_meta`, as its text.
+    pub meta: Option<&'a RawValue>,
+    /// `name` (`uri` for `resources/read`).
+    pub target: Option<Value>,
+    /// `arguments` (skipped for `resources/read`).
+    pub arguments: Option<Value>,
+    /// `inputResponses`.
+    pub input_responses: Option<Value>,
+    /// `requestState`.
+    pub request_state: Option<Value>,
+}
+
+/// Reads a target method's `params`: `key` names its target, `arguments` whether it takes them.
+#[derive(Clone, Copy)]
+struct TargetSeed {
+    key: &'static str,
+    arguments: bool,
+}
+
+impl TargetSeed {
+    /// The method whose text is `method` and the seed for its params, if it is a target method.
+    fn of(method: &RawValue) -> Option<(Method, TargetSeed)> {
+        let method = Method::parse(&string(method)?);
+        let seed = TargetSeed {
+            key: method.target_param()?,
+            arguments: method != Method::ResourcesRead,
+        };
+        Some((method, seed))
+    }
+}
+
+impl<'de> MembersSeed<'de> for TargetSeed {
+    type Out = TargetMembers<'de>;
+    fn read_members<A: MapAccess<'de>>(self, mut map: A) -> Result<TargetMembers<'de>, A::Error> {
+        let mut t = TargetMembers::default();
+        // A repeated key is read where it was written last, as a `Value` reads it.
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            match &*key {
+                "_meta" => t.meta = Some(map.next_value()?),
+                k if k == self.key => t.target = Some(map.next_value()?),
+                "arguments" if self.arguments => t.arguments = Some(map.next_value()?),
+                "inputResponses" => t.input_responses = Some(map.next_value()?),
+                "requestState" => t.request_state = Some(map.next_value()?),
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok(t)
+    }
+}
+
+impl<'de> DeserializeSeed<'de> for TargetSeed {
+    type Value = Shape<TargetMembers<'de>>;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_any(ShapeVisitor(self))
     }
 }
 
@@ -121,6 +230,20 @@ trait FromMembers<'de>: Sized {
     fn from_members<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error>;
 }
 
+/// A reader of an object's members that carries what it needs to know (a [`FromMembers`]
+/// type needs nothing: its seed is `PhantomData`).
+trait MembersSeed<'de> {
+    type Out;
+    fn read_members<A: MapAccess<'de>>(self, map: A) -> Result<Self::Out, A::Error>;
+}
+
+impl<'de, T: FromMembers<'de>> MembersSeed<'de> for PhantomData<T> {
+    type Out = T;
+    fn read_members<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        T::from_members(map)
+    }
+}
+
 impl<'de> FromMembers<'de> for Members<'de> {
     fn from_members<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
         let mut members = Vec::with_capacity(map.size_hint().unwrap_or(4));
@@ -147,8 +270,25 @@ impl<'de> Deserialize<'de> for Members<'de> {
     }
 }
 
+/// An [`Envelope`] whose `params` are always read as members.
+struct Generic<'a>(Envelope<'a>);
+
+impl<'de> FromMembers<'de> for Generic<'de> {
+    fn from_members<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        Envelope::read(map, false).map(Generic)
+    }
+}
+
 impl<'de> FromMembers<'de> for Envelope<'de> {
-    fn from_members<A: MapAccess<'de>>(mut map: A) -> Result<Self, A::Error> {
+    fn from_members<A: MapAccess<'de>>(map: A) -> Result<Self, A::Error> {
+        Envelope::read(map, true)
+    }
+}
+
+impl<'de> Envelope<'de> {
+    /// The members of a message; `typed`: a target method's `params` read typed (see
+    /// [`Envelope::target`]).
+    fn read<A: MapAccess<'de>>(mut map: A, typed: bool) -> Result<Self, A::Error> {
         let mut env = Envelope::default();
         // A repeated key is read where it was written last, as a `Value` reads it.
         while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
@@ -156,7 +296,26 @@ impl<'de> FromMembers<'de> for Envelope<'de> {
                 "jsonrpc" => env.jsonrpc = Some(map.next_value()?),
                 "id" => env.id = Some(map.next_value()?),
                 "method" => env.method = Some(map.next_value()?),
-                "params" => env.params = Some(map.next_value()?),
+                "params" => {
+                    let seed = env.method.filter(|_| typed).and_then(|text| {
+                        TargetSeed::of(text).map(|(method, seed)| (text, method, seed))
+                    });
+                    match seed {
+                        Some((method_text, method, seed)) => {
+                            let params = map.next_value_seed(seed)?;
+                            env.target = Some(Target {
+                                method_text,
+                                method,
+                                params,
+                            });
+                            env.params = None;
+                        }
+                        None => {
+                            env.params = Some(map.next_value()?);
+                            env.target = None;
+                        }
+                    }
+                }
                 "result" => env.result = Some(map.next_value()?),
                 "error" => env.error = Some(map.next_value()?),
                 _ => {
@@ -170,40 +329,43 @@ impl<'de> FromMembers<'de> for Envelope<'de> {
 
 impl<'de, T: FromMembers<'de>> Deserialize<'de> for Shape<T> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ShapeVisitor<T>(PhantomData<T>);
-        impl<'de, T: FromMembers<'de>> Visitor<'de> for ShapeVisitor<T> {
-            type Value = Shape<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Shape<T>, A::Error> {
-                T::from_members(map).map(Shape::Object)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape<T>, A::Error> {
-                // Each element is still checked, so a malformed array is a parse error.
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Shape::Array)
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<Shape<T>, E> {
-                Ok(Shape::Scalar)
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<Shape<T>, E> {
-                Ok(Shape::Scalar)
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<Shape<T>, E> {
-                Ok(Shape::Scalar)
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<Shape<T>, E> {
-                Ok(Shape::Scalar)
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<Shape<T>, E> {
-                Ok(Shape::Scalar)
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<Shape<T>, E> {
-                Ok(Shape::Scalar)
-            }
-        }
-        d.deserialize_any(ShapeVisitor(PhantomData))
+        d.deserialize_any(ShapeVisitor(PhantomData::<T>))
+    }
+}
+
+/// Reads what a JSON value is, an object's members with the seed `S`.
+struct ShapeVisitor<S>(S);
+
+impl<'de, S: MembersSeed<'de>> Visitor<'de> for ShapeVisitor<S> {
+    type Value = Shape<S::Out>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
+        self.0.read_members(map).map(Shape::Object)
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        // Each element is still checked, so a malformed array is a parse error.
+        while seq.next_element::<IgnoredAny>()?.is_some() {}
+        Ok(Shape::Array)
+    }
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Self::Value, E> {
+        Ok(Shape::Scalar)
+    }
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Self::Value, E> {
+        Ok(Shape::Scalar)
+    }
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Self::Value, E> {
+        Ok(Shape::Scalar)
+    }
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Self::Value, E> {
+        Ok(Shape::Scalar)
+    }
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Self::Value, E> {
+        Ok(Shape::Scalar)
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Shape::Scalar)
     }
 }
 

@@ -26,7 +26,6 @@ pub use error::*;
 pub use header_params::HeaderParam;
 pub use input::*;
 pub use jsonrpc::*;
-use members::Members;
 #[cfg(feature = "testing")]
 pub(crate) use message::error_response;
 pub(crate) use message::{Message, Written, notification, request, write};
@@ -184,22 +183,21 @@ impl RequestMeta {
         }
     }
 
-    /// [`RequestMeta::parse`] straight from the text, when every field is there and valid
-    /// (`None` otherwise: the `Value` reader then says what is wrong, in its own words).
+    /// [`RequestMeta::parse`] straight from the text, in one pass, when every field is there
+    /// and valid (`None` otherwise: the `Value` reader then says what is wrong, in its own
+    /// words). A key written twice is `None` too (the derived reader refuses it), so that the
+    /// `Value` reader keeps its last occurrence, as it does for every other member.
     fn read(raw: &RawValue) -> Option<RequestMeta> {
-        let m: Members = members::read(raw).ok()?;
-        let protocol_version = members::string(m.get(meta::PROTOCOL_VERSION)?)?.into_owned();
-        let client_capabilities = members::read(m.get(meta::CLIENT_CAPABILITIES)?).ok()?;
-        let client_info = match m.get(meta::CLIENT_INFO) {
-            None => None,
-            Some(v) if members::is_null(v) => None,
-            Some(v) => Some(members::read(v).ok()?),
-        };
-        let log_level = match m.get(meta::LOG_LEVEL) {
+        // A struct is read from a JSON array as well; `_meta` must be an object.
+        if !raw.get().starts_with('{') {
+            return None;
+        }
+        let wire: MetaText<'_> = members::read(raw).ok()?;
+        let log_level = match wire.log_level {
             None => None,
             Some(v) => Some(members::read(v).ok()?),
         };
-        let progress_token = match m.get(meta::PROGRESS_TOKEN) {
+        let progress_token = match wire.progress_token {
             None => None,
             Some(v) => {
                 let t: Value = members::read(v).ok()?;
@@ -207,9 +205,9 @@ impl RequestMeta {
             }
         };
         Some(RequestMeta {
-            protocol_version,
-            client_capabilities,
-            client_info,
+            protocol_version: wire.protocol_version.into_owned(),
+            client_capabilities: wire.client_capabilities,
+            client_info: wire.client_info,
             log_level,
             progress_token,
         })
@@ -265,6 +263,39 @@ impl RequestMeta {
             progress_token: progress_token(raw),
         })
     }
+}
+
+/// The fields of a 2026-07-28 `_meta` as [`RequestMeta::read`] takes them from the text: the
+/// required ones typed (a missing or ill-typed one fails the read), the optional ones whose
+/// `null` is an error in [`RequestMeta::parse`] kept as their text (`Option` would read `null`
+/// as absent). Other members are skipped.
+#[derive(serde::Deserialize)]
+struct MetaText<'a> {
+    #[serde(rename = "io.modelcontextprotocol/protocolVersion", borrow)]
+    protocol_version: std::borrow::Cow<'a, str>,
+    #[serde(rename = "io.modelcontextprotocol/clientCapabilities")]
+    client_capabilities: ClientCapabilities,
+    #[serde(rename = "io.modelcontextprotocol/clientInfo", default)]
+    client_info: Option<Implementation>,
+    #[serde(
+        rename = "io.modelcontextprotocol/logLevel",
+        default,
+        borrow,
+        deserialize_with = "present"
+    )]
+    log_level: Option<&'a RawValue>,
+    #[serde(
+        rename = "progressToken",
+        default,
+        borrow,
+        deserialize_with = "present"
+    )]
+    progress_token: Option<&'a RawValue>,
+}
+
+/// A member that is written, `null` included, as its text.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<&'de RawValue>, D::Error> {
+    <&RawValue as serde::Deserialize>::deserialize(d).map(Some)
 }
 
 /// Reads `progressToken` from a request's `_meta` when it is a string or an integer.

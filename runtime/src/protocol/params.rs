@@ -6,7 +6,7 @@
 //! order of the checks (era, capability, then params) stays what each revision says, and the
 //! error is answered on the request's id.
 
-use super::members::{self, Members};
+use super::members::{self, Members, TargetMembers};
 use super::{CompleteRequest, Cursor, Error, JsonObject, Meta, Method, echo};
 use serde_json::Value;
 
@@ -117,6 +117,24 @@ impl Params {
         Ok(Params {
             meta: obj.get("_meta").map(Meta::from_raw).transpose()?,
             body: Body::Target(TargetParams::from_members(method, &obj)?),
+        })
+    }
+
+    /// The params of a target method as the message's one pass read them: what
+    /// [`Params::from_members`] makes of the same members.
+    pub(crate) fn from_target(
+        method: &Method,
+        t: TargetMembers<'_>,
+    ) -> Result<Params, serde_json::Error> {
+        Ok(Params {
+            meta: t.meta.map(Meta::from_raw).transpose()?,
+            body: Body::Target(TargetParams::check(
+                method,
+                t.target,
+                t.arguments,
+                t.input_responses,
+                t.request_state,
+            )),
         })
     }
 
