@@ -134,6 +134,25 @@ pub(crate) struct TargetMembers<'a> {
     pub request_state: Option<Value>,
 }
 
+impl<'a> TargetMembers<'a> {
+    /// The members a target method's request reads, taken from `params` read as members (the
+    /// last of a repeated key), each built from its text (`arguments` not at all for
+    /// `resources/read`). An error is a member's text no `Value` holds.
+    pub(crate) fn of(method: &Method, params: &Members<'a>) -> Result<Self, serde_json::Error> {
+        let read = |key| params.get(key).map(read::<Value>).transpose();
+        Ok(TargetMembers {
+            meta: params.get("_meta"),
+            target: read(method.target_param().unwrap_or("name"))?,
+            arguments: match method {
+                Method::ResourcesRead => None,
+                _ => read("arguments")?,
+            },
+            input_responses: read("inputResponses")?,
+            request_state: read("requestState")?,
+        })
+    }
+}
+
 /// Reads a target method's `params`: `key` names its target, `arguments` whether it takes them.
 #[derive(Clone, Copy)]
 struct TargetSeed {

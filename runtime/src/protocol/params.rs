@@ -6,7 +6,7 @@
 //! order of the checks (era, capability, then params) stays what each revision says, and the
 //! error is answered on the request's id.
 
-use super::members::{self, Members, TargetMembers};
+use super::members::{Members, TargetMembers};
 use super::{CompleteRequest, Cursor, Error, JsonObject, Meta, Method, echo};
 use serde_json::Value;
 
@@ -114,14 +114,11 @@ impl Params {
         ) {
             return Ok(Params::parse(method, Some(obj.into_object()?)));
         }
-        Ok(Params {
-            meta: obj.get("_meta").map(Meta::from_raw).transpose()?,
-            body: Body::Target(TargetParams::from_members(method, &obj)?),
-        })
+        Params::from_target(method, TargetMembers::of(method, &obj)?)
     }
 
-    /// The params of a target method as the message's one pass read them: what
-    /// [`Params::from_members`] makes of the same members.
+    /// The params of a target method from the members its request reads (read in the
+    /// message's one pass, or taken from its members by [`Params::from_members`]).
     pub(crate) fn from_target(
         method: &Method,
         t: TargetMembers<'_>,
@@ -209,28 +206,6 @@ impl TargetParams {
         let input_responses = obj.remove("inputResponses");
         let request_state = obj.remove("requestState");
         TargetParams::check(method, target, arguments, input_responses, request_state)
-    }
-
-    /// Reads them from the members' text: only these members are built (and `arguments` not at
-    /// all for `resources/read`). The outer `Err` is a member's text no `Value` holds.
-    fn from_members(
-        method: &Method,
-        obj: &Members<'_>,
-    ) -> Result<Result<TargetParams, Error>, serde_json::Error> {
-        let read = |key| obj.get(key).map(members::read::<Value>).transpose();
-        let target = read(method.target_param().unwrap_or("name"))?;
-        let arguments = match method {
-            Method::ResourcesRead => None,
-            _ => read("arguments")?,
-        };
-        let (input_responses, request_state) = (read("inputResponses")?, read("requestState")?);
-        Ok(TargetParams::check(
-            method,
-            target,
-            arguments,
-            input_responses,
-            request_state,
-        ))
     }
 
     /// The checks of both readers, in the order the errors are given.

@@ -173,6 +173,8 @@ const CASES: &[&str] = &[
     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","requestState":"s","requestState":null,"inputResponses":{"q":{}},"inputResponses":{"q":1}}}"#,
     r#"{"jsonrpc":"2.0","id":[1],"method":"tools/call","params":{"name":"add"}}"#,
     r#"{"params":{"name":"add"},"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+    r#"{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"add","arguments":{"a":1},"requestState":"s","inputResponses":{"q":{"action":"accept"}}},"jsonrpc":"2.0","id":1,"method":"tools/call"}"#,
+    r#"{"params":{"uri":"u","arguments":{"a":1},"requestState":"s","inputResponses":{"q":{}}},"id":"r","method":"resources/read","jsonrpc":"2.0"}"#,
     r#"{"jsonrpc":"2.0","id":1,"method":"t\u006fols/call","params":{"n\u0061me":"add"}}"#,
     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":null},"name":"add"}}"#,
     r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026\u002d07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":null,"other":[1]},"name":"add"}}"#,
