@@ -18,7 +18,10 @@
 #    `wrk -t1` pinned to core WRK_CPU (0) with taskset, CONNS (1,8,50) keep-alive connections,
 #    SECONDS_PER_RUN (5) s per run, a `tools/call add` at each revision of REVS (2025-11-25: the
 #    initialize handshake done once with curl, and the session id passed to wrk when the server
-#    gives one). Every answer is checked (status 2xx, the sum, no error).
+#    gives one). Every answer is checked (status 2xx, the sum, no error). With FLOOR=1 (the
+#    default) each repetition also runs `floor_http` after the two: bare hyper with a typed
+#    serde_json reply and no MCP framework (src/floor.rs), the ceiling under this driver on
+#    this machine, reported as floor calls/s, Rondo/floor and floor/rmcp. FLOOR=0 leaves it out.
 #
 # Every row: RUNS (3) runs per server, a fresh server process for each, the order of the two
 # servers alternating from run to run. The server's CPU time (utime+stime, /proc/PID/stat) over
@@ -38,6 +41,7 @@ SECONDS_PER_RUN=${SECONDS_PER_RUN:-5}
 WRK_CPU=${WRK_CPU:-0}
 REVS=${REVS:-2026-07-28 2025-11-25}
 PARTS=${PARTS:-stdio http}
+FLOOR=${FLOOR:-1}
 
 die() { echo "outside.sh: $*" >&2; exit 1; }
 for rev in $REVS; do
@@ -47,6 +51,7 @@ for part in $PARTS; do
   case $part in stdio | http) ;; *) die "unknown part in PARTS: $part (stdio http)" ;; esac
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
+[[ $FLOOR == 0 || $FLOOR == 1 ]] || die "FLOOR must be 0 or 1, not '$FLOOR'"
 command -v python3 >/dev/null || die "python3 is missing"
 command -v cargo >/dev/null || die "cargo is missing"
 if [[ " $PARTS " == *" http "* ]]; then
@@ -65,7 +70,7 @@ if [[ " $PARTS " == *" http "* ]]; then
 fi
 
 cargo build --release --quiet --manifest-path Cargo.toml \
-  --bin rondo_stdio --bin rmcp_stdio --bin rondo_http --bin rmcp_http
+  --bin rondo_stdio --bin rmcp_stdio --bin rondo_http --bin rmcp_http --bin floor_http
 bin=target/release
 clk_tck=$(getconf CLK_TCK)
 
@@ -209,7 +214,9 @@ for part in $PARTS; do
       for conns in ${CONNS//,/ }; do
         for run in $(seq 1 "$RUNS"); do
           servers=$(order "$run")
-          for server in $servers; do http_run "$server" "$rev" "$conns" "$run" "${servers%% *}"; done
+          first=${servers%% *}
+          [[ $FLOOR == 1 ]] && servers="$servers floor"
+          for server in $servers; do http_run "$server" "$rev" "$conns" "$run" "$first"; done
         done
       done
     fi

@@ -19,6 +19,9 @@ import statistics
 import sys
 
 SERVERS = ("rondo", "rmcp")
+# The ceiling under the same driver (FLOOR=1, HTTP only): `floor_http`, bare hyper with a typed
+# serde_json reply and no MCP framework (bench/src/floor.rs).
+FLOOR = "floor"
 
 
 def last_lines(path, n=3):
@@ -190,6 +193,7 @@ def table(path):
                 meta = d
             else:
                 recs.append(d)
+    floored = any(r["server"] == FLOOR for r in recs)
     keys = []
     for r in recs:
         if row_key(r) not in keys:
@@ -217,14 +221,15 @@ def table(path):
     out.append(
         "| row | rondo calls/s | rmcp calls/s | Rondo/rmcp | rondo server CPU ms/10k | "
         "rmcp server CPU ms/10k | CPU Rondo/rmcp | driver CPU, share of a core (rondo / rmcp) |"
+        + (" floor calls/s | Rondo/floor | floor/rmcp |" if floored else "")
     )
-    out.append("|---|---|---|---|---|---|---|---|")
+    out.append("|---|---|---|---|---|---|---|---|" + ("---|---|---|" if floored else ""))
     notes = []
     coarse = False
     for key in keys:
         rows = [r for r in recs if row_key(r) == key]
         rate, cpu, client, failed, few = {}, {}, {}, {}, {}
-        for s in SERVERS:
+        for s in SERVERS + (FLOOR,):
             rate[s], cpu[s], client[s], failed[s], few[s] = {}, {}, {}, [], False
             for r in rows:
                 if r["server"] != s:
@@ -250,6 +255,16 @@ def table(path):
         cells.append(ratio(cpu["rondo"], cpu["rmcp"]))
         shares = [spread(list(client[s].values()), "{:.2f}") for s in SERVERS]
         cells.append(" / ".join(shares))
+        if floored:
+            cell = spread(list(rate[FLOOR].values()))
+            if failed[FLOOR]:
+                total = len(failed[FLOOR]) + len(rate[FLOOR])
+                cell += f" ({len(failed[FLOOR])} of {total} runs failed)"
+                for r in failed[FLOOR]:
+                    notes.append(f"- {row_label(key, rows)}, {FLOOR}, run {r['run']}: {r['why']}")
+            cells.append(cell)
+            cells.append(ratio(rate["rondo"], rate[FLOOR]))
+            cells.append(ratio(rate[FLOOR], rate["rmcp"]))
         out.append(f"| {row_label(key, rows)} | {' | '.join(cells)} |")
     out.append("")
     out.append(
@@ -258,6 +273,15 @@ def table(path):
         "(clock ticks, so coarse for short runs). Driver CPU: the Python client's own "
         "(getrusage) or wrk's (bash `time`), as a share of one core over the run."
     )
+    if floored:
+        out.append("")
+        out.append(
+            "Floor: `floor_http`, bare hyper answering the same bytes from typed serde_json "
+            "structs with no MCP framework, under the same wrk in the same repetitions: what a "
+            "server on hyper and tokio's defaults reaches on this machine when its own work is "
+            "next to nothing. floor/rmcp is what Rondo/rmcp would be if Rondo cost nothing "
+            "above hyper."
+        )
     if coarse:
         out.append("")
         out.append(
@@ -278,7 +302,7 @@ def main():
     s = sub.add_parser("stdio")
     h = sub.add_parser("http")
     for q in (s, h):
-        q.add_argument("--server", choices=SERVERS, required=True)
+        q.add_argument("--server", choices=SERVERS + (FLOOR,), required=True)
         q.add_argument("--rev", required=True)
         q.add_argument("--run", type=int, required=True)
         q.add_argument("--first", choices=SERVERS, required=True)

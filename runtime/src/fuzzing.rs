@@ -76,7 +76,7 @@ impl<H: Handler> Direct<H> {
         };
         let (tx, mut rx) = mpsc::channel::<Message>(256);
         let conn = Conn {
-            out: Outbound(tx),
+            out: Outbound::Open(tx),
             principal: None,
             cancel: CancellationToken::new(),
             step_up: None,

@@ -111,9 +111,10 @@ impl HttpConfig {
         self
     }
     /// The most live 2025-11-25 sessions of one client (default 100): its principal when the
-    /// request carries one, else its IP address (which [`serve`](super::serve) passes as a
-    /// [`SocketAddr`](std::net::SocketAddr) request extension; a service mounted elsewhere
-    /// gets it the same way, or counts every anonymous client together). At the limit the
+    /// request carries one, else its IP address (which [`serve`](super::serve) knows from the
+    /// connection; a service mounted elsewhere reads it from a
+    /// [`SocketAddr`](std::net::SocketAddr) request extension, or counts every anonymous client
+    /// together). At the limit the
     /// client's least recently used quiet session ends for the new one; when all of them are
     /// busy the `initialize` is refused with `429`.
     pub fn max_sessions_per_client(mut self, max: usize) -> Self {

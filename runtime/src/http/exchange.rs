@@ -11,7 +11,7 @@
 
 use super::body::{self, McpBody};
 use super::session::InFlight;
-use crate::backchannel::Outbound;
+use crate::backchannel::{Lane, Outbound};
 use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route, poll_first};
 use crate::handler::Handler;
@@ -97,9 +97,9 @@ pub(crate) struct StepUpWatch {
 pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpBody> {
     let Exchange { job, opts, hold } = *exchange;
     let id = job.req.id.clone();
-    let (tx, mut rx) = mpsc::channel::<Message>(QUEUE);
+    let lane = Lane::new(QUEUE);
     let conn = Conn {
-        out: Outbound(tx),
+        out: Outbound::Lazy(lane.clone()),
         principal: job.principal,
         cancel: job.cancel.clone(),
         step_up: job.step_up.as_ref().map(|w| w.slot.clone()),
@@ -132,9 +132,21 @@ pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpB
             Done::Now(Some(internal_error(&id)))
         }
     };
+    // The queue exists when the handler sent something in its first poll, or is made now
+    // for a handler that goes on (it may send later). A handler done in its first poll
+    // without sending anything is answered with no queue made at all.
+    if matches!(done, Done::Later(_)) {
+        lane.sender();
+    }
+    let rx = lane.take();
+    drop(lane);
     let guard = opts.modern.then(|| job.cancel.clone().drop_guard());
-    match rx.recv().await {
-        Some(first) => stream(first, rx, done, guard, opts.keep_alive, id),
+    let first = match rx {
+        Some(mut rx) => rx.recv().await.map(|first| (first, rx)),
+        None => None,
+    };
+    match first {
+        Some((first, rx)) => stream(first, rx, done, guard, opts.keep_alive, id),
         None => {
             let reply = done.answer(&id).await;
             if let Some(g) = guard {

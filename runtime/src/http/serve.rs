@@ -6,16 +6,17 @@ use super::config::HttpConfig;
 use super::service::McpService;
 use crate::handler::Handler;
 use crate::server::Server;
-use http::{Request, Response, StatusCode};
+use http::{Request, StatusCode};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
+use hyper::service::{HttpService, service_fn};
 use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::server::graceful::GracefulShutdown;
 use std::convert::Infallible;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
-use std::pin::{Pin, pin};
+use std::pin::pin;
 use std::sync::Arc;
 use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
@@ -130,36 +131,30 @@ async fn accept(
     (permit, listener.accept().await)
 }
 
-/// The endpoint at its path (other paths get 404), for the connection from `peer`: each
-/// request carries the peer's address as a [`SocketAddr`] extension (sessions are counted
-/// per client by it).
-struct AtPath<H>(McpService<H>, SocketAddr);
-
-impl<H: Handler> hyper::service::Service<Request<Incoming>> for AtPath<H> {
-    type Response = Response<McpBody>;
-    type Error = Infallible;
-    type Future = Pin<Box<dyn Future<Output = Result<Response<McpBody>, Infallible>> + Send>>;
-
-    fn call(&self, mut req: Request<Incoming>) -> Self::Future {
-        let service = self.0.clone();
-        req.extensions_mut().insert(self.1);
-        Box::pin(async move {
-            if service.serves(req.uri().path()) {
-                Ok(service.handle(req).await)
-            } else {
-                Ok(body::status(StatusCode::NOT_FOUND))
-            }
-        })
-    }
-}
-
+/// The connection from `peer`, serving the endpoint at its path (other paths get 404). The
+/// service is a closure, so hyper holds each request's future where it holds a request in
+/// flight, with no allocation of its own per request; the peer's address goes straight to
+/// the endpoint (sessions are counted per client by it).
 fn connection<H: Handler>(
     service: McpService<H>,
     stream: TcpStream,
     peer: SocketAddr,
-) -> http1::Connection<TokioIo<TcpStream>, AtPath<H>> {
+) -> http1::Connection<
+    TokioIo<TcpStream>,
+    impl HttpService<Incoming, ResBody = McpBody, Error = Infallible, Future: Send> + Send,
+> {
+    let serve = service_fn(move |req: Request<Incoming>| {
+        let service = service.clone();
+        async move {
+            Ok::<_, Infallible>(if service.serves(req.uri().path()) {
+                service.handle_from(req, Some(peer)).await
+            } else {
+                body::status(StatusCode::NOT_FOUND)
+            })
+        }
+    });
     http1::Builder::new()
         .timer(TokioTimer::new())
         .header_read_timeout(HEADER_TIMEOUT)
-        .serve_connection(TokioIo::new(stream), AtPath(service, peer))
+        .serve_connection(TokioIo::new(stream), serve)
 }

@@ -85,8 +85,25 @@ impl<H: Handler> McpService<H> {
         self.endpoint.sessions.end_all();
     }
 
-    /// Serves one HTTP request.
+    /// Serves one HTTP request. Its [`SocketAddr`] extension, when a server in front put one
+    /// there, is the client's address (sessions are counted per client by it).
     pub async fn handle<B>(&self, req: Request<B>) -> Response<McpBody>
+    where
+        B: Body + Send,
+        B::Data: Send,
+        B::Error: Into<BoxError>,
+    {
+        self.handle_from(req, None).await
+    }
+
+    /// [`McpService::handle`] for a request from `peer`, when the server that read it knows
+    /// the client's address: given here, it is not put into the request's extensions (a map
+    /// allocated per request) to be read back out.
+    pub(crate) async fn handle_from<B>(
+        &self,
+        req: Request<B>,
+        peer: Option<SocketAddr>,
+    ) -> Response<McpBody>
     where
         B: Body + Send,
         B::Data: Send,
@@ -113,7 +130,7 @@ impl<H: Handler> McpService<H> {
         match parts.method {
             Method::GET => legacy::get(ep, &parts.headers, who.as_ref()),
             Method::DELETE => legacy::delete(ep, &parts.headers, who.as_ref()),
-            Method::POST => self.post(parts, body, who).await,
+            Method::POST => self.post(parts, body, who, peer).await,
             _ => body::method_not_allowed(),
         }
     }
@@ -181,6 +198,7 @@ impl<H: Handler> McpService<H> {
         parts: http::request::Parts,
         body: B,
         principal: Option<Principal>,
+        peer: Option<SocketAddr>,
     ) -> Response<McpBody>
     where
         B: Body + Send,
@@ -189,7 +207,7 @@ impl<H: Handler> McpService<H> {
     {
         // Two steps, so that what the checks hold (the head, the body, the message) is gone
         // before the request runs (see `Served`).
-        match self.check_post(parts, body, principal).await {
+        match self.check_post(parts, body, principal, peer).await {
             Served::Now(answer) => answer,
             Served::Run(exchange) => exchange::run(exchange).await,
         }
@@ -201,6 +219,7 @@ impl<H: Handler> McpService<H> {
         parts: http::request::Parts,
         body: B,
         principal: Option<Principal>,
+        peer: Option<SocketAddr>,
     ) -> Served<H>
     where
         B: Body + Send,
@@ -230,8 +249,9 @@ impl<H: Handler> McpService<H> {
             (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json),
             (Era::Initialize, _) => Served::Now(match &msg {
                 Inbound::Request(req) => {
-                    let peer = parts.extensions.get::<SocketAddr>().map(SocketAddr::ip);
-                    legacy::initialize(ep, req, principal.as_ref(), peer, accepts_json)
+                    let peer = peer.or_else(|| parts.extensions.get::<SocketAddr>().copied());
+                    let ip = peer.as_ref().map(SocketAddr::ip);
+                    legacy::initialize(ep, req, principal.as_ref(), ip, accepts_json)
                 }
                 _ => body::refuse(StatusCode::BAD_REQUEST, "initialize must be a request"),
             }),

@@ -103,6 +103,8 @@ impl Inbound {
     ///
     /// The text is checked as JSON once, whole; then only what the server reads is built
     /// from it ([`members`]): no `Value` tree of the message.
+    // HTTP bodies and the testing wire read bytes; stdio reads lines as text.
+    #[cfg_attr(not(any(feature = "http", feature = "testing")), allow(dead_code))]
     pub fn parse(bytes: &[u8]) -> Result<Inbound, Rejected> {
         let text = std::str::from_utf8(bytes).map_err(Rejected::parse)?;
         Inbound::parse_str(text)

@@ -104,7 +104,7 @@ where
     let mut lines = FramedRead::new(reader, Lines::new(engine.config.max_message_bytes));
     let mut conn = StdioConn {
         engine,
-        out: Outbound(tx),
+        out: Outbound::Open(tx),
         session: None,
         session_ended: CancellationToken::new(),
         in_flight: Arc::default(),
