@@ -96,16 +96,17 @@ pub fn reply(bytes: &[u8]) -> Reply {
     }
 }
 
-/// A `tools/call` result with one text block, as Rondo writes it at each revision (its keys
-/// in order; at 2026-07-28 with the server's name in `_meta` and `resultType`).
+/// A `tools/call` result with one text block, byte for byte as Rondo writes it at each revision
+/// (`jsonrpc` and `id` first, the members in the order its types declare them; at 2026-07-28
+/// with `resultType` and the server's name in `_meta` after the content).
 fn text_result(id: &str, modern: bool, text: &str) -> String {
     if modern {
         format!(
-            r#"{{"id":{id},"jsonrpc":"2.0","result":{{"_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"rondo-bench","version":"0.0.0"}}}},"content":[{{"text":"{text}","type":"text"}}],"resultType":"complete"}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{text}"}}],"resultType":"complete","_meta":{{"io.modelcontextprotocol/serverInfo":{{"name":"rondo-bench","version":"0.0.0"}}}}}}}}"#
         )
     } else {
         format!(
-            r#"{{"id":{id},"jsonrpc":"2.0","result":{{"content":[{{"text":"{text}","type":"text"}}]}}}}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{text}"}}]}}}}"#
         )
     }
 }
