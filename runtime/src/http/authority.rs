@@ -2,6 +2,7 @@
 //! once when they are configured (not again for every request).
 
 use http::uri::Authority;
+use std::fmt;
 use std::net::Ipv6Addr;
 
 /// The lowercase host and the port of an authority that is exactly `host[:port]`, parsed by
@@ -36,10 +37,22 @@ pub(crate) fn split(text: &str) -> Option<(String, Option<u16>)> {
 
 /// A host the server accepts as `Host` (and whose origins it accepts as `Origin`): a name or
 /// address, `[v6]` in brackets, with a port or (any port) without one.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub(crate) struct AllowedHost {
     /// Its host and port; `None` when the text is no `host[:port]` (it then matches nothing).
     split: Option<(String, Option<u16>)>,
+}
+
+/// As it is matched: `"localhost"`, `"127.0.0.1:3000"`, `"[::1]"` (lowercased), or a note that
+/// the text configured was no `host[:port]`.
+impl fmt::Debug for AllowedHost {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.split {
+            Some((host, Some(port))) => fmt::Debug::fmt(&format!("{host}:{port}"), f),
+            Some((host, None)) => fmt::Debug::fmt(host, f),
+            None => f.write_str("<no host[:port]: matches nothing>"),
+        }
+    }
 }
 
 impl AllowedHost {
@@ -82,5 +95,26 @@ impl AllowedHost {
         digits
             .parse::<u16>()
             .is_ok_and(|n| port.is_none_or(|p| p == n))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::AllowedHost;
+    use crate::http::HttpConfig;
+
+    /// A config's `Debug` names each allowed host as it is matched, not its parts.
+    #[test]
+    fn an_allowed_host_shows_as_it_is_matched() {
+        let shown = |text: &str| format!("{:?}", AllowedHost::new(text));
+        assert_eq!(shown("localhost"), r#""localhost""#);
+        assert_eq!(shown("Books.Example:8443"), r#""books.example:8443""#);
+        assert_eq!(shown("[::1]"), r#""[::1]""#);
+        assert_eq!(shown("a b"), "<no host[:port]: matches nothing>");
+        let config = format!("{:?}", HttpConfig::default().allow_host("books.example"));
+        assert!(
+            config.contains(r#"hosts: ["localhost", "127.0.0.1", "[::1]", "books.example"]"#),
+            "{config}"
+        );
     }
 }
