@@ -154,3 +154,23 @@ impl HttpConfig {
         self
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{AllowedHost, HttpConfig};
+
+    /// A config's `Debug` names each allowed host as it is matched, not its parts.
+    #[test]
+    fn an_allowed_host_shows_as_it_is_matched() {
+        let shown = |text: &str| format!("{:?}", AllowedHost::new(text));
+        assert_eq!(shown("localhost"), r#""localhost""#);
+        assert_eq!(shown("Books.Example:8443"), r#""books.example:8443""#);
+        assert_eq!(shown("[::1]"), r#""[::1]""#);
+        assert_eq!(shown("a b"), "<no host[:port]: matches nothing>");
+        let config = format!("{:?}", HttpConfig::default().allow_host("books.example"));
+        assert!(
+            config.contains(r#"hosts: ["localhost", "127.0.0.1", "[::1]", "books.example"]"#),
+            "{config}"
+        );
+    }
+}
