@@ -240,15 +240,18 @@ def table(path):
                 c, m, share, ticks = figures(r)
                 rate[s][r["run"]], cpu[s][r["run"]], client[s][r["run"]] = c, m, share
                 few[s] = few[s] or ticks < FEW_TICKS
-        cells = []
-        for s in SERVERS:
+
+        def rate_cell(s):
+            """The server's calls/s, and its failed runs (each also noted below the table)."""
             cell = spread(list(rate[s].values()))
             if failed[s]:
                 total = len(failed[s]) + len(rate[s])
                 cell += f" ({len(failed[s])} of {total} runs failed)"
                 for r in failed[s]:
                     notes.append(f"- {row_label(key, rows)}, {s}, run {r['run']}: {r['why']}")
-            cells.append(cell)
+            return cell
+
+        cells = [rate_cell(s) for s in SERVERS]
         cells.append(ratio(rate["rondo"], rate["rmcp"]))
         cells += [spread(list(cpu[s].values())) + (" *" if few[s] else "") for s in SERVERS]
         coarse = coarse or any(few.values())
@@ -256,13 +259,7 @@ def table(path):
         shares = [spread(list(client[s].values()), "{:.2f}") for s in SERVERS]
         cells.append(" / ".join(shares))
         if floored:
-            cell = spread(list(rate[FLOOR].values()))
-            if failed[FLOOR]:
-                total = len(failed[FLOOR]) + len(rate[FLOOR])
-                cell += f" ({len(failed[FLOOR])} of {total} runs failed)"
-                for r in failed[FLOOR]:
-                    notes.append(f"- {row_label(key, rows)}, {FLOOR}, run {r['run']}: {r['why']}")
-            cells.append(cell)
+            cells.append(rate_cell(FLOOR))
             cells.append(ratio(rate["rondo"], rate[FLOOR]))
             cells.append(ratio(rate[FLOOR], rate["rmcp"]))
         out.append(f"| {row_label(key, rows)} | {' | '.join(cells)} |")
