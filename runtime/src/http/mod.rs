@@ -42,6 +42,7 @@ pub(crate) mod guard;
 pub(crate) mod headers;
 mod legacy;
 mod modern;
+mod rewake;
 mod serve;
 mod service;
 mod session;

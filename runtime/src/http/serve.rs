@@ -3,6 +3,7 @@
 
 use super::body::{self, McpBody};
 use super::config::HttpConfig;
+use super::rewake::Rewake;
 use super::service::McpService;
 use crate::handler::Handler;
 use crate::server::Server;
@@ -63,7 +64,7 @@ pub async fn serve_listener<H: Handler>(
         while conns.try_join_next().is_some() {}
         match accepted {
             Ok((stream, peer)) => {
-                let conn = graceful.watch(connection(service.clone(), stream, peer));
+                let conn = Rewake::new(graceful.watch(connection(service.clone(), stream, peer)));
                 conns.spawn(async move {
                     if let Err(e) = conn.await {
                         tracing::debug!(error = %e, "connection ended with an error");
