@@ -7,6 +7,8 @@ use super::rewake::Rewake;
 use super::service::McpService;
 use crate::handler::Handler;
 use crate::server::Server;
+use futures_util::FutureExt;
+use futures_util::future::Either;
 use http::{Request, StatusCode};
 use hyper::body::Incoming;
 use hyper::server::conn::http1;
@@ -145,14 +147,12 @@ fn connection<H: Handler>(
     impl HttpService<Incoming, ResBody = McpBody, Error = Infallible, Future: Send> + Send,
 > {
     let serve = service_fn(move |req: Request<Incoming>| {
-        let service = service.clone();
-        async move {
-            Ok::<_, Infallible>(if service.serves(req.uri().path()) {
-                service.handle_from(req, Some(peer)).await
-            } else {
-                body::status(StatusCode::NOT_FOUND)
-            })
-        }
+        let answer = if service.serves(req.uri().path()) {
+            Either::Left(service.handle_from(req, Some(peer)))
+        } else {
+            Either::Right(std::future::ready(body::status(StatusCode::NOT_FOUND)))
+        };
+        answer.map(Ok::<_, Infallible>)
     });
     http1::Builder::new()
         .timer(TokioTimer::new())

@@ -86,52 +86,67 @@ impl<H: Handler> McpService<H> {
     }
 
     /// Serves one HTTP request. Its [`SocketAddr`] extension, when a server in front put one
-    /// there, is the client's address (sessions are counted per client by it).
-    pub async fn handle<B>(&self, req: Request<B>) -> Response<McpBody>
+    /// there, is the client's address (sessions are counted per client by it). The future owns
+    /// a clone of the service, so it borrows nothing.
+    pub fn handle<B>(&self, req: Request<B>) -> impl Future<Output = Response<McpBody>> + use<H, B>
     where
         B: Body + Send,
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        self.handle_from(req, None).await
+        self.handle_from(req, None)
     }
 
     /// [`McpService::handle`] for a request from `peer`, when the server that read it knows
     /// the client's address: given here, it is not put into the request's extensions (a map
     /// allocated per request) to be read back out.
-    pub(crate) async fn handle_from<B>(
+    ///
+    /// Not an `async fn`: a future holds its arguments for as long as it lives, beside
+    /// everything it awaits, so the request would be held twice (whole, and as the parts it
+    /// is split into) and copied with the future at every move. Split first, the future holds
+    /// the head once and the checks borrow it (design §23, "HTTP, fifth pass").
+    pub(crate) fn handle_from<B>(
         &self,
         req: Request<B>,
         peer: Option<SocketAddr>,
-    ) -> Response<McpBody>
+    ) -> impl Future<Output = Response<McpBody>> + use<H, B>
     where
         B: Body + Send,
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
+        let this = self.clone();
         let (parts, body) = req.into_parts();
-        let ep = &*self.endpoint;
-        if let Err(reason) = guard::check_host(&ep.config, &parts.uri, &parts.headers) {
-            return body::refuse(StatusCode::FORBIDDEN, reason);
-        }
-        #[cfg(feature = "auth")]
-        if let Some(p) = &ep.protection
-            && p.serves(parts.uri.path())
-        {
-            return p.metadata(&parts.method);
-        }
-        if let Err(reason) = guard::check_origin_header(&ep.config, &parts.headers) {
-            return body::refuse(StatusCode::FORBIDDEN, reason);
-        }
-        let who = match self.identify(&parts).await {
-            Ok(who) => who,
-            Err(refused) => return refused,
-        };
-        match parts.method {
-            Method::GET => legacy::get(ep, &parts.headers, who.as_ref()),
-            Method::DELETE => legacy::delete(ep, &parts.headers, who.as_ref()),
-            Method::POST => self.post(parts, body, who, peer).await,
-            _ => body::method_not_allowed(),
+        async move {
+            let ep = &*this.endpoint;
+            if let Err(reason) = guard::check_host(&ep.config, &parts.uri, &parts.headers) {
+                return body::refuse(StatusCode::FORBIDDEN, reason);
+            }
+            #[cfg(feature = "auth")]
+            if let Some(p) = &ep.protection
+                && p.serves(parts.uri.path())
+            {
+                return p.metadata(&parts.method);
+            }
+            if let Err(reason) = guard::check_origin_header(&ep.config, &parts.headers) {
+                return body::refuse(StatusCode::FORBIDDEN, reason);
+            }
+            let who = match this.identify(&parts).await {
+                Ok(who) => who,
+                Err(refused) => return refused,
+            };
+            match parts.method {
+                Method::GET => legacy::get(ep, &parts.headers, who.as_ref()),
+                Method::DELETE => legacy::delete(ep, &parts.headers, who.as_ref()),
+                // A POST: one JSON-RPC message, served on the path of its era. Two steps, so
+                // that what the checks hold (the body, the message) is gone before the
+                // request runs (see `Served`).
+                Method::POST => match this.check_post(&parts, body, who, peer).await {
+                    Served::Now(answer) => answer,
+                    Served::Run(exchange) => exchange::run(exchange).await,
+                },
+                _ => body::method_not_allowed(),
+            }
         }
     }
 
@@ -192,31 +207,10 @@ impl<H: Handler> McpService<H> {
         self.endpoint.serves(path)
     }
 
-    /// A POST: one JSON-RPC message, served on the path of its era.
-    async fn post<B>(
-        &self,
-        parts: http::request::Parts,
-        body: B,
-        principal: Option<Principal>,
-        peer: Option<SocketAddr>,
-    ) -> Response<McpBody>
-    where
-        B: Body + Send,
-        B::Data: Send,
-        B::Error: Into<BoxError>,
-    {
-        // Two steps, so that what the checks hold (the head, the body, the message) is gone
-        // before the request runs (see `Served`).
-        match self.check_post(parts, body, principal, peer).await {
-            Served::Now(answer) => answer,
-            Served::Run(exchange) => exchange::run(exchange).await,
-        }
-    }
-
     /// Reads and checks a POST: its answer, or the request to run.
     async fn check_post<B>(
         &self,
-        parts: http::request::Parts,
+        parts: &http::request::Parts,
         body: B,
         principal: Option<Principal>,
         peer: Option<SocketAddr>,
@@ -300,7 +294,7 @@ where
     }
 
     fn call(&mut self, req: Request<B>) -> Self::Future {
-        let svc = self.clone();
-        Box::pin(async move { Ok(svc.handle(req).await) })
+        let answer = self.handle(req);
+        Box::pin(async move { Ok(answer.await) })
     }
 }
