@@ -8,6 +8,8 @@ use http::header::{self, HeaderMap};
 use http::{StatusCode, Uri};
 use http_body::Body;
 use http_body_util::BodyExt as _;
+use std::future::Future as _;
+use std::task::Poll;
 use std::time::Duration;
 
 pub(crate) type BoxError = Box<dyn std::error::Error + Send + Sync>;
@@ -175,7 +177,16 @@ where
         reason: "message exceeds the size limit",
         head,
     };
-    let outcome = tokio::time::timeout(timeout, read).await;
+    // A body that is all there already (hyper has usually read it with the head) is taken
+    // without a timer: making one reads the clock and clones the runtime's handle, an atomic
+    // on a counter every worker shares. Only a body still on its way gets the deadline.
+    let outcome = {
+        let mut read = std::pin::pin!(read);
+        match std::future::poll_fn(|cx| Poll::Ready(read.as_mut().poll(cx))).await {
+            Poll::Ready(done) => Ok(done),
+            Poll::Pending => tokio::time::timeout(timeout, read).await,
+        }
+    };
     if let Ok(Ok(true)) = outcome {
         return Ok(buf.freeze());
     }
