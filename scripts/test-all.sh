@@ -118,6 +118,16 @@ step "docs and the packaged crates, in the background beside the demos, conforma
 background docs-and-package bash -c 'RUSTDOCFLAGS="-D warnings" cargo doc --workspace --all-features --no-deps --lib --examples --locked &&
   cargo package -p rondo-mcp-skill-format -p rondo-mcp-macros -p rondo-mcp --locked'
 
+# The lib without its default features, with its defaults only, and with HTTP alone: feature
+# combinations the all-features steps above never compile, where an item used only under one
+# feature turns into a dead-code or unused-import error. Its own target directory, so it
+# takes no lock the steps below need; it overlaps the demos, conformance and interop (which
+# mostly wait on their clients) and is done before the browser and the fleet, which time servers.
+background feature-subsets env CARGO_TARGET_DIR=target/subsets bash -c '
+  cargo clippy -p rondo-mcp --no-default-features --lib --locked -- -D warnings &&
+  cargo clippy -p rondo-mcp --all-targets --locked -- -D warnings &&
+  cargo clippy -p rondo-mcp --all-targets --no-default-features --features http --locked -- -D warnings'
+
 step "the README's first command: the travel demo (it checks its own outcome), then the bookshop's"
 # The binaries the test step built (`cargo run -p` alone would build rondo-mcp again with the
 # example's features only); the README's `cargo run -p rondo-example-travel -- demo` runs the same code.
@@ -130,8 +140,11 @@ bash conformance/run.sh --serve-and-test target/debug/conformance
 step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
 bash interop/run.sh --built
 
-step "waiting for the docs and the packaged crates"
+step "waiting for the docs and the packaged crates, and for clippy over the lib's feature subsets"
 finished docs-and-package
+finished feature-subsets
+# Read by nothing after this (see the UI tests' build above).
+if [[ -n "${CI:-}" ]]; then rm -rf target/subsets; fi
 
 step "the payment page in a real browser: headless Chromium (Debian's chromium, driven by the pinned playwright-core in examples/travel/browser/) pays a trip that pay_for_trip asked for, the tool completes; the used and the foreign link's pages"
 # The test fails (it is not skipped) when the browser, Node.js or playwright-core is missing.
