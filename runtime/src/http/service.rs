@@ -13,6 +13,7 @@ use crate::dispatch::Engine;
 use crate::era::{self, Era, Signals, VersionHeader};
 use crate::handler::Handler;
 use crate::protocol::{Error, Inbound};
+use futures_util::FutureExt as _;
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body::Body;
 use std::convert::Infallible;
@@ -294,7 +295,7 @@ where
     }
 
     fn call(&mut self, req: Request<B>) -> Self::Future {
-        let answer = self.handle(req);
-        Box::pin(async move { Ok(answer.await) })
+        // `handle`'s future owns what it needs: boxed as it is, with no async block around it.
+        Box::pin(self.handle(req).map(Ok))
     }
 }
