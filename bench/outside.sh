@@ -22,6 +22,10 @@
 #    default) each repetition also runs `floor_http` after the two: bare hyper with a typed
 #    serde_json reply and no MCP framework (src/floor.rs), the ceiling under this driver on
 #    this machine, reported as floor calls/s, Rondo/floor and floor/rmcp. FLOOR=0 leaves it out.
+#    Each run also records how busy each CPU was over it (/proc/stat), reported in a second
+#    table: wrk's CPU against the others. SERVER_CPUS (unset by default) is for diagnosis only:
+#    it starts every HTTP server under `taskset -c SERVER_CPUS`, and the table says that its
+#    figures are not the unpinned ones the targets are stated for.
 #
 # Every row: RUNS (3) runs per server, a fresh server process for each, the order of the two
 # servers alternating from run to run. The server's CPU time (utime+stime, /proc/PID/stat) over
@@ -42,6 +46,7 @@ WRK_CPU=${WRK_CPU:-0}
 REVS=${REVS:-2026-07-28 2025-11-25}
 PARTS=${PARTS:-stdio http}
 FLOOR=${FLOOR:-1}
+SERVER_CPUS=${SERVER_CPUS:-}
 
 die() { echo "outside.sh: $*" >&2; exit 1; }
 for rev in $REVS; do
@@ -52,6 +57,7 @@ for part in $PARTS; do
 done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
 [[ $FLOOR == 0 || $FLOOR == 1 ]] || die "FLOOR must be 0 or 1, not '$FLOOR'"
+[[ -z $SERVER_CPUS || $SERVER_CPUS =~ ^[0-9,-]+$ ]] || die "SERVER_CPUS must be a CPU list for taskset -c, not '$SERVER_CPUS'"
 command -v python3 >/dev/null || die "python3 is missing"
 command -v cargo >/dev/null || die "cargo is missing"
 if [[ " $PARTS " == *" http "* ]]; then
@@ -99,11 +105,11 @@ commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 git diff --quiet HEAD -- . 2>/dev/null || commit="$commit (with uncommitted changes)"
 wrk_version=""
 if [[ " $PARTS " == *" http "* ]]; then wrk_version=$(wrk -v 2>&1 | head -n1 | cut -d' ' -f1-2 || true); fi
-printf '{"kind":"meta","date":%s,"commit":%s,"nproc":%s,"cpu":%s,"python":%s,"wrk":%s,"runs":%s,"seq":%s,"flood":%s,"conns":%s,"seconds_per_run":%s,"wrk_cpu":%s,"rmcp":%s}\n' \
+printf '{"kind":"meta","date":%s,"commit":%s,"nproc":%s,"cpu":%s,"python":%s,"wrk":%s,"runs":%s,"seq":%s,"flood":%s,"conns":%s,"seconds_per_run":%s,"wrk_cpu":%s,"server_cpus":%s,"rmcp":%s}\n' \
   "$(json_str "$(date -u '+%Y-%m-%d %H:%M UTC')")" "$(json_str "$commit")" "$(nproc)" \
   "$(json_str "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n1)")" \
   "$(json_str "$(python3 --version 2>&1)")" "$(json_str "$wrk_version")" "$RUNS" "$SEQ" \
-  "$FLOOD" "$(json_str "$CONNS")" "$SECONDS_PER_RUN" "$WRK_CPU" \
+  "$FLOOD" "$(json_str "$CONNS")" "$SECONDS_PER_RUN" "$WRK_CPU" "$(json_str "$SERVER_CPUS")" \
   "$(json_str "$(sed -n '/^name = "rmcp"$/{n;s/^version = "\(.*\)"/\1/p}' Cargo.lock)")" >"$raw"
 load_line before
 
@@ -143,7 +149,9 @@ http_run() { # server rev conns run first
   local server=$1 rev=$2 conns=$3 run=$4 first=$5 status=0 port url session="" t0 t1
   port=$(free_port)
   url="http://127.0.0.1:$port/mcp"
-  "$bin/${server}_http" "127.0.0.1:$port" </dev/null &
+  local pin=()
+  [[ -n $SERVER_CPUS ]] && pin=(taskset -c "$SERVER_CPUS")
+  "${pin[@]}" "$bin/${server}_http" "127.0.0.1:$port" </dev/null &
   server_pid=$!
   local ready=0
   for _ in $(seq 1 200); do
@@ -179,10 +187,12 @@ http_run() { # server rev conns run first
   fi
 
   t0=$(cpu_ticks "$server_pid")
+  grep '^cpu[0-9]' /proc/stat >"$tmp/cpus.before"
   local TIMEFORMAT='%U %S'
   { time taskset -c "$WRK_CPU" wrk -t1 -c"$conns" -d"${SECONDS_PER_RUN}s" -s outside/add.lua \
       "$url" -- "$rev" "$session" >"$tmp/wrk" 2>&1 || status=$?; } 2>"$tmp/wrk.time"
   t1=$(cpu_ticks "$server_pid")
+  grep '^cpu[0-9]' /proc/stat >"$tmp/cpus.after"
   kill "$server_pid" 2>/dev/null || true
   wait "$server_pid" 2>/dev/null || true
   server_pid=""
@@ -191,6 +201,7 @@ http_run() { # server rev conns run first
   if python3 outside/report.py http --server "$server" --rev "$rev" --conns "$conns" \
     --run "$run" --first "$first" --session "$([[ -n $session ]] && echo yes || echo no)" \
     --ticks $((t1 - t0)) --clk-tck "$clk_tck" --wrk-cpu "$wrk_cpu" --status "$status" \
+    --cpus-before "$tmp/cpus.before" --cpus-after "$tmp/cpus.after" \
     --out "$tmp/wrk" >>"$raw"; then
     echo "http $rev $conns conns $server run $run: $(grep -o '"requests_per_s":[0-9.]*' "$tmp/wrk")" >&2
   else

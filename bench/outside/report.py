@@ -69,6 +69,31 @@ def stdio_record(a):
     return rec
 
 
+def cpu_times(path):
+    """{cpu number: (busy, total)} jiffies from the `cpuN` lines of /proc/stat saved at `path`:
+    busy is all but idle and iowait."""
+    out = {}
+    with open(path) as f:
+        for line in f:
+            name, *fields = line.split()
+            if not name.startswith("cpu") or name == "cpu":
+                continue
+            ticks = [int(x) for x in fields]
+            idle = ticks[3] + (ticks[4] if len(ticks) > 4 else 0)
+            out[int(name[3:])] = (sum(ticks) - idle, sum(ticks))
+    return out
+
+
+def cpu_busy(before, after):
+    """{cpu number (a string, as JSON keys are): share of that CPU busy between the two}."""
+    b, a = cpu_times(before), cpu_times(after)
+    busy = {}
+    for n in sorted(a):
+        if n in b and a[n][1] > b[n][1]:
+            busy[str(n)] = round((a[n][0] - b[n][0]) / (a[n][1] - b[n][1]), 3)
+    return busy
+
+
 def http_record(a):
     rec = {
         "part": "http",
@@ -81,6 +106,7 @@ def http_record(a):
         "server_ticks": a.ticks,
         "clk_tck": a.clk_tck,
         "wrk_cpu_s": a.wrk_cpu,
+        "cpu_busy": cpu_busy(a.cpus_before, a.cpus_after),
     }
     result = None
     with open(a.out, errors="replace") as f:
@@ -215,6 +241,11 @@ def table(path):
                 f"wrk -t1 on CPU {meta.get('wrk_cpu')}, {meta.get('seconds_per_run')} s per run"
             )
         out.append("; ".join(str(x) for x in said if x))
+        if meta.get("server_cpus"):
+            out.append(
+                f"DIAGNOSIS ONLY: every HTTP server ran under `taskset -c {meta['server_cpus']}`. "
+                "These are not the unpinned figures the targets are stated for."
+            )
     for l in loads:
         out.append(f"load average {l['when']}: {l['loadavg']} ({l['uptime']})")
     out.append("")
@@ -285,12 +316,47 @@ def table(path):
             f"\\* fewer than {FEW_TICKS} clock ticks of server CPU in some run: too short a run "
             "for that figure (more calls, or longer runs)."
         )
+    out.extend(cpu_table(recs, keys, meta))
     if notes:
         out.append("")
         out.append("Failed runs (left out of the figures):")
         out.append("")
         out.extend(notes)
     print("\n".join(out))
+
+
+def cpu_table(recs, keys, meta):
+    """How busy each CPU was during the HTTP runs (median share over the runs that passed),
+    per server: wrk's CPU first."""
+    http = [k for k in keys if k[0] == "http"]
+    if not any(r.get("cpu_busy") for r in recs if r["part"] == "http"):
+        return []
+    wrk_cpu = str(meta.get("wrk_cpu", 0))
+    cpus = sorted({c for r in recs for c in r.get("cpu_busy", {})}, key=int)
+    cpus = [wrk_cpu] + [c for c in cpus if c != wrk_cpu] if wrk_cpu in cpus else cpus
+    servers = [s for s in SERVERS + (FLOOR,) if any(r["server"] == s for r in recs)]
+    out = ["", "CPU busy during the HTTP runs, " + " / ".join(
+        f"CPU {c}" + (" (wrk's)" if c == wrk_cpu else "") for c in cpus) + ":", ""]
+    out.append("| row | " + " | ".join(servers) + " |")
+    out.append("|---|" + "---|" * len(servers))
+    for key in http:
+        cells = []
+        for s in servers:
+            runs = [r["cpu_busy"] for r in recs
+                    if row_key(r) == key and r["server"] == s and r["ok"] and r.get("cpu_busy")]
+            if not runs:
+                cells.append("—")
+                continue
+            cells.append(" / ".join(
+                f"{100 * statistics.median(b.get(c, 0) for b in runs):.0f}%" for c in cpus))
+        out.append(f"| {row_label(key, [r for r in recs if row_key(r) == key])} | "
+                   + " | ".join(cells) + " |")
+    out.append("")
+    out.append(
+        "Share of each CPU's time not idle (user, system, interrupts) over the wrk run, all "
+        "processes together, from /proc/stat; median over the runs that passed."
+    )
+    return out
 
 
 def main():
@@ -312,6 +378,8 @@ def main():
     h.add_argument("--ticks", type=int, required=True)
     h.add_argument("--clk-tck", type=int, required=True)
     h.add_argument("--wrk-cpu", type=float, required=True)
+    h.add_argument("--cpus-before", required=True)
+    h.add_argument("--cpus-after", required=True)
     t = sub.add_parser("table")
     t.add_argument("results")
     a = p.parse_args()
