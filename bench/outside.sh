@@ -25,7 +25,9 @@
 #    Each run also records how busy each CPU was over it (/proc/stat), reported in a second
 #    table: wrk's CPU against the others. SERVER_CPUS (unset by default) is for diagnosis only:
 #    it starts every HTTP server under `taskset -c SERVER_CPUS`, and the table says that its
-#    figures are not the unpinned ones the targets are stated for.
+#    figures are not the unpinned ones the targets are stated for. SERVER_WORKERS (unset by
+#    default), also for diagnosis only, sets TOKIO_WORKER_THREADS for every HTTP server (all
+#    three use `#[tokio::main]`, which reads it), and the table says so too.
 #
 # Every row: RUNS (3) runs per server, a fresh server process for each, the order of the two
 # servers alternating from run to run. The server's CPU time (utime+stime, /proc/PID/stat) over
@@ -47,6 +49,7 @@ REVS=${REVS:-2026-07-28 2025-11-25}
 PARTS=${PARTS:-stdio http}
 FLOOR=${FLOOR:-1}
 SERVER_CPUS=${SERVER_CPUS:-}
+SERVER_WORKERS=${SERVER_WORKERS:-}
 
 die() { echo "outside.sh: $*" >&2; exit 1; }
 for rev in $REVS; do
@@ -58,6 +61,7 @@ done
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS must be a positive integer, not '$RUNS'"
 [[ $FLOOR == 0 || $FLOOR == 1 ]] || die "FLOOR must be 0 or 1, not '$FLOOR'"
 [[ -z $SERVER_CPUS || $SERVER_CPUS =~ ^[0-9,-]+$ ]] || die "SERVER_CPUS must be a CPU list for taskset -c, not '$SERVER_CPUS'"
+[[ -z $SERVER_WORKERS || $SERVER_WORKERS =~ ^[1-9][0-9]*$ ]] || die "SERVER_WORKERS must be a positive integer, not '$SERVER_WORKERS'"
 command -v python3 >/dev/null || die "python3 is missing"
 command -v cargo >/dev/null || die "cargo is missing"
 if [[ " $PARTS " == *" http "* ]]; then
@@ -105,11 +109,11 @@ commit="$(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 git diff --quiet HEAD -- . 2>/dev/null || commit="$commit (with uncommitted changes)"
 wrk_version=""
 if [[ " $PARTS " == *" http "* ]]; then wrk_version=$(wrk -v 2>&1 | head -n1 | cut -d' ' -f1-2 || true); fi
-printf '{"kind":"meta","date":%s,"commit":%s,"nproc":%s,"cpu":%s,"python":%s,"wrk":%s,"runs":%s,"seq":%s,"flood":%s,"conns":%s,"seconds_per_run":%s,"wrk_cpu":%s,"server_cpus":%s,"rmcp":%s}\n' \
+printf '{"kind":"meta","date":%s,"commit":%s,"nproc":%s,"cpu":%s,"python":%s,"wrk":%s,"runs":%s,"seq":%s,"flood":%s,"conns":%s,"seconds_per_run":%s,"wrk_cpu":%s,"server_cpus":%s,"server_workers":%s,"rmcp":%s}\n' \
   "$(json_str "$(date -u '+%Y-%m-%d %H:%M UTC')")" "$(json_str "$commit")" "$(nproc)" \
   "$(json_str "$(lscpu 2>/dev/null | sed -n 's/^Model name: *//p' | head -n1)")" \
   "$(json_str "$(python3 --version 2>&1)")" "$(json_str "$wrk_version")" "$RUNS" "$SEQ" \
-  "$FLOOD" "$(json_str "$CONNS")" "$SECONDS_PER_RUN" "$WRK_CPU" "$(json_str "$SERVER_CPUS")" \
+  "$FLOOD" "$(json_str "$CONNS")" "$SECONDS_PER_RUN" "$WRK_CPU" "$(json_str "$SERVER_CPUS")" "$(json_str "$SERVER_WORKERS")" \
   "$(json_str "$(sed -n '/^name = "rmcp"$/{n;s/^version = "\(.*\)"/\1/p}' Cargo.lock)")" >"$raw"
 load_line before
 
@@ -149,9 +153,10 @@ http_run() { # server rev conns run first
   local server=$1 rev=$2 conns=$3 run=$4 first=$5 status=0 port url session="" t0 t1
   port=$(free_port)
   url="http://127.0.0.1:$port/mcp"
-  local pin=()
+  local pin=() workers=()
   [[ -n $SERVER_CPUS ]] && pin=(taskset -c "$SERVER_CPUS")
-  "${pin[@]}" "$bin/${server}_http" "127.0.0.1:$port" </dev/null &
+  [[ -n $SERVER_WORKERS ]] && workers=("TOKIO_WORKER_THREADS=$SERVER_WORKERS")
+  "${pin[@]}" env "${workers[@]}" "$bin/${server}_http" "127.0.0.1:$port" </dev/null &
   server_pid=$!
   local ready=0
   for _ in $(seq 1 200); do

@@ -246,6 +246,12 @@ def table(path):
                 f"DIAGNOSIS ONLY: every HTTP server ran under `taskset -c {meta['server_cpus']}`. "
                 "These are not the unpinned figures the targets are stated for."
             )
+        if meta.get("server_workers"):
+            out.append(
+                "DIAGNOSIS ONLY: every HTTP server ran with "
+                f"TOKIO_WORKER_THREADS={meta['server_workers']}. These are not the figures "
+                "with tokio's defaults that the targets are stated for."
+            )
     for l in loads:
         out.append(f"load average {l['when']}: {l['loadavg']} ({l['uptime']})")
     out.append("")
