@@ -158,6 +158,10 @@ fn paid_by(by: Option<&str>, link: &Link) -> Refusal {
     }
 }
 
+/// What the page says in place of its button's work when the browser runs no script: the
+/// payment is a JSON POST (see [`complete`]), which a plain form cannot send.
+pub const NO_SCRIPT: &str = "Paying needs JavaScript: turn it on for this page and reload it.";
+
 /// The page: the booking, its total, and a button that posts to the completion endpoint. It
 /// shows no passenger: whoever holds the link sees it, and the link proves no identity.
 fn page(
@@ -184,6 +188,7 @@ fn page(
 <p>Total: <strong>${total}</strong></p>
 <p id="status">Not paid yet.</p>
 <button id="pay" type="button" data-complete="/pay/{token}/complete">Pay ${total}</button>
+<noscript><p>{NO_SCRIPT}</p></noscript>
 <script nonce="{nonce}">
 (() => {{
   const button = document.getElementById("pay");

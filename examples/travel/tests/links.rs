@@ -11,6 +11,7 @@ use bytes::Bytes;
 use common::*;
 use http_body_util::{BodyExt, Full};
 use rondo_example_travel::links::{LINK_TTL, PageLogin};
+use rondo_example_travel::payment::NO_SCRIPT;
 use rondo_example_travel::{Config, Travel, web};
 use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
@@ -161,6 +162,11 @@ async fn the_link_names_neither_the_booking_nor_the_passenger() {
         "{page}"
     );
     assert!(!page.contains("Grace Hopper"), "{page}");
+    // Without script the button does nothing, so the page says why.
+    assert!(
+        page.contains(&format!("<noscript><p>{NO_SCRIPT}</p></noscript>")),
+        "{page}"
+    );
 }
 
 #[tokio::test]
