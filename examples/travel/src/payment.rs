@@ -159,7 +159,7 @@ fn paid_by(by: Option<&str>, link: &Link) -> Refusal {
 }
 
 /// What the page says in place of its button's work when the browser runs no script: the
-/// payment is a JSON POST (see [`complete`]), which a plain form cannot send.
+/// payment is a JSON POST (the completion endpoint's rule), which a plain form cannot send.
 pub const NO_SCRIPT: &str = "Paying needs JavaScript: turn it on for this page and reload it.";
 
 /// The page: the booking, its total, and a button that posts to the completion endpoint. It
