@@ -91,9 +91,8 @@ impl Wake for Shared {
             .state
             .compare_exchange(POLLING, WOKEN, Ordering::AcqRel, Ordering::Acquire)
         {
-            // Noted: the poll under way polls again.
-            Ok(_) => {}
-            Err(WOKEN) => {}
+            // Noted (now or by an earlier wake): the poll under way polls again.
+            Ok(_) | Err(WOKEN) => {}
             Err(_) => self.task.wake(),
         }
     }
