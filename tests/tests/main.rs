@@ -31,6 +31,7 @@ mod questions_elicit;
 mod questions_sample_roots;
 mod questions_sweep;
 mod questions_wire_attacks;
+mod revisions;
 mod runtime_capabilities;
 mod runtime_core;
 mod runtime_legacy;

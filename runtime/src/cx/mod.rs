@@ -292,7 +292,10 @@ impl Cx {
         if let Some(t) = total {
             params["total"] = json!(t);
         }
-        if let Some(m) = message {
+        // 2024-11-05's progress notification has no message.
+        if let Some(m) = message
+            && self.req.revision.has_annotations_and_audio()
+        {
             params["message"] = json!(m);
         }
         self.req

@@ -118,7 +118,7 @@ impl ClientFacts {
     /// once, at `initialize`).
     fn legacy(session: &LegacySession, meta: Option<&Meta>) -> ClientFacts {
         ClientFacts {
-            revision: Revision::V2025_11_25,
+            revision: session.revision,
             client: session.client.clone(),
             log_level: session.log_level(),
             progress_token: meta.and_then(Meta::progress_token),
@@ -173,7 +173,7 @@ impl<H: Handler> Engine<H> {
             }
             Route::Modern(Err(e)) => Either::Right(Either::Left(ready(Err(e)))),
             Route::Legacy(session) => {
-                span.record("revision", session.protocol_version.as_str());
+                span.record("revision", session.revision.as_str());
                 // The session is only read while the request is routed.
                 Either::Right(Either::Right(self.legacy(req, &session, conn)))
             }

@@ -10,7 +10,7 @@ use crate::handler::Handler;
 use crate::observe::Pass;
 use crate::protocol::{
     self, CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, Method,
-    ReadResourceResult, RequestId, Revision, TargetParams, Written,
+    ReadResourceResult, RequestId, Shape, TargetParams, Written,
 };
 use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
 use serde::Serialize;
@@ -57,7 +57,7 @@ impl Bind<'_> {
 /// A method that may ask for input, by the result it answers: how its handler is called and
 /// how its result fits the request's revision. `tools/call`, `prompts/get` and
 /// `resources/read` are served by one path ([`Engine::rounds`]) through this trait.
-pub(super) trait Asking: Serialize + Sized + Send {
+pub(super) trait Asking: Serialize + Shape + Sized + Send {
     /// Calls the handler for the request `cx` is the context of.
     fn run<'a, H: Handler>(
         handler: &'a H,
@@ -68,12 +68,6 @@ pub(super) trait Asking: Serialize + Sized + Send {
     fn panicked(target: &str, msg: String) -> Driven<Result<Self, Error>> {
         let _ = target;
         Driven::Panicked(msg)
-    }
-
-    /// The result as the request's revision has it.
-    fn for_revision(self, revision: Revision) -> Self {
-        let _ = revision;
-        self
     }
 
     /// The result `ending` comes to, or the ending back when it is not a result: a tool
@@ -98,19 +92,6 @@ impl Asking for CallToolResult {
         Driven::Done(Ok(CallToolResult::error(format!(
             "Tool `{target}` failed with an internal error"
         ))))
-    }
-
-    /// 2025-11-25 requires an object `structuredContent`; another goes out as content only.
-    fn for_revision(mut self, revision: Revision) -> Self {
-        if !revision.is_modern()
-            && self
-                .structured_content
-                .as_ref()
-                .is_some_and(|v| !v.is_object())
-        {
-            self.structured_content = None;
-        }
-        self
     }
 
     fn ends_with(ending: Ending) -> Result<Self, Ending> {
@@ -301,7 +282,7 @@ impl<H: Handler> Engine<H> {
             let asked = cx.tell_pass(if modern { Pass::Last } else { Pass::Whole });
             cx.tell_rounds(asked);
         }
-        let result = match out {
+        let mut result = match out {
             Driven::Done(r) => r?,
             Driven::Ended(ending) => match T::ends_with(ending) {
                 Ok(t) => t,
@@ -310,7 +291,7 @@ impl<H: Handler> Engine<H> {
             other => return settle(other),
         };
         let (req, from_answers) = (&cx.req, cx.req.round > 0 || !cx.asks().answers.is_empty());
-        let result = result.for_revision(req.revision);
+        result.shape(req.revision);
         self.complete(&req.method, req.revision, result, from_answers)
     }
 

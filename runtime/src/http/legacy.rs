@@ -111,7 +111,7 @@ fn session<H: Handler>(
     // or the negotiated version, which the session already knows.
     match headers::single(headers, &PROTOCOL_VERSION, "MCP-Protocol-Version") {
         Ok(None) => Ok(entry),
-        Ok(Some(v)) if v == entry.session.protocol_version => Ok(entry),
+        Ok(Some(v)) if v == entry.session.revision.as_str() => Ok(entry),
         _ => {
             let e = Error::invalid_request("unsupported MCP-Protocol-Version for this session");
             Err((StatusCode::BAD_REQUEST, e))

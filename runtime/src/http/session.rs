@@ -244,7 +244,7 @@ mod tests {
     fn entry() -> Entry {
         Entry {
             session: Arc::new(LegacySession::new(
-                "2025-11-25".into(),
+                crate::protocol::Revision::V2025_11_25,
                 Arc::new(crate::policy::ClientSide::narrowed(
                     crate::protocol::ClientCapabilities::default(),
                     None,

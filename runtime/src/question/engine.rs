@@ -87,7 +87,7 @@ impl Short {
 /// Why a question the client could not answer went without its answer (`observe`).
 fn reason(e: &AskError) -> Reason {
     match e {
-        AskError::Unsupported(_) => Reason::CapabilityMissing,
+        AskError::Unsupported(_) | AskError::NotInRevision { .. } => Reason::CapabilityMissing,
         AskError::Rejected(_) => Reason::Rejected,
         AskError::Invalid(_) => Reason::Unparsable,
         AskError::Timeout => Reason::TimedOut,
