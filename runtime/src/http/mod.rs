@@ -7,10 +7,11 @@
 //!   (progress, logs, then the response). Closing that stream cancels the request.
 //!   `subscriptions/listen` keeps its stream open for change notifications. GET and DELETE
 //!   answer 405.
-//! - **2025-11-25** (sessions): `initialize` mints `Mcp-Session-Id`; later POSTs name it;
-//!   server-to-client requests (elicitation, sampling, roots) travel on the POST's SSE stream
-//!   and the client POSTs its answers back (202); GET opens the session's standalone stream
-//!   (list changes, resource updates); DELETE ends the session.
+//! - **2025-11-25, 2025-06-18 and 2025-03-26** (sessions): `initialize` mints
+//!   `Mcp-Session-Id`; later POSTs name it; server-to-client requests (elicitation, sampling,
+//!   roots) travel on the POST's SSE stream and the client POSTs its answers back (202); GET
+//!   opens the session's standalone stream (list changes, resource updates); DELETE ends the
+//!   session. A 2025-03-26 session may POST a JSON-RPC batch (`batch.rs`).
 //!
 //! Every request first passes the `Host`/`Origin` check (403, DNS-rebinding protection) and
 //! the body size limit (413).
@@ -34,6 +35,7 @@
 #[cfg(feature = "auth")]
 mod auth;
 mod authority;
+mod batch;
 mod body;
 mod config;
 mod endpoint;

@@ -12,7 +12,7 @@ use crate::cx::Principal;
 use crate::dispatch::Engine;
 use crate::era::{self, Era, Signals, VersionHeader};
 use crate::handler::Handler;
-use crate::protocol::{Error, Inbound};
+use crate::protocol::{self, Error, Inbound};
 use futures_util::FutureExt as _;
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body::Body;
@@ -145,6 +145,7 @@ impl<H: Handler> McpService<H> {
                 Method::POST => match this.check_post(&parts, body, who, peer).await {
                     Served::Now(answer) => answer,
                     Served::Run(exchange) => exchange::run(exchange).await,
+                    Served::Batch(batch) => batch.await,
                 },
                 _ => body::method_not_allowed(),
             }
@@ -231,6 +232,19 @@ impl<H: Handler> McpService<H> {
                 return Served::Now(body::refuse(unread.status, unread.reason));
             }
         };
+        let accepts_json = guard::accepts_json(headers);
+        // A batch, in a 2025-03-26 session only; anywhere else it is refused below.
+        if protocol::is_batch_bytes(&bytes)
+            && let Some(batch) = legacy::batch(
+                &self.endpoint,
+                headers,
+                bytes.clone(),
+                &principal,
+                accepts_json,
+            )
+        {
+            return batch;
+        }
         let msg = match Inbound::parse(&bytes) {
             Ok(m) => m,
             Err(rej) => {
@@ -238,7 +252,6 @@ impl<H: Handler> McpService<H> {
                 return Served::Now(body::error(StatusCode::BAD_REQUEST, id, &rej.error));
             }
         };
-        let accepts_json = guard::accepts_json(headers);
         let session = headers::single(headers, &SESSION_ID, "Mcp-Session-Id");
         match (era::select(signals(headers, &msg, &session)), session) {
             (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json),

@@ -20,6 +20,12 @@ pub(crate) fn is_batch(text: &str) -> bool {
     text.trim_start().starts_with('[')
 }
 
+/// [`is_batch`] of a body's bytes.
+#[cfg(feature = "http")]
+pub(crate) fn is_batch_bytes(bytes: &[u8]) -> bool {
+    bytes.trim_ascii_start().first() == Some(&b'[')
+}
+
 /// The entries of a batch, each as its text. `-32700` when the text is no JSON, `-32600` when
 /// the array is empty or longer than [`MAX_BATCH_ENTRIES`] (read no further than that).
 pub(crate) fn entries(text: &str) -> Result<Vec<&str>, Rejected> {
@@ -111,6 +117,9 @@ mod tests {
             format!("{:?}", e.error.data).contains("more than 100"),
             "{e:?}"
         );
+        // 100,000 entries: refused after the 101st is read, never all of them kept.
+        let huge = format!("[{}]", vec!["[1]"; 100_000].join(","));
+        assert_eq!(entries(&huge).unwrap_err().error.code, -32600);
         let exactly = format!("[{}]", vec!["1"; MAX_BATCH_ENTRIES].join(","));
         assert_eq!(entries(&exactly).unwrap().len(), MAX_BATCH_ENTRIES);
         assert_eq!(entries("[1,").unwrap_err().error.code, -32700);

@@ -24,6 +24,8 @@ mod skills;
 mod unique;
 
 pub use batch::MAX_BATCH_ENTRIES;
+#[cfg(feature = "http")]
+pub(crate) use batch::is_batch_bytes;
 pub(crate) use batch::{answer as batch_answer, entries as batch_entries, is_batch};
 pub use capabilities::*;
 pub use content::*;
