@@ -233,7 +233,26 @@ pub fn stdio(data: &[u8]) {
         out
     });
     for line in out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        check_line(line);
+    }
+}
+
+/// Asserts that a line the server wrote is one JSON-RPC message, or the answer to a
+/// 2025-03-26 batch: a non-empty array of responses.
+fn check_line(line: &[u8]) {
+    if line.first() != Some(&b'[') {
         check_message(line);
+        return;
+    }
+    let batch: Vec<&serde_json::value::RawValue> = serde_json::from_slice(line)
+        .unwrap_or_else(|e| panic!("not a JSON array ({e}): {}", String::from_utf8_lossy(line)));
+    assert!(!batch.is_empty(), "an empty batch answer");
+    for entry in batch {
+        let msg = check_message(entry.get().as_bytes());
+        assert!(
+            msg.get("method").is_none(),
+            "a batch answer holds responses: {msg}"
+        );
     }
 }
 
@@ -464,7 +483,11 @@ pub fn form_answer(data: &[u8]) {
     }
     let accepted = json!({"action": "accept", "content": answer});
     let form = Form::<Everything>::new("Fill in everything");
-    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+    for revision in [
+        Revision::V2025_06_18,
+        Revision::V2025_11_25,
+        Revision::V2026_07_28,
+    ] {
         let sent = form.request(revision);
         for a in [&answer, &accepted] {
             match form.read("everything", &sent, a.clone()) {
