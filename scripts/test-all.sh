@@ -136,7 +136,7 @@ step "the README's first command: the travel demo (it checks its own outcome), t
 target/debug/travel demo
 target/debug/bookshop demo
 
-step "official MCP conformance suite, both revisions, every scenario against its expected outcome"
+step "official MCP conformance suite: the 2026-07-28 and 2025-11-25 requirement sets, the scenarios tagged 2025-06-18 and 2025-03-26, every scenario; each against its expected outcomes"
 bash conformance/run.sh --serve-and-test target/debug/conformance
 
 step "real clients: the official MCP Python and TypeScript SDKs (2.x at 2026-07-28 and 2025-11-25, a 1.x release per older revision), and the MCP Inspector CLI, against the example servers, stdio and HTTP"
