@@ -272,6 +272,16 @@ async def prompts(c):
     assert isinstance(image.messages[0].content, t.ImageContent), image
 
 
+async def completion(c):
+    """completion/complete (a prompt argument)"""
+    ref = t.PromptReference(type="ref/prompt", name="test_prompt_with_arguments")
+    async with c.session() as s:
+        # The `completions` capability came with 2025-03-26; the method was there before it.
+        assert (getattr(s.init.capabilities, "completions", None) is not None) == (AT >= 1), s.init
+        done = known(await s.complete(ref, {"name": "arg1", "value": "test-value-"}))
+    assert done.completion.values == ["test-value-1", "test-value-2", "test-value-3"], done
+
+
 async def resources(c):
     """resources/list, resources/read (text, binary, template)"""
     from pydantic import AnyUrl
@@ -352,7 +362,7 @@ CASES = {
         blurb_by_the_model,
         blurb_fallback,
     ],
-    "conformance": [prompts, resources, content_types, notifications],
+    "conformance": [prompts, completion, resources, content_types, notifications],
 }
 
 

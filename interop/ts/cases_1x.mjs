@@ -280,6 +280,16 @@ async function prompts(leg) {
   });
 }
 
+async function completion(leg) {
+  await leg.using({}, async (c) => {
+    // The `completions` capability came with 2025-03-26; the method was there before it.
+    eq(Boolean(leg.init.capabilities.completions), at(leg) >= 1, 'completions capability');
+    const ref = { type: 'ref/prompt', name: 'test_prompt_with_arguments' };
+    const done = await c.complete({ ref, argument: { name: 'arg1', value: 'test-value-' } });
+    eq(done.completion.values, ['test-value-1', 'test-value-2', 'test-value-3'], 'values');
+  });
+}
+
 async function resources(leg) {
   await leg.using({}, async (c) => {
     const listed = (await c.listResources()).resources.map((r) => r.uri);
@@ -354,6 +364,7 @@ export const CASES = {
   ],
   conformance: [
     ['prompts/list, prompts/get (text, arguments, embedded resource, image)', prompts],
+    ['completion/complete (a prompt argument)', completion],
     ['resources/list, resources/read (text, binary, template)', resources],
     ['tools/call content: image, audio (text before 2025-03-26), embedded resource, mixed', contentTypes],
     ['notifications: log messages, progress (its message from 2025-03-26)', notifications],
