@@ -100,6 +100,21 @@ async fn book(cx: &Cx) -> String {
     }
 }
 
+/// A page to pay on: URL-mode elicitation, which only 2025-11-25 on has.
+#[elicit(url, fallback = refuse)]
+fn pay_page() -> Url {
+    Url::new("Pay on the page", "https://example.com/pay")
+}
+
+/// Pays on a page.
+#[tool(asks = [pay_page])]
+async fn pay(cx: &Cx) -> String {
+    match cx.ask(pay_page()).await {
+        Answer::Accept(_) => "paid".into(),
+        _ => "not paid".into(),
+    }
+}
+
 #[derive(Elicit)]
 enum Topping {
     Cheese,
@@ -167,7 +182,7 @@ fn server() -> Server<Router> {
     info.implementation.description = Some("Every revision".into());
     Server::new(
         Router::new(info)
-            .tools(tools![weather, media, count, book, pizza, haiku])
+            .tools(tools![weather, media, count, book, pay, pizza, haiku])
             .prompts(rondo_mcp::prompts![greet])
             .resources(rondo_mcp::resources![readme]),
     )
@@ -423,6 +438,43 @@ async fn before_2025_06_18_a_form_takes_its_fallback_whatever_the_client_sent() 
                 .iter()
                 .all(|f| f.message["method"] != "elicitation/create"),
             "{revision}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_refusal_says_when_the_client_s_revision_cannot_declare_what_is_missing() {
+    let refused = |e: Error| {
+        assert_eq!(e.code, code::MISSING_REQUIRED_CLIENT_CAPABILITY, "{e:?}");
+        e.message
+    };
+    // A 2025-06-18 client that declared elicitation (form mode, all its revision has) is not
+    // told that it lacks elicitation: it lacks a revision with URL mode.
+    let c = connect(Revision::V2025_06_18, everything(), Script::new()).await;
+    assert_eq!(
+        refused(c.call_tool("pay", json!({})).await.unwrap_err()),
+        "Server requires the elicitation capability for this request, in a form this client's \
+         protocol revision (2025-06-18) does not have (data.requiredCapabilities says which)"
+    );
+    // Before 2025-06-18 there is no elicitation to declare.
+    let sampling = ClientCapabilities::with_sampling();
+    let c = connect(Revision::V2024_11_05, sampling, Script::new()).await;
+    assert_eq!(
+        refused(c.call_tool("book", json!({})).await.unwrap_err()),
+        "Server requires the elicitation capability for this request, which this client's \
+         protocol revision (2024-11-05) does not have"
+    );
+    // Where the revision could declare it, the client simply did not.
+    for (revision, tool) in [
+        (Revision::V2025_06_18, "book"),
+        (Revision::V2025_11_25, "book"),
+        (Revision::V2025_11_25, "pay"),
+    ] {
+        let c = connect(revision, ClientCapabilities::default(), Script::new()).await;
+        assert_eq!(
+            refused(c.call_tool(tool, json!({})).await.unwrap_err()),
+            "Server requires the elicitation capability for this request",
+            "{revision} {tool}"
         );
     }
 }

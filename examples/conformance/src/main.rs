@@ -1,5 +1,8 @@
 //! `PORT=3000 cargo run -p rondo-example-conformance` serves the conformance suite's server
-//! contract at `http://127.0.0.1:3000/mcp`, for both protocol revisions.
+//! contract at `http://127.0.0.1:3000/mcp`, for every protocol revision.
+//!
+//! `--stdio` serves it over stdin/stdout instead (`interop/` drives its prompts, resources and
+//! content types with clients of every revision, on both transports).
 //!
 //! `--redis URL` (or `RONDO_REDIS_URL`) shares the replay guard, the effect ledger and the
 //! task store on that Redis, as the instances of a fleet do.
@@ -22,13 +25,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let mut server = server();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let redis = match args.as_slice() {
+    let (stdio, args) = match args.split_first() {
+        Some((flag, rest)) if flag == "--stdio" => (true, rest),
+        _ => (false, args.as_slice()),
+    };
+    let redis = match args {
         [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
         [flag, url] if flag == "--redis" => Some(rondo_mcp::shared::Redis::connect(url).await?),
-        _ => return Err("usage: conformance [--redis URL]".into()),
+        _ => return Err("usage: conformance [--stdio] [--redis URL]".into()),
     };
     if let Some(redis) = redis {
         server = server.shared_state(redis);
+    }
+    if stdio {
+        server.serve_stdio().await?;
+        return Ok(());
     }
     eprintln!("conformance server on http://{addr}/mcp");
     // SIGTERM or ctrl-c: stop accepting and drain the requests in flight.

@@ -270,7 +270,8 @@ impl Cx {
     /// elicitation mode and `sampling.tools`).
     pub async fn require(&self, caps: &ClientCapabilities) {
         if let Some(missing) = self.req.client.capabilities.missing(caps) {
-            self.fail(Error::missing_capability(&missing)).await
+            let error = Error::missing_capability_at(&missing, self.req.revision);
+            self.fail(error).await
         }
     }
 

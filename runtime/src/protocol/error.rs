@@ -1,6 +1,6 @@
 //! The protocol-level error: JSON-RPC error objects and the codes the server emits.
 
-use super::ClientCapabilities;
+use super::{ClientCapabilities, Revision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
@@ -149,6 +149,27 @@ impl Error {
             ),
         )
         .with_data(json!({ "requiredCapabilities": required }))
+    }
+    /// `-32021` for a session of `revision`: [`Error::missing_capability`], and when that
+    /// revision cannot declare what is missing (elicitation before 2025-06-18; URL mode,
+    /// `sampling.tools` or an extension before 2025-11-25) the message says so, so that a
+    /// client that declared all its revision has is not told to declare more.
+    pub(crate) fn missing_capability_at(required: &ClientCapabilities, revision: Revision) -> Self {
+        let mut error = Error::missing_capability(required);
+        let declarable = required.clone().read_at(revision);
+        if declarable == *required {
+            return error;
+        }
+        let note = if declarable.names().len() < required.names().len() {
+            format!(", which this client's protocol revision ({revision}) does not have")
+        } else {
+            format!(
+                ", in a form this client's protocol revision ({revision}) does not have \
+                 (data.requiredCapabilities says which)"
+            )
+        };
+        error.message.push_str(&note);
+        error
     }
     /// `-32022` with `data.supported` and `data.requested`.
     pub fn unsupported_version(supported: &[&str], requested: &str) -> Self {

@@ -115,11 +115,14 @@ async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, 
         Fallback::End(result) => cx.end(Ending::Result(result)).await,
         Fallback::Refuse => match why {
             Short::Missing(missing) => {
-                let mut error = Error::missing_capability(&missing);
-                if cx.missing_by_policy(&missing) {
+                let error = if cx.missing_by_policy(&missing) {
                     // The client declared it: say why it counts as missing all the same.
+                    let mut error = Error::missing_capability(&missing);
                     error.message.push_str(POLICY_SAYS);
-                }
+                    error
+                } else {
+                    Error::missing_capability_at(&missing, cx.revision())
+                };
                 cx.end(Ending::Error(error)).await
             }
             Short::Client(why, _) => {
