@@ -16,7 +16,9 @@
 mod redis;
 
 #[cfg(feature = "redis")]
-pub use self::redis::{ConnectError, Redis, RedisLedger, RedisReplayGuard, RedisTaskStore};
+pub use self::redis::{
+    ConnectError, Persistence, Redis, RedisLedger, RedisReplayGuard, RedisTaskStore,
+};
 
 use crate::state::{ErasedGuard, ErasedLedger, Ledger, ReplayGuard};
 use crate::tasks::{ErasedTaskStore, TaskStore};

@@ -1,30 +1,55 @@
 //! The effect ledger a fleet shares on Redis.
 //!
-//! One string per effect, `{prefix}{flow}/{name}`: empty while claimed, `=` and the outcome's
-//! JSON once recorded, expiring at the claim's expiry plus the skew (`PXAT`). Claiming is one
-//! script (read, or claim when absent); recording is `SET .. XX KEEPTTL`; releasing is a script
-//! that deletes only an unrecorded claim.
+//! One string per effect, `{prefix}{flow}/{name}`: `c:` and the claimant's id while claimed,
+//! `=` and the outcome's JSON once recorded, expiring at the claim's expiry plus the skew
+//! (`PXAT`). Each step is one script, atomic in Redis: claiming (read, or claim when absent),
+//! recording and releasing (only the claimant's own claim), and extending (`PEXPIREAT .. GT`,
+//! one command).
+//!
+//! A claim whose answer did not come back in time (Redis stalled by a slow disk, a fork,
+//! `SIGSTOP`) may still be carried out when Redis wakes: its run was told that nothing was
+//! done, and never runs the effect, but the claim would stay and make every later run of the
+//! flow wait and answer [`Claim::Running`]. So the run that made it gives it back in the
+//! background: "release if it is still mine", sent until Redis has answered for a while (the
+//! claim, queued behind on the same connection, or on a dropped one, runs first).
 
 use super::{Keyspace, unavailable};
 use crate::state::{Claim, Ledger, LedgerError};
 use redis::Script;
 use redis::aio::ConnectionManager;
-use std::time::SystemTime;
+use std::time::{Duration, SystemTime};
 
-/// KEYS: the effect. ARGV: expiry (ms since the epoch). Returns what is there, or nil after
-/// claiming it.
+/// KEYS: the effect. ARGV: expiry (ms since the epoch), claimant. Returns what is there, or
+/// nil after claiming it.
 const CLAIM: &str = r"
 local v = redis.call('GET', KEYS[1])
 if v then return v end
-redis.call('SET', KEYS[1], '', 'PXAT', ARGV[1])
+redis.call('SET', KEYS[1], 'c:' .. ARGV[2], 'PXAT', ARGV[1])
 return false
 ";
 
-/// KEYS: the effect. Deletes it only while it is an unrecorded claim.
-const RELEASE: &str = r"
-if redis.call('GET', KEYS[1]) == '' then return redis.call('DEL', KEYS[1]) end
+/// KEYS: the effect. ARGV: claimant, outcome. Records only over the claimant's own claim.
+const RECORD: &str = r"
+if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then
+  redis.call('SET', KEYS[1], '=' .. ARGV[2], 'KEEPTTL')
+  return 1
+end
 return 0
 ";
+
+/// KEYS: the effect. ARGV: claimant. Deletes it only while it is the claimant's claim.
+const RELEASE: &str = r"
+if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+";
+
+/// How often the background release of a claim whose answer was lost is sent.
+const RELEASE_EVERY: Duration = Duration::from_millis(200);
+/// How long it is sent at most, in all.
+const RELEASE_FOR: Duration = Duration::from_secs(30);
+/// How long Redis must have answered "nothing of yours here" before it stops: a claim sent on
+/// a connection that was dropped since may still run after the first answers of a new one.
+const RELEASE_SETTLED: Duration = Duration::from_secs(2);
 
 /// The [`Ledger`] a fleet shares on Redis (see [`Redis`](super::Redis), which makes it with
 /// the guard and the task store on one connection).
@@ -33,6 +58,7 @@ pub struct RedisLedger {
     conn: ConnectionManager,
     space: Keyspace,
     claim: Script,
+    record: Script,
     release: Script,
 }
 
@@ -46,8 +72,53 @@ impl RedisLedger {
             conn,
             space: Keyspace::new(RedisLedger::DEFAULT_PREFIX),
             claim: Script::new(CLAIM),
+            record: Script::new(RECORD),
             release: Script::new(RELEASE),
         }
+    }
+
+    /// Releases `claimant`'s claim on `key`: `Ok(true)` when there was one to release.
+    async fn release_now(&self, key: &str, claimant: &str) -> redis::RedisResult<bool> {
+        let n: i64 = self
+            .release
+            .key(self.space.key(key))
+            .arg(claimant)
+            .invoke_async(&mut self.conn.clone())
+            .await?;
+        Ok(n == 1)
+    }
+
+    /// After a claim whose answer was lost: releases it in the background, bounded (see the
+    /// module).
+    fn release_lost(&self, key: &str, claimant: &str) {
+        let (ledger, key, claimant) = (self.clone(), key.to_owned(), claimant.to_owned());
+        let Ok(rt) = tokio::runtime::Handle::try_current() else {
+            return;
+        };
+        rt.spawn(async move {
+            let start = tokio::time::Instant::now();
+            let mut answered: Option<tokio::time::Instant> = None;
+            while start.elapsed() < RELEASE_FOR {
+                match ledger.release_now(&key, &claimant).await {
+                    Ok(true) => {
+                        tracing::info!(key, "a claim whose answer was lost was given back");
+                        return;
+                    }
+                    Ok(false) => {
+                        let since = *answered.get_or_insert_with(tokio::time::Instant::now);
+                        if since.elapsed() >= RELEASE_SETTLED {
+                            return;
+                        }
+                    }
+                    Err(_) => {}
+                }
+                tokio::time::sleep(RELEASE_EVERY).await;
+            }
+            tracing::warn!(
+                key,
+                "a claim whose answer was lost could not be given back: later runs of its flow answer that the step may be running, until it expires"
+            );
+        });
     }
 }
 
@@ -61,16 +132,25 @@ impl Ledger for RedisLedger {
     async fn claim(
         &self,
         key: &str,
+        claimant: &str,
         expires_at: SystemTime,
         _now: SystemTime,
     ) -> Result<Claim, LedgerError> {
-        let found: Option<String> = self
+        let found: Option<String> = match self
             .claim
             .key(self.space.key(key))
             .arg(self.space.expiry(expires_at))
+            .arg(claimant)
             .invoke_async(&mut self.conn.clone())
             .await
-            .map_err(failed)?;
+        {
+            Ok(found) => found,
+            Err(e) => {
+                // Redis may still carry it out: this run does nothing, so it gives it back.
+                self.release_lost(key, claimant);
+                return Err(failed(e));
+            }
+        };
         Ok(match found {
             None => Claim::First,
             Some(v) => match v.strip_prefix('=') {
@@ -80,23 +160,35 @@ impl Ledger for RedisLedger {
         })
     }
 
-    async fn record(&self, key: &str, outcome: &str) -> Result<(), LedgerError> {
-        let _: Option<String> = redis::cmd("SET")
-            .arg(self.space.key(key))
-            .arg(format!("={outcome}"))
-            .arg("XX")
-            .arg("KEEPTTL")
-            .query_async(&mut self.conn.clone())
+    async fn record(&self, key: &str, claimant: &str, outcome: &str) -> Result<(), LedgerError> {
+        let n: i64 = self
+            .record
+            .key(self.space.key(key))
+            .arg(claimant)
+            .arg(outcome)
+            .invoke_async(&mut self.conn.clone())
             .await
             .map_err(failed)?;
+        if n == 0 {
+            tracing::warn!(key, "an outcome was not recorded: the claim was no longer this run's");
+        }
         Ok(())
     }
 
-    async fn release(&self, key: &str) -> Result<(), LedgerError> {
-        let _: i64 = self
-            .release
-            .key(self.space.key(key))
-            .invoke_async(&mut self.conn.clone())
+    async fn release(&self, key: &str, claimant: &str) -> Result<(), LedgerError> {
+        if let Err(e) = self.release_now(key, claimant).await {
+            self.release_lost(key, claimant);
+            return Err(failed(e));
+        }
+        Ok(())
+    }
+
+    async fn extend(&self, key: &str, until: SystemTime) -> Result<(), LedgerError> {
+        let _: i64 = redis::cmd("PEXPIREAT")
+            .arg(self.space.key(key))
+            .arg(self.space.expiry(until))
+            .arg("GT")
+            .query_async(&mut self.conn.clone())
             .await
             .map_err(failed)?;
         Ok(())
