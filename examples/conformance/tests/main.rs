@@ -4,3 +4,4 @@ mod contract;
 mod schema_formats;
 mod skills;
 mod tasks;
+mod unreachable_redis;
