@@ -102,7 +102,7 @@ impl Redis {
 local placed, not_placed, claimed = 0, 0, 0
 for _, k in ipairs(redis.call('KEYS', 'rondo:once:*')) do
   local v = redis.call('GET', k)
-  if v == '' then claimed = claimed + 1
+  if string.sub(v, 1, 2) == 'c:' then claimed = claimed + 1
   elseif string.sub(v, 1, 10) == '="Ordered ' then placed = placed + 1
   else not_placed = not_placed + 1 end
 end

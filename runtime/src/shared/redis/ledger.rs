@@ -11,7 +11,9 @@
 //! done, and never runs the effect, but the claim would stay and make every later run of the
 //! flow wait and answer [`Claim::Running`]. So the run that made it gives it back in the
 //! background: "release if it is still mine", sent until Redis has answered for a while (the
-//! claim, queued behind on the same connection, or on a dropped one, runs first).
+//! claim, queued behind on the same connection, or on a dropped one, runs first). An outcome
+//! whose record failed (the effect was done) is recorded the same way, so that a later run
+//! finds it rather than the claim. Both are bounded: every 200 ms for at most 30 s.
 
 use super::{Keyspace, unavailable};
 use crate::state::{Claim, Ledger, LedgerError};
@@ -43,13 +45,13 @@ if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then return redis.call('DEL', K
 return 0
 ";
 
-/// How often the background release of a claim whose answer was lost is sent.
-const RELEASE_EVERY: Duration = Duration::from_millis(200);
+/// How often a step is sent again in the background (a claim given back, an outcome recorded).
+const BACKGROUND_EVERY: Duration = Duration::from_millis(200);
 /// How long it is sent at most, in all.
-const RELEASE_FOR: Duration = Duration::from_secs(30);
+const BACKGROUND_FOR: Duration = Duration::from_secs(30);
 /// How long Redis must have answered "nothing of yours here" before it stops: a claim sent on
 /// a connection that was dropped since may still run after the first answers of a new one.
-const RELEASE_SETTLED: Duration = Duration::from_secs(2);
+const SETTLED: Duration = Duration::from_secs(2);
 
 /// The [`Ledger`] a fleet shares on Redis (see [`Redis`](super::Redis), which makes it with
 /// the guard and the task store on one connection).
@@ -88,35 +90,62 @@ impl RedisLedger {
         Ok(n == 1)
     }
 
-    /// After a claim whose answer was lost: releases it in the background, bounded (see the
-    /// module).
-    fn release_lost(&self, key: &str, claimant: &str) {
-        let (ledger, key, claimant) = (self.clone(), key.to_owned(), claimant.to_owned());
+    /// Records `outcome` over `claimant`'s claim on `key`: `Ok(true)` when it was there.
+    async fn record_now(&self, key: &str, claimant: &str, outcome: &str) -> redis::RedisResult<bool> {
+        let n: i64 = self
+            .record
+            .key(self.space.key(key))
+            .arg(claimant)
+            .arg(outcome)
+            .invoke_async(&mut self.conn.clone())
+            .await?;
+        Ok(n == 1)
+    }
+
+    /// Gives `claimant`'s claim on `key` back in the background: its run did nothing.
+    fn give_back(&self, key: &str, claimant: &str) {
+        let claimant = claimant.to_owned();
+        self.in_background(key, "a claim whose answer was lost given back", move |l, key| {
+            let claimant = claimant.clone();
+            async move { l.release_now(&key, &claimant).await }
+        });
+    }
+
+    /// Does `step` (a release or a record over this run's claim, which changes nothing once
+    /// done) in the background, again and again, bounded (see the module): until it reports
+    /// done, or Redis has answered "nothing of yours here" for a while.
+    fn in_background<F, Fut>(&self, key: &str, what: &'static str, step: F)
+    where
+        F: Fn(RedisLedger, String) -> Fut + Send + 'static,
+        Fut: std::future::Future<Output = redis::RedisResult<bool>> + Send,
+    {
+        let (ledger, key) = (self.clone(), key.to_owned());
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             return;
         };
         rt.spawn(async move {
             let start = tokio::time::Instant::now();
             let mut answered: Option<tokio::time::Instant> = None;
-            while start.elapsed() < RELEASE_FOR {
-                match ledger.release_now(&key, &claimant).await {
+            while start.elapsed() < BACKGROUND_FOR {
+                match step(ledger.clone(), key.clone()).await {
                     Ok(true) => {
-                        tracing::info!(key, "a claim whose answer was lost was given back");
+                        tracing::info!(key, "{what}: done once Redis answered");
                         return;
                     }
                     Ok(false) => {
                         let since = *answered.get_or_insert_with(tokio::time::Instant::now);
-                        if since.elapsed() >= RELEASE_SETTLED {
+                        if since.elapsed() >= SETTLED {
                             return;
                         }
                     }
                     Err(_) => {}
                 }
-                tokio::time::sleep(RELEASE_EVERY).await;
+                tokio::time::sleep(BACKGROUND_EVERY).await;
             }
             tracing::warn!(
                 key,
-                "a claim whose answer was lost could not be given back: later runs of its flow answer that the step may be running, until it expires"
+                "{what}: Redis did not answer for {} s; later runs of the flow answer that the step may have been done, until it expires",
+                BACKGROUND_FOR.as_secs()
             );
         });
     }
@@ -147,7 +176,7 @@ impl Ledger for RedisLedger {
             Ok(found) => found,
             Err(e) => {
                 // Redis may still carry it out: this run does nothing, so it gives it back.
-                self.release_lost(key, claimant);
+                self.give_back(key, claimant);
                 return Err(failed(e));
             }
         };
@@ -161,23 +190,28 @@ impl Ledger for RedisLedger {
     }
 
     async fn record(&self, key: &str, claimant: &str, outcome: &str) -> Result<(), LedgerError> {
-        let n: i64 = self
-            .record
-            .key(self.space.key(key))
-            .arg(claimant)
-            .arg(outcome)
-            .invoke_async(&mut self.conn.clone())
-            .await
-            .map_err(failed)?;
-        if n == 0 {
-            tracing::warn!(key, "an outcome was not recorded: the claim was no longer this run's");
+        match self.record_now(key, claimant, outcome).await {
+            Ok(true) => Ok(()),
+            Ok(false) => {
+                tracing::warn!(key, "an outcome was not recorded: the claim was no longer this run's");
+                Ok(())
+            }
+            Err(e) => {
+                // The effect was done: its outcome is recorded as soon as Redis answers, so
+                // that a later run of the flow finds it rather than a claim.
+                let (claimant, outcome) = (claimant.to_owned(), outcome.to_owned());
+                self.in_background(key, "an effect's outcome recorded late", move |l, key| {
+                    let (claimant, outcome) = (claimant.clone(), outcome.clone());
+                    async move { l.record_now(&key, &claimant, &outcome).await }
+                });
+                Err(failed(e))
+            }
         }
-        Ok(())
     }
 
     async fn release(&self, key: &str, claimant: &str) -> Result<(), LedgerError> {
         if let Err(e) = self.release_now(key, claimant).await {
-            self.release_lost(key, claimant);
+            self.give_back(key, claimant);
             return Err(failed(e));
         }
         Ok(())
