@@ -41,6 +41,9 @@ pub struct Cx {
     pub(crate) asks: Mutex<AskState>,
     /// The flow's id: carried by `requestState`, else minted when first needed.
     pub(crate) flow_id: OnceLock<String>,
+    /// How many [`Cx::once`] calls are between their claim and their record: a cancelled
+    /// request is driven on until none is (see `dispatch::drive`).
+    pub(crate) shield: std::sync::atomic::AtomicUsize,
 }
 
 /// The immutable facts of one request: built once, by moving what the transport parsed, and
@@ -88,6 +91,7 @@ impl Cx {
             req,
             asks: Mutex::new(asks),
             flow_id: flow.map_or_else(OnceLock::new, OnceLock::from),
+            shield: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt;
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// How long past the state lifetime an outcome is kept: the clock skew allowed between the
@@ -51,7 +52,29 @@ impl<E: fmt::Display> From<OnceError<E>> for String {
     }
 }
 
+/// Marks a request as inside [`Cx::once`] while it lives (see [`Cx::shielded`]).
+struct Shield<'a>(&'a AtomicUsize);
+
+impl<'a> Shield<'a> {
+    fn new(count: &'a AtomicUsize) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Shield(count)
+    }
+}
+
+impl Drop for Shield<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl Cx {
+    /// Whether the request is inside [`Cx::once`], between its claim and its record: then a
+    /// cancellation waits for it.
+    pub(crate) fn shielded(&self) -> bool {
+        self.shield.load(Ordering::SeqCst) > 0
+    }
+
     /// Does `effect` once for this call's flow ([`Cx::flow_id`]), under the name `name`, and
     /// returns its outcome: the first run of the flow that gets here runs `effect` and records
     /// its `Ok` value in the server's [`Ledger`](crate::state::Ledger); every later run (the
@@ -78,8 +101,10 @@ impl Cx {
     /// ```
     ///
     /// At most once: when the request that ran `effect` ended before recording (its instance
-    /// was killed, it was cancelled), later runs answer [`OnceError::Running`] until the entry
-    /// expires, never running it again. An `Err` from `effect` is not recorded: it must mean
+    /// was killed), later runs answer [`OnceError::Running`] until the entry expires, never
+    /// running it again. A request cancelled (the client gave up, its connection closed) while
+    /// inside `once` is not dropped there: it runs on to the record, so a client that timed out
+    /// and sends the round again gets the outcome. An `Err` from `effect` is not recorded: it must mean
     /// nothing was done. The outcome is kept as JSON, at most
     /// [`MAX_OUTCOME_BYTES`](crate::state::MAX_OUTCOME_BYTES).
     ///
@@ -93,6 +118,9 @@ impl Cx {
         T: Serialize + DeserializeOwned,
         F: Future<Output = Result<T, E>>,
     {
+        // From the claim to the record, a cancelled request is not dropped: a client that gave
+        // up (its timeout, a closed connection) must not leave a claim that nobody records.
+        let _shield = Shield::new(&self.shield);
         let key = format!("{}/{name}", self.flow_id());
         let ledger = &self.req.config.ledger;
         let clock = &self.req.config.clock;

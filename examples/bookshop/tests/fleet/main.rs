@@ -18,6 +18,7 @@
 //! All traffic is on 127.0.0.1; every wait is bounded.
 
 mod client;
+mod faults;
 mod harness;
 mod log;
 mod procs;
