@@ -241,27 +241,46 @@ async fn an_effect_is_kept_for_the_whole_flow_however_long_the_user_stays_on_a_p
         .expect("connects");
     let call = |extra: Value| {
         let mut p = json!({"name": "book_and_pay", "arguments": {}});
-        p.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        p.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
         c.request("tools/call", p)
     };
     let first = call(json!({})).await.unwrap();
     assert_eq!(first["resultType"], "input_required", "{first:#}");
-    let key = first["inputRequests"].as_object().unwrap().keys().next().unwrap().clone();
+    let key = first["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
     let mut state = call(json!({"requestState": first["requestState"],
         "inputResponses": {key: {"action": "accept"}}}))
     .await
     .unwrap();
     for _ in 0..6 {
         assert_eq!(state["resultType"], "input_required", "{state:#}");
-        assert!(state.get("inputRequests").is_none(), "only waiting: {state:#}");
+        assert!(
+            state.get("inputRequests").is_none(),
+            "only waiting: {state:#}"
+        );
         clock.advance(Duration::from_secs(50));
-        state = call(json!({"requestState": state["requestState"]})).await.unwrap();
+        state = call(json!({"requestState": state["requestState"]}))
+            .await
+            .unwrap();
     }
     trip.paid.store(true, Ordering::SeqCst);
     clock.advance(Duration::from_secs(50));
-    let done = call(json!({"requestState": state["requestState"]})).await.unwrap();
+    let done = call(json!({"requestState": state["requestState"]}))
+        .await
+        .unwrap();
     assert_eq!(text(&done), "booking #1, paid", "{done:#}");
-    assert_eq!(trip.booked.load(Ordering::SeqCst), 1, "booked once in 350 s");
+    assert_eq!(
+        trip.booked.load(Ordering::SeqCst),
+        1,
+        "booked once in 350 s"
+    );
 }
 
 #[tokio::test]
@@ -385,7 +404,11 @@ impl rondo_mcp::state::Ledger for Ledger {
     ) -> Result<(), rondo_mcp::state::LedgerError> {
         self.0.record(key, claimant, outcome).await
     }
-    async fn release(&self, key: &str, claimant: &str) -> Result<(), rondo_mcp::state::LedgerError> {
+    async fn release(
+        &self,
+        key: &str,
+        claimant: &str,
+    ) -> Result<(), rondo_mcp::state::LedgerError> {
         self.0.release(key, claimant).await
     }
     async fn extend(

@@ -436,8 +436,17 @@ async fn an_unknown_uri_is_quoted_short_in_the_error_data() {
             let c = client(rev, router(skills.clone())).await;
             let e = c.read_resource(&long).await.unwrap_err();
             assert_eq!(e.message, "Resource not found", "{how} {rev}");
-            let quoted = e.data.as_ref().and_then(|d| d["uri"].as_str()).unwrap_or_default();
-            assert_eq!(quoted.chars().count(), 101, "{how} {rev}: {}", &quoted[..quoted.len().min(200)]);
+            let quoted = e
+                .data
+                .as_ref()
+                .and_then(|d| d["uri"].as_str())
+                .unwrap_or_default();
+            assert_eq!(
+                quoted.chars().count(),
+                101,
+                "{how} {rev}: {}",
+                &quoted[..quoted.len().min(200)]
+            );
             assert!(quoted.starts_with("skill://pdf-forms/aaa") && quoted.ends_with('…'));
         }
     }

@@ -188,7 +188,10 @@ mod redis {
         let two = RedisReplayGuard::connect(&server.url()).await.unwrap();
         let now = SystemTime::now();
         let later = now + Duration::from_secs(600);
-        assert_eq!(one.take("flow.1", "yes", later, now).await, Ok(RoundUse::First));
+        assert_eq!(
+            one.take("flow.1", "yes", later, now).await,
+            Ok(RoundUse::First)
+        );
         assert_eq!(
             two.take("flow.1", "no", later, now).await,
             Ok(RoundUse::Other),
@@ -199,16 +202,28 @@ mod redis {
             Ok(RoundUse::Again),
             "the same round sent again, on another instance"
         );
-        assert_eq!(one.take("flow.1", "no", later, now).await, Ok(RoundUse::Other));
-        assert_eq!(two.take("flow.2", "no", later, now).await, Ok(RoundUse::First));
+        assert_eq!(
+            one.take("flow.1", "no", later, now).await,
+            Ok(RoundUse::Other)
+        );
+        assert_eq!(
+            two.take("flow.2", "no", later, now).await,
+            Ok(RoundUse::First)
+        );
         // Forgotten once the state (plus the skew) has expired: it is refused as expired then.
         let exact = RedisReplayGuard::connect(&server.url())
             .await
             .unwrap()
             .with_skew(Duration::ZERO);
         let soon = now + Duration::from_millis(300);
-        assert_eq!(exact.take("flow.3", "a", soon, now).await, Ok(RoundUse::First));
-        assert_eq!(exact.take("flow.3", "b", soon, now).await, Ok(RoundUse::Other));
+        assert_eq!(
+            exact.take("flow.3", "a", soon, now).await,
+            Ok(RoundUse::First)
+        );
+        assert_eq!(
+            exact.take("flow.3", "b", soon, now).await,
+            Ok(RoundUse::Other)
+        );
         tokio::time::sleep(Duration::from_millis(800)).await;
         assert_eq!(
             exact.take("flow.3", "b", soon, SystemTime::now()).await,

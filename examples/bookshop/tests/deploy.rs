@@ -212,9 +212,14 @@ fn the_deployment_points_at_the_redis_of_the_manifests_and_that_redis_keeps_what
             .unwrap_or_else(|| panic!("{v}: a number of {unit}"))
     };
     let bound = mb(flag(&args, "--maxmemory").expect("--maxmemory"), "mb");
-    let limit = c["resources"]["limits"]["memory"].as_str().expect("a memory limit");
+    let limit = c["resources"]["limits"]["memory"]
+        .as_str()
+        .expect("a memory limit");
     let limit = mb(limit, "Mi");
-    assert!(bound > 0 && bound * 4 <= limit * 3, "maxmemory {bound}mb, limit {limit}Mi");
+    assert!(
+        bound > 0 && bound * 4 <= limit * 3,
+        "maxmemory {bound}mb, limit {limit}Mi"
+    );
     let dir = flag(&args, "--dir").expect("--dir");
     let mount = c["volumeMounts"]
         .as_array()

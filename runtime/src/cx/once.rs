@@ -185,7 +185,8 @@ impl Cx {
     /// lifetime plus the clock skew allowed between instances, from now. No round of the flow
     /// sealed before now can arrive after that.
     fn once_outlives(&self) -> u64 {
-        let keep = u64::try_from((self.req.config.state_ttl + SKEW).as_millis()).unwrap_or(u64::MAX);
+        let keep =
+            u64::try_from((self.req.config.state_ttl + SKEW).as_millis()).unwrap_or(u64::MAX);
         self.req.config.clock.now_ms().saturating_add(keep)
     }
 

@@ -406,7 +406,11 @@ mod tests {
         assert_eq!(l.take("f/order", "a", 1_000, 0), Ok(Claim::First));
         assert_eq!(l.take("f/order", "b", 1_000, 10), Ok(Claim::Running));
         ready(l.record("f/order", "b", "{\"n\":2}")).unwrap();
-        assert_eq!(l.take("f/order", "c", 1_000, 10), Ok(Claim::Running), "b holds no claim");
+        assert_eq!(
+            l.take("f/order", "c", 1_000, 10),
+            Ok(Claim::Running),
+            "b holds no claim"
+        );
         ready(l.record("f/order", "a", "{\"n\":1}")).unwrap();
         assert_eq!(
             l.take("f/order", "c", 1_000, 20),

@@ -340,8 +340,12 @@ mod tests {
 
     #[test]
     fn a_fingerprint_is_the_state_and_the_answers_in_any_key_order() {
-        let a: JsonObject = serde_json::from_str(r#"{"q": {"action": "accept", "content": {"x": 1, "y": 2}}}"#).unwrap();
-        let b: JsonObject = serde_json::from_str(r#"{"q": {"content": {"y": 2, "x": 1}, "action": "accept"}}"#).unwrap();
+        let a: JsonObject =
+            serde_json::from_str(r#"{"q": {"action": "accept", "content": {"x": 1, "y": 2}}}"#)
+                .unwrap();
+        let b: JsonObject =
+            serde_json::from_str(r#"{"q": {"content": {"y": 2, "x": 1}, "action": "accept"}}"#)
+                .unwrap();
         let no: JsonObject = serde_json::from_str(r#"{"q": {"action": "decline"}}"#).unwrap();
         assert_eq!(fingerprint("t", &a), fingerprint("t", &b));
         assert_eq!(fingerprint("t", &a).len(), 32);

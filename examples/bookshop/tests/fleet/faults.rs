@@ -69,14 +69,23 @@ struct Done {
 
 /// Sends `body` to `to` until it is decided: the first answer that is neither "try again" nor
 /// lost. `-32602` is returned too (the caller knows whether it is true).
-async fn until_decided(to: SocketAddr, tag: &str, body: &Value, patience: Duration, t: &Tally) -> Value {
+async fn until_decided(
+    to: SocketAddr,
+    tag: &str,
+    body: &Value,
+    patience: Duration,
+    t: &Tally,
+) -> Value {
     let end = Instant::now() + DECIDE_WITHIN;
     let running = OnceError::<String>::Running.to_string();
     let headers = client::modern_headers(body);
     let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let mut last = String::new();
     for attempt in 0.. {
-        assert!(Instant::now() < end, "{tag}: not decided in {DECIDE_WITHIN:?}; last: {last}");
+        assert!(
+            Instant::now() < end,
+            "{tag}: not decided in {DECIDE_WITHIN:?}; last: {last}"
+        );
         t.sent.fetch_add(1, Ordering::Relaxed);
         let id = format!("{tag}-{attempt}");
         let sent = client::post_within(to, &id, &headers, body, patience).await;
@@ -113,14 +122,25 @@ async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
     let patience = if n % 2 == 0 { IMPATIENT } else { PATIENT };
     let tag = format!("fault-{n}");
     let (args, ordered) = client::order(n);
-    let first = until_decided(front, &format!("{tag}-1"), &client::call(1, &args, json!({})), patience, t).await;
+    let first = until_decided(
+        front,
+        &format!("{tag}-1"),
+        &client::call(1, &args, json!({})),
+        patience,
+        t,
+    )
+    .await;
     let state = client::question(&first, n).unwrap_or_else(|e| panic!("{tag}: {e}"));
     let accepted = n % 4 != 3;
     let delivery = if n % 2 == 0 { "express" } else { "standard" };
     let yes = json!({"action": "accept", "content": {"approve": true, "delivery": delivery}});
     let no = json!({"action": "decline"});
     let final_round = |answer: &Value| {
-        client::call(2, &args, json!({"requestState": state, "inputResponses": {"confirm_order": answer}}))
+        client::call(
+            2,
+            &args,
+            json!({"requestState": state, "inputResponses": {"confirm_order": answer}}),
+        )
     };
     let (answer, other) = if accepted { (&yes, &no) } else { (&no, &yes) };
     let retry = final_round(answer);
@@ -130,11 +150,24 @@ async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
     assert_eq!(decided == Decided::Ordered, accepted, "{tag}: {m}");
     if n % 3 == 0 {
         let again = until_decided(front, &format!("{tag}-again"), &retry, patience, t).await;
-        assert_eq!(again["result"]["content"], m["result"]["content"], "{tag} sent again: {again}");
-        t.same_again.fetch_add(1, Ordering::Relaxed);
-        let changed = until_decided(front, &format!("{tag}-changed"), &final_round(other), patience, t).await;
         assert_eq!(
-            (&changed["error"]["code"], changed["error"]["message"].as_str()),
+            again["result"]["content"], m["result"]["content"],
+            "{tag} sent again: {again}"
+        );
+        t.same_again.fetch_add(1, Ordering::Relaxed);
+        let changed = until_decided(
+            front,
+            &format!("{tag}-changed"),
+            &final_round(other),
+            patience,
+            t,
+        )
+        .await;
+        assert_eq!(
+            (
+                &changed["error"]["code"],
+                changed["error"]["message"].as_str()
+            ),
             (&json!(-32602), Some(STATE_REJECTED)),
             "{tag}: the other answer to a decided round: {changed}"
         );
@@ -153,7 +186,11 @@ fn decision(m: &Value, ordered: &str) -> Option<Decided> {
 }
 
 /// Flows, `LANES` at a time, until `stop`; each lane ends its flow in progress.
-fn load(front: SocketAddr, stop: Arc<AtomicBool>, t: Arc<Tally>) -> tokio::task::JoinSet<Vec<Done>> {
+fn load(
+    front: SocketAddr,
+    stop: Arc<AtomicBool>,
+    t: Arc<Tally>,
+) -> tokio::task::JoinSet<Vec<Done>> {
     let next = Arc::new(AtomicUsize::new(0));
     let mut lanes = tokio::task::JoinSet::new();
     for _ in 0..LANES {
@@ -182,13 +219,28 @@ async fn inject(fleet: &mut Fleet) -> Vec<String> {
     done.push("SIGSTOP for 1.5 s".to_owned());
     pause(1_000).await;
     for _ in 0..2 {
-        assert_eq!(redis.run(&["DEBUG", "SLEEP", "0.8"]).await.as_deref(), Ok("+OK"));
+        assert_eq!(
+            redis.run(&["DEBUG", "SLEEP", "0.8"]).await.as_deref(),
+            Ok("+OK")
+        );
         done.push("DEBUG SLEEP 0.8".to_owned());
         pause(700).await;
     }
-    assert_eq!(redis.run(&["CONFIG", "SET", "maxmemory", "1"]).await.as_deref(), Ok("+OK"));
+    assert_eq!(
+        redis
+            .run(&["CONFIG", "SET", "maxmemory", "1"])
+            .await
+            .as_deref(),
+        Ok("+OK")
+    );
     pause(1_200).await;
-    assert_eq!(redis.run(&["CONFIG", "SET", "maxmemory", "0"]).await.as_deref(), Ok("+OK"));
+    assert_eq!(
+        redis
+            .run(&["CONFIG", "SET", "maxmemory", "0"])
+            .await
+            .as_deref(),
+        Ok("+OK")
+    );
     done.push("full (maxmemory) for 1.2 s".to_owned());
     pause(1_000).await;
     redis.kill().await;
@@ -227,11 +279,17 @@ async fn under_redis_faults_every_round_told_to_retry_is_applied_once_or_truly_r
         let orders = fleet.orders("faults").await;
         assert_eq!(orders.values().sum::<usize>(), accepted, "{orders:?}");
         let ledger = fleet.ledger();
-        assert_eq!((ledger.placed, ledger.not_placed, ledger.claimed), (accepted, declined, 0));
+        assert_eq!(
+            (ledger.placed, ledger.not_placed, ledger.claimed),
+            (accepted, declined, 0)
+        );
         let t = &*tally;
         let told = t.told_retry.load(Ordering::Relaxed);
         let lost = t.no_answer.load(Ordering::Relaxed);
-        assert!(told > 0 && lost > 0, "the faults told no client to retry ({told}) or lost no answer ({lost})");
+        assert!(
+            told > 0 && lost > 0,
+            "the faults told no client to retry ({told}) or lost no answer ({lost})"
+        );
         for (_, i) in fleet.running() {
             assert!(!i.log().contains("keeps nothing on disk"), "{}", i.log());
         }
@@ -253,7 +311,12 @@ async fn under_redis_faults_every_round_told_to_retry_is_applied_once_or_truly_r
         let replayed: Vec<&Done> = flows.iter().filter(|f| f.accepted).take(10).collect();
         for (i, f) in replayed.iter().enumerate() {
             let m = until_decided(fleet.front(), &format!("empty-{i}"), &f.retry, PATIENT, t).await;
-            assert!(m["result"]["content"][0]["text"].as_str().is_some_and(|s| s.starts_with("Ordered")), "{m}");
+            assert!(
+                m["result"]["content"][0]["text"]
+                    .as_str()
+                    .is_some_and(|s| s.starts_with("Ordered")),
+                "{m}"
+            );
         }
         let after = fleet.orders("empty-after").await.values().sum::<usize>();
         assert_eq!(after, before + replayed.len(), "each ordered again");

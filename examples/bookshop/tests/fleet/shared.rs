@@ -47,7 +47,12 @@ fn other_delivery(f: &Flow) -> Flow {
     let mut f = f.clone();
     let retry = f.retry.as_mut().expect("a final round");
     let delivery = &mut retry["params"]["inputResponses"]["confirm_order"]["content"]["delivery"];
-    *delivery = if delivery == "express" { "standard" } else { "express" }.into();
+    *delivery = if delivery == "express" {
+        "standard"
+    } else {
+        "express"
+    }
+    .into();
     f
 }
 
@@ -87,18 +92,30 @@ async fn every_final_round_sent_again_anywhere_gets_its_order_and_orders_nothing
         let mut elsewhere = 0;
         for (n, addr, end) in &sent {
             // The same round (a client that lost its answer): its order, from the ledger.
-            assert_eq!(*end, End::Ordered, "flow {n}'s final round sent again to {addr}");
+            assert_eq!(
+                *end,
+                End::Ordered,
+                "flow {n}'s final round sent again to {addr}"
+            );
             let f = &flows[*n];
             if *addr != fleet.front() && served.by(f, 1) != Some(addr.to_string().as_str()) {
                 elsewhere += 1;
             }
         }
-        assert_eq!(elsewhere, 2 * flows.len(), "each to the two other instances");
+        assert_eq!(
+            elsewhere,
+            2 * flows.len(),
+            "each to the two other instances"
+        );
         // The same round with another answer (another delivery): refused everywhere.
         let changed: Vec<Flow> = flows.iter().map(other_delivery).collect();
         let refused = again(&changed, &to, "replay-changed").await;
         for (n, addr, end) in &refused {
-            assert_eq!(*end, End::Refused, "flow {n}'s final round changed, sent to {addr}");
+            assert_eq!(
+                *end,
+                End::Refused,
+                "flow {n}'s final round changed, sent to {addr}"
+            );
         }
         // One order per flow, on the instance that answered its final round; the same in the
         // shared ledger.
@@ -347,7 +364,11 @@ async fn redis_killed_under_load_refuses_what_it_cannot_guard_and_forgets_nothin
         }
         let changed: Vec<Flow> = ordered.iter().map(other_delivery).collect();
         for (n, _, end) in again(&changed, &[front], "restart-changed").await {
-            assert_eq!(end, End::Refused, "flow {n} changed, sent after the restart");
+            assert_eq!(
+                end,
+                End::Refused,
+                "flow {n} changed, sent after the restart"
+            );
         }
         // The refused ones, tried again as they were told: each is ordered now, once.
         let told: Vec<Flow> = flows
@@ -491,9 +512,17 @@ async fn an_instance_killed_while_placing_an_order_never_has_it_placed_again() {
         // same round, served again, finds the claim and says the order may have been placed
         // (it died with the victim, or was never placed); it is not placed a second time.
         let mut sends = tokio::task::JoinSet::new();
-        for (i, to) in [front, fleet.addr(1), fleet.addr(2)].into_iter().enumerate() {
+        for (i, to) in [front, fleet.addr(1), fleet.addr(2)]
+            .into_iter()
+            .enumerate()
+        {
             let body = body.clone();
-            sends.spawn(async move { (to, client::send(to, &format!("mid-again-{i}"), 0, &body).await) });
+            sends.spawn(async move {
+                (
+                    to,
+                    client::send(to, &format!("mid-again-{i}"), 0, &body).await,
+                )
+            });
         }
         while let Some(sent) = sends.join_next().await {
             let (to, end) = sent.expect("a send");

@@ -91,7 +91,12 @@ impl RedisLedger {
     }
 
     /// Records `outcome` over `claimant`'s claim on `key`: `Ok(true)` when it was there.
-    async fn record_now(&self, key: &str, claimant: &str, outcome: &str) -> redis::RedisResult<bool> {
+    async fn record_now(
+        &self,
+        key: &str,
+        claimant: &str,
+        outcome: &str,
+    ) -> redis::RedisResult<bool> {
         let n: i64 = self
             .record
             .key(self.space.key(key))
@@ -105,10 +110,14 @@ impl RedisLedger {
     /// Gives `claimant`'s claim on `key` back in the background: its run did nothing.
     fn give_back(&self, key: &str, claimant: &str) {
         let claimant = claimant.to_owned();
-        self.in_background(key, "a claim whose answer was lost given back", move |l, key| {
-            let claimant = claimant.clone();
-            async move { l.release_now(&key, &claimant).await }
-        });
+        self.in_background(
+            key,
+            "a claim whose answer was lost given back",
+            move |l, key| {
+                let claimant = claimant.clone();
+                async move { l.release_now(&key, &claimant).await }
+            },
+        );
     }
 
     /// Does `step` (a release or a record over this run's claim, which changes nothing once
@@ -193,7 +202,10 @@ impl Ledger for RedisLedger {
         match self.record_now(key, claimant, outcome).await {
             Ok(true) => Ok(()),
             Ok(false) => {
-                tracing::warn!(key, "an outcome was not recorded: the claim was no longer this run's");
+                tracing::warn!(
+                    key,
+                    "an outcome was not recorded: the claim was no longer this run's"
+                );
                 Ok(())
             }
             Err(e) => {

@@ -261,7 +261,10 @@ pub(crate) fn redact(url: &str) -> String {
         return UNPRINTABLE.to_owned();
     }
     let hidden = |part: &str| if part.is_empty() { "" } else { HIDDEN };
-    let (user, password) = (parsed.username().to_owned(), parsed.password().map(str::to_owned));
+    let (user, password) = (
+        parsed.username().to_owned(),
+        parsed.password().map(str::to_owned),
+    );
     if parsed.set_username(hidden(&user)).is_err()
         || parsed
             .set_password(password.as_deref().map(hidden))
@@ -350,7 +353,8 @@ async fn manager(url: &str) -> redis::RedisResult<ConnectionManager> {
 fn unavailable(e: redis::RedisError) -> String {
     tracing::warn!(error = %e, "the fleet's shared state on Redis");
     let what = if e.code() == Some("OOM") {
-        "is full (maxmemory) and refused to record this; nothing was done, try again later".to_owned()
+        "is full (maxmemory) and refused to record this; nothing was done, try again later"
+            .to_owned()
     } else if e.is_timeout() {
         "did not answer in time; try again".to_owned()
     } else if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() {
@@ -375,7 +379,10 @@ mod tests {
     fn a_password_never_reaches_an_error() {
         let hidden = "(a URL that does not parse, not shown: it may hold a password)";
         for (url, shown) in [
-            ("redis://app:s3cret@10.0.0.5:6379/0", "redis://***:***@10.0.0.5:6379/0"),
+            (
+                "redis://app:s3cret@10.0.0.5:6379/0",
+                "redis://***:***@10.0.0.5:6379/0",
+            ),
             ("redis://:s3cret@cache/1", "redis://:***@cache/1"),
             ("redis://app@cache", "redis://***@cache"),
             ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379"),
@@ -398,8 +405,19 @@ mod tests {
         ] {
             let got = redact(url);
             assert_eq!(got, shown, "{url}");
-            for secret in ["s3cret", "S3cret", "sl", "ashS3cret", "a%26b", "p%40ss", "123/x"] {
-                assert!(!got.contains(secret) || url.contains(&format!("h{secret}")), "{url} -> {got}");
+            for secret in [
+                "s3cret",
+                "S3cret",
+                "sl",
+                "ashS3cret",
+                "a%26b",
+                "p%40ss",
+                "123/x",
+            ] {
+                assert!(
+                    !got.contains(secret) || url.contains(&format!("h{secret}")),
+                    "{url} -> {got}"
+                );
             }
         }
     }
@@ -418,7 +436,10 @@ mod tests {
             ..safe.clone()
         };
         let risk = none.risk().unwrap();
-        assert!(risk.contains("keeps nothing on disk") && risk.contains("replayed"), "{risk}");
+        assert!(
+            risk.contains("keeps nothing on disk") && risk.contains("replayed"),
+            "{risk}"
+        );
         let snapshots = Persistence {
             append_only: false,
             snapshots: "3600 1".into(),
