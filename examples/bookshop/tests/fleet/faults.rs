@@ -119,7 +119,11 @@ async fn until_decided(
 /// Flow `n`: asked, answered (accepted, or declined for a quarter of them), decided; a third
 /// send their final round again unchanged and changed. Panics on anything untrue.
 async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
-    let patience = if n % 2 == 0 { IMPATIENT } else { PATIENT };
+    let patience = if n.is_multiple_of(2) {
+        IMPATIENT
+    } else {
+        PATIENT
+    };
     let tag = format!("fault-{n}");
     let (args, ordered) = client::order(n);
     let first = until_decided(
@@ -132,7 +136,11 @@ async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
     .await;
     let state = client::question(&first, n).unwrap_or_else(|e| panic!("{tag}: {e}"));
     let accepted = n % 4 != 3;
-    let delivery = if n % 2 == 0 { "express" } else { "standard" };
+    let delivery = if n.is_multiple_of(2) {
+        "express"
+    } else {
+        "standard"
+    };
     let yes = json!({"action": "accept", "content": {"approve": true, "delivery": delivery}});
     let no = json!({"action": "decline"});
     let final_round = |answer: &Value| {
@@ -148,7 +156,7 @@ async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
     let decided = decision(&m, &ordered)
         .unwrap_or_else(|| panic!("{tag}: its own round refused or misread, untrue: {m}"));
     assert_eq!(decided == Decided::Ordered, accepted, "{tag}: {m}");
-    if n % 3 == 0 {
+    if n.is_multiple_of(3) {
         let again = until_decided(front, &format!("{tag}-again"), &retry, patience, t).await;
         assert_eq!(
             again["result"]["content"], m["result"]["content"],
