@@ -549,6 +549,60 @@ mod on_redis {
         assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
     }
 
+    /// Sends one command to the Redis at `url` (`redis://127.0.0.1:PORT/`); its first reply
+    /// line.
+    fn command(url: &str, args: &[&str]) -> String {
+        use std::io::{BufRead, Write};
+        let addr = url.trim_start_matches("redis://").trim_end_matches('/');
+        let mut s = std::net::TcpStream::connect(addr).expect("connects");
+        let mut out = format!("*{}\r\n", args.len());
+        for a in args {
+            out.push_str(&format!("${}\r\n{a}\r\n", a.len()));
+        }
+        s.write_all(out.as_bytes()).expect("writes");
+        let mut line = String::new();
+        std::io::BufReader::new(s)
+            .read_line(&mut line)
+            .expect("reads");
+        line.trim_end().to_owned()
+    }
+
+    #[tokio::test]
+    async fn a_full_redis_is_named_full_and_nothing_is_done() {
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, _] = fleet(&redis.url(), &shop, true).await;
+        let [c, _] = fleet(&redis.url(), &shop, false).await;
+        let (guarded, unguarded) = (first_round(&a).await, first_round(&c).await);
+        assert_eq!(
+            command(&redis.url(), &["CONFIG", "SET", "maxmemory", "1"]),
+            "+OK"
+        );
+        let e = answer(&a, &guarded, Some(true)).await.unwrap_err();
+        assert_eq!(e.code, -32603, "{e:?}");
+        assert_eq!(
+            e.message,
+            "Redis, the server's shared state, is full (maxmemory) and refused to record this; try again later"
+        );
+        let r = answer(&c, &unguarded, Some(true)).await.unwrap();
+        assert!(
+            text(&r).starts_with("Nothing was done: Redis, the server's shared state, is full"),
+            "{r:#}"
+        );
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
+        // Room again: the same rounds, sent again as they were told, complete once.
+        assert_eq!(
+            command(&redis.url(), &["CONFIG", "SET", "maxmemory", "0"]),
+            "+OK"
+        );
+        let r = answer(&a, &guarded, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #1", "{r:#}");
+        let r = answer(&c, &unguarded, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #2", "{r:#}");
+    }
+
     #[tokio::test]
     async fn while_redis_is_gone_every_round_is_refused_promptly() {
         // Each refusal within about a second, not after the connection's reconnect attempts

@@ -353,8 +353,7 @@ async fn manager(url: &str) -> redis::RedisResult<ConnectionManager> {
 fn unavailable(e: redis::RedisError) -> String {
     tracing::warn!(error = %e, "the fleet's shared state on Redis");
     let what = if e.code() == Some("OOM") {
-        "is full (maxmemory) and refused to record this; nothing was done, try again later"
-            .to_owned()
+        "is full (maxmemory) and refused to record this; try again later".to_owned()
     } else if e.is_timeout() {
         "did not answer in time; try again".to_owned()
     } else if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() {
