@@ -13,12 +13,14 @@
 //! background: "release if it is still mine", sent until Redis has answered for a while (the
 //! claim, queued behind on the same connection, or on a dropped one, runs first). An outcome
 //! whose record failed (the effect was done) is recorded the same way, so that a later run
-//! finds it rather than the claim. Both are bounded: every 200 ms for at most 30 s.
+//! finds it rather than the claim. Both are bounded: every 200 ms for at most 30 s, at most 1024
+//! at once in a process.
 
 use super::{Keyspace, unavailable};
 use crate::state::{Claim, Ledger, LedgerError};
 use redis::Script;
 use redis::aio::ConnectionManager;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
 /// KEYS: the effect. ARGV: expiry (ms since the epoch), claimant. Returns what is there, or
@@ -49,6 +51,21 @@ return 0
 const BACKGROUND_EVERY: Duration = Duration::from_millis(200);
 /// How long it is sent at most, in all.
 const BACKGROUND_FOR: Duration = Duration::from_secs(30);
+/// How many such steps wait for Redis at once, in this process, at most: each is a task and
+/// a command every 200 ms. Past it a claim whose answer was lost stays until it expires (later
+/// runs answer that the step may have been done), which is true and never doubles an effect.
+const MAX_IN_BACKGROUND: usize = 1024;
+static IN_BACKGROUND: AtomicUsize = AtomicUsize::new(0);
+
+/// Counts a background step while it lives.
+struct Counted;
+
+impl Drop for Counted {
+    fn drop(&mut self) {
+        IN_BACKGROUND.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 /// How long Redis must have answered "nothing of yours here" before it stops: a claim sent on
 /// a connection that was dropped since may still run after the first answers of a new one.
 const SETTLED: Duration = Duration::from_secs(2);
@@ -132,7 +149,16 @@ impl RedisLedger {
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             return;
         };
+        if IN_BACKGROUND.fetch_add(1, Ordering::SeqCst) >= MAX_IN_BACKGROUND {
+            IN_BACKGROUND.fetch_sub(1, Ordering::SeqCst);
+            tracing::warn!(
+                key,
+                "{what}: not tried, {MAX_IN_BACKGROUND} such steps already wait for Redis; later runs of the flow answer that the step may have been done, until it expires"
+            );
+            return;
+        }
         rt.spawn(async move {
+            let _counted = Counted;
             let start = tokio::time::Instant::now();
             let mut answered: Option<tokio::time::Instant> = None;
             while start.elapsed() < BACKGROUND_FOR {
