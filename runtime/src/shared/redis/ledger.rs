@@ -60,6 +60,17 @@ static IN_BACKGROUND: AtomicUsize = AtomicUsize::new(0);
 /// Counts a background step while it lives.
 struct Counted;
 
+impl Counted {
+    /// One more step, or `None` at the bound.
+    fn admit() -> Option<Counted> {
+        if IN_BACKGROUND.fetch_add(1, Ordering::SeqCst) >= MAX_IN_BACKGROUND {
+            IN_BACKGROUND.fetch_sub(1, Ordering::SeqCst);
+            return None;
+        }
+        Some(Counted)
+    }
+}
+
 impl Drop for Counted {
     fn drop(&mut self) {
         IN_BACKGROUND.fetch_sub(1, Ordering::SeqCst);
@@ -149,16 +160,15 @@ impl RedisLedger {
         let Ok(rt) = tokio::runtime::Handle::try_current() else {
             return;
         };
-        if IN_BACKGROUND.fetch_add(1, Ordering::SeqCst) >= MAX_IN_BACKGROUND {
-            IN_BACKGROUND.fetch_sub(1, Ordering::SeqCst);
+        let Some(counted) = Counted::admit() else {
             tracing::warn!(
                 key,
                 "{what}: not tried, {MAX_IN_BACKGROUND} such steps already wait for Redis; later runs of the flow answer that the step may have been done, until it expires"
             );
             return;
-        }
+        };
         rt.spawn(async move {
-            let _counted = Counted;
+            let _counted = counted;
             let start = tokio::time::Instant::now();
             let mut answered: Option<tokio::time::Instant> = None;
             while start.elapsed() < BACKGROUND_FOR {
@@ -264,5 +274,24 @@ impl Ledger for RedisLedger {
             .await
             .map_err(failed)?;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Counted, MAX_IN_BACKGROUND};
+
+    #[test]
+    fn background_steps_are_bounded_and_free_their_place_when_done() {
+        let held: Vec<Counted> = std::iter::from_fn(Counted::admit)
+            .take(MAX_IN_BACKGROUND + 1)
+            .collect();
+        assert_eq!(held.len(), MAX_IN_BACKGROUND, "never more than the bound");
+        assert!(Counted::admit().is_none());
+        drop(held);
+        assert!(
+            Counted::admit().is_some(),
+            "a finished step frees its place"
+        );
     }
 }
