@@ -72,14 +72,30 @@ fn main() {
     let program = sibling("rondo_guarded");
     let mut kinds: Vec<(String, &str, Option<&str>)> = vec![
         ("memory".into(), &program, None),
-        ("Redis, fsync always".into(), &program, Some(fsync_url.as_str())),
-        ("Redis, no persistence".into(), &program, Some(plain_url.as_str())),
+        (
+            "Redis, fsync always".into(),
+            &program,
+            Some(fsync_url.as_str()),
+        ),
+        (
+            "Redis, no persistence".into(),
+            &program,
+            Some(plain_url.as_str()),
+        ),
     ];
     if let Some(old) = &baseline {
         kinds.extend([
             (format!("{baseline_name}: memory"), old.as_str(), None),
-            (format!("{baseline_name}: Redis, fsync always"), old.as_str(), Some(fsync_url.as_str())),
-            (format!("{baseline_name}: Redis, no persistence"), old.as_str(), Some(plain_url.as_str())),
+            (
+                format!("{baseline_name}: Redis, fsync always"),
+                old.as_str(),
+                Some(fsync_url.as_str()),
+            ),
+            (
+                format!("{baseline_name}: Redis, no persistence"),
+                old.as_str(),
+                Some(plain_url.as_str()),
+            ),
         ]);
     }
     // A fresh server for each run: the memory guard remembers at most 65,536 rounds for the
