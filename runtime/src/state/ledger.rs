@@ -1,10 +1,11 @@
 //! The effect ledger: what [`Cx::once`](crate::Cx::once) records, so that an effect keyed by a
 //! flow happens once across every instance that shares the ledger (design §19.1).
 //!
-//! The replay guard refuses a round sent twice; the ledger is what still holds when the guard
-//! cannot (it forgot the round, it is not shared, or it is off): the outcome of an effect is
-//! recorded under its flow and name, and a later run of the same flow finds the outcome instead
-//! of doing the effect again.
+//! The replay guard refuses a round sent again with other answers and serves it sent again
+//! unchanged; the ledger keeps the effect once then, and still holds where the guard cannot
+//! (it forgot the round, it is not shared, or it is off): the outcome of an effect is recorded
+//! under its flow and name, and a later run of the same flow finds the outcome instead of doing
+//! the effect again.
 
 use std::collections::{BinaryHeap, HashMap};
 use std::fmt;

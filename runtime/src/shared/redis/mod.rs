@@ -57,7 +57,7 @@ const DEFAULT_SKEW: Duration = Duration::from_secs(30);
 
 /// A fleet's shared state on one Redis: give it to every instance with
 /// [`Server::shared_state`](crate::Server::shared_state), and the fleet refuses a round
-/// replayed on any instance, runs each [`Cx::once`](crate::Cx::once) effect once, and serves
+/// replayed with other answers on any instance (and serves it sent again unchanged), runs each [`Cx::once`](crate::Cx::once) effect once, and serves
 /// every task from every instance.
 ///
 /// ```no_run
