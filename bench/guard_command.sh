@@ -24,18 +24,20 @@ cleanup() {
 trap cleanup EXIT
 
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Starts a Redis in $dir/NAME and sets $port (not in a subshell: its pid must reach `pids`).
 start() { # name, then redis-server args
-  local name=$1 port
+  local name=$1
   shift
   port=$(free_port)
   mkdir -p "$dir/$name"
   redis-server --port "$port" --bind 127.0.0.1 --save '' --dir "$dir/$name" "$@" >/dev/null 2>&1 &
   pids+=($!)
   for _ in $(seq 100); do redis-cli -p "$port" ping >/dev/null 2>&1 && break; sleep 0.05; done
-  echo "$port"
 }
-fsync=$(start fsync --appendonly yes --appendfsync always)
-plain=$(start plain --appendonly no)
+start fsync --appendonly yes --appendfsync always
+fsync=$port
+start plain --appendonly no
+plain=$port
 
 t=$(($(date +%s%3N) + 3600000))
 old=(SET "rondo:replay:__rand_int__" 1 NX PXAT "$t")

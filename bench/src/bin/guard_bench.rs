@@ -65,9 +65,9 @@ fn main() {
         }
     }
     let dir = std::env::temp_dir().join(format!("rondo-guard-bench-{}", std::process::id()));
-    let (_fsync, fsync_url) =
+    let (fsync_redis, fsync_url) =
         flows::redis(&dir.join("fsync"), Persistence::Fsync, redis_cpu.as_deref());
-    let (_plain, plain_url) =
+    let (plain_redis, plain_url) =
         flows::redis(&dir.join("plain"), Persistence::None, redis_cpu.as_deref());
     let program = sibling("rondo_guarded");
     let mut kinds: Vec<(String, &str, Option<&str>)> = vec![
@@ -195,6 +195,8 @@ fn main() {
             }
         }
     }
+    // `exit` runs no destructor: the two Redis go first.
+    drop((fsync_redis, plain_redis));
     let _ = std::fs::remove_dir_all(&dir);
     if failed {
         std::process::exit(1);
