@@ -153,7 +153,7 @@ step "the payment page in a real browser: headless Chromium (Debian's chromium, 
 RONDO_NODE="$PWD/conformance/node_modules/.bin/node" CHROMIUM=/usr/bin/chromium \
   cargo test --workspace --all-features --test main --locked -- --ignored browser::
 
-step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance"
+step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance, Redis faults (frozen, stalled, full, killed; restarted without persistence)"
 # The test runs its own nginx in the foreground and its own redis-server (persistent, killed and
 # started again by one test) from a temporary directory, on 127.0.0.1 ports.
 cargo test --workspace --all-features --test fleet --locked -- --ignored --test-threads 1

@@ -12,7 +12,7 @@ use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{JsonObject, Revision};
 use rondo_mcp::question::{Read, Rendered};
-use rondo_mcp::state::{GuardError, KeyRing, MemoryReplayGuard, ReplayGuard};
+use rondo_mcp::state::{GuardError, KeyRing, MemoryReplayGuard, ReplayGuard, RoundUse};
 use rondo_mcp::testing::ManualClock;
 use rondo_mcp::{Elicit, elicit, roots, sample, tool};
 use serde_json::{Value, json};
@@ -294,16 +294,17 @@ impl FreshGuard {
 struct Guard(Arc<FreshGuard>);
 
 impl ReplayGuard for Guard {
-    async fn first_use(
+    async fn take(
         &self,
         round: &str,
+        fingerprint: &str,
         expires_at: SystemTime,
         now: SystemTime,
-    ) -> Result<bool, GuardError> {
-        self.0.current().first_use(round, expires_at, now).await
-    }
-    async fn release(&self, round: &str) -> Result<(), GuardError> {
-        self.0.current().release(round).await
+    ) -> Result<RoundUse, GuardError> {
+        self.0
+            .current()
+            .take(round, fingerprint, expires_at, now)
+            .await
     }
 }
 

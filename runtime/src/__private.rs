@@ -298,7 +298,7 @@ pub fn template_args<T>(
             crate::protocol::echo(uri),
             crate::protocol::echo(e)
         ))
-        .with_data(serde_json::json!({ "uri": uri }))
+        .with_data(serde_json::json!({ "uri": crate::protocol::echo(uri) }))
     })
 }
 

@@ -5,7 +5,9 @@
 //! content types with clients of every revision, on both transports).
 //!
 //! `--redis URL` (or `RONDO_REDIS_URL`) shares the replay guard, the effect ledger and the
-//! task store on that Redis, as the instances of a fleet do.
+//! task store on that Redis, and `RONDO_STATE_KEYS` gives the key ring that seals
+//! `requestState`, as the instances of a fleet do. A key ring that does not read, or a Redis
+//! that cannot be reached, ends the process with one line and status 2.
 
 use rondo_example_conformance::server;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -30,10 +32,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         _ => (false, args.as_slice()),
     };
     let redis = match args {
-        [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
-        [flag, url] if flag == "--redis" => Some(rondo_mcp::shared::Redis::connect(url).await?),
-        _ => return Err("usage: conformance [--stdio] [--redis URL]".into()),
+        [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await,
+        [flag, url] if flag == "--redis" => rondo_mcp::shared::Redis::connect(url).await.map(Some),
+        _ => {
+            eprintln!("usage: conformance [--stdio] [--redis URL]");
+            std::process::exit(2);
+        }
     };
+    let redis = redis.unwrap_or_else(|e| {
+        eprintln!("conformance: {e}");
+        std::process::exit(2);
+    });
+    let keys = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS").unwrap_or_else(|e| {
+        eprintln!("conformance: RONDO_STATE_KEYS: {e}");
+        std::process::exit(2);
+    });
+    if let Some(keys) = keys {
+        server = server.state_keys(keys);
+    }
     if let Some(redis) = redis {
         server = server.shared_state(redis);
     }

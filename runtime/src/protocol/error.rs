@@ -126,9 +126,11 @@ impl Error {
     pub fn unknown_tool(name: &str) -> Self {
         Error::invalid_params(format!("Unknown tool: {}", echo(name)))
     }
-    /// `-32602`, the spec's shape for an unknown resource (`data.uri`).
+    /// `-32602`, the spec's shape for an unknown resource (`data.uri`). The URI is the
+    /// client's text: it is quoted as every echo is, its first 100 characters then `…`, so an
+    /// unknown 1 MB URI costs 100 characters in the answer, not 1 MB.
     pub fn resource_not_found(uri: &str) -> Self {
-        Error::invalid_params("Resource not found").with_data(json!({ "uri": uri }))
+        Error::invalid_params("Resource not found").with_data(json!({ "uri": echo(uri) }))
     }
     /// `-32603`.
     pub fn internal(message: impl Into<String>) -> Self {
