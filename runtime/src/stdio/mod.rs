@@ -200,12 +200,6 @@ impl<H: Handler> StdioConn<H> {
         {
             return self.on_batch(line).await;
         }
-        if protocol::is_batch(line) {
-            eprintln!(
-                "DEBUG batch not taken: {:?}",
-                self.session.as_ref().map(|s| s.revision)
-            );
-        }
         self.on_message(line, line.len(), None).await
     }
 
@@ -268,7 +262,6 @@ impl<H: Handler> StdioConn<H> {
     /// responses to its requests go out together, as one array, when the last one is
     /// answered. Its requests wait for a place like any others.
     async fn on_batch(&mut self, line: &str) {
-        eprintln!("DEBUG on_batch {line:.80}");
         let entries = match protocol::batch_entries(line) {
             Ok(entries) => entries,
             Err(rej) => return self.reject(rej.id.as_ref(), rej.error).await,
