@@ -7,7 +7,7 @@ use super::endpoint::Endpoint;
 use super::exchange::{self, Served};
 use super::guard::{self, BoxError};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::{legacy, modern};
+use super::{legacy, modern, sse};
 use crate::cx::Principal;
 use crate::dispatch::Engine;
 use crate::era::{self, Era, Signals, VersionHeader};
@@ -24,9 +24,10 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-/// The MCP endpoint for both protocol revisions, as a [`tower::Service`] (build it with
+/// The MCP endpoint for both protocol eras, as a [`tower::Service`] (build it with
 /// [`Server::into_http`](crate::Server::into_http)). It answers POST, GET and DELETE on
-/// whatever path it is mounted at:
+/// whatever path it is mounted at, but for the two paths of the HTTP+SSE transport
+/// ([`McpService::sse_paths`]):
 ///
 /// ```no_run
 /// # use rondo_mcp::prelude::*;
@@ -79,11 +80,32 @@ impl<H: Handler> McpService<H> {
 
     /// Begins a graceful shutdown: every `subscriptions/listen` stream ends with its
     /// completion result, 2025-11-25 GET streams close and pending server-to-client requests
-    /// fail (tools take their fallbacks). Requests in flight run on. [`serve`](super::serve)
+    /// fail (tools take their fallbacks). Requests in flight run on; an HTTP+SSE stream closes
+    /// once its requests in flight are answered, and no new one opens. [`serve`](super::serve)
     /// calls this when its shutdown future resolves.
     pub fn shutdown(&self) {
         self.endpoint.engine.hub.shutdown();
         self.endpoint.sessions.end_all();
+        self.endpoint.sse.drain();
+    }
+
+    /// The paths of the HTTP+SSE transport of 2024-11-05 (the stream's, then the messages'),
+    /// when it is served ([`HttpConfig::sse_paths`]). [`serve`](super::serve) routes them;
+    /// mounted in another router, route both to a clone of this service:
+    ///
+    /// ```
+    /// # use rondo_mcp::prelude::*;
+    /// # struct H;
+    /// # impl Handler for H { fn info(&self) -> ServerInfo { ServerInfo::new("h", "1").with_tools() } }
+    /// use rondo_mcp::http::HttpConfig;
+    /// let mcp = Server::new(H).into_http(HttpConfig::default());
+    /// assert_eq!(mcp.sse_paths(), Some(["/sse", "/messages"]));
+    /// // axum: let mut app = Router::new().route_service("/mcp", mcp.clone());
+    /// //       for p in mcp.sse_paths().into_iter().flatten() { app = app.route_service(p, mcp.clone()); }
+    /// ```
+    pub fn sse_paths(&self) -> Option<[&str; 2]> {
+        let p = self.endpoint.config.sse.as_ref()?;
+        Some([p.stream.as_str(), p.messages.as_str()])
     }
 
     /// Serves one HTTP request. Its [`SocketAddr`] extension, when a server in front put one
@@ -136,6 +158,28 @@ impl<H: Handler> McpService<H> {
                 Ok(who) => who,
                 Err(refused) => return refused,
             };
+            if let Some(paths) = &ep.config.sse {
+                let path = parts.uri.path();
+                if path == paths.stream {
+                    return match parts.method {
+                        Method::GET => {
+                            let peer =
+                                peer.or_else(|| parts.extensions.get::<SocketAddr>().copied());
+                            sse::open(&this.endpoint, who, peer.as_ref().map(SocketAddr::ip))
+                        }
+                        _ => sse::wrong_method("GET"),
+                    };
+                }
+                if path == paths.messages {
+                    return match parts.method {
+                        // Boxed: the Streamable HTTP path's future does not grow by its size.
+                        Method::POST => {
+                            Box::pin(sse::post(this.endpoint.clone(), parts, body, who)).await
+                        }
+                        _ => sse::wrong_method("POST"),
+                    };
+                }
+            }
             match parts.method {
                 Method::GET => legacy::get(ep, &parts.headers, who.as_ref()),
                 Method::DELETE => legacy::delete(ep, &parts.headers, who.as_ref()),

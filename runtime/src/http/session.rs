@@ -217,7 +217,7 @@ fn evict_one(map: &mut HashMap<String, Arc<Entry>>, which: impl Fn(&Entry) -> bo
 }
 
 /// 128 random bits as 32 lowercase hex digits (visible ASCII, 0x21–0x7E).
-fn mint() -> Option<String> {
+pub(crate) fn mint() -> Option<String> {
     let mut raw = [0u8; 16];
     getrandom::fill(&mut raw).ok()?;
     Some(crate::canonical::hex(&raw))
