@@ -18,6 +18,7 @@ mod http_legacy;
 mod http_limits;
 mod http_modern;
 mod http_security;
+mod http_sse;
 mod http_tasks;
 mod hygiene;
 mod macros_behaviour;

@@ -23,6 +23,7 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use tokio_util::sync::CancellationToken;
 
 /// The MCP endpoint for both protocol eras, as a [`tower::Service`] (build it with
 /// [`Server::into_http`](crate::Server::into_http)). It answers POST, GET and DELETE on
@@ -117,7 +118,7 @@ impl<H: Handler> McpService<H> {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        self.handle_from(req, None)
+        self.handle_from(req, None, None)
     }
 
     /// [`McpService::handle`] for a request from `peer`, when the server that read it knows
@@ -128,10 +129,14 @@ impl<H: Handler> McpService<H> {
     /// everything it awaits, so the request would be held twice (whole, and as the parts it
     /// is split into) and copied with the future at every move. Split first, the future holds
     /// the head once and the checks borrow it (design §23, "HTTP, fifth pass").
+    ///
+    /// `close`, when the server that read the request can end its connection, is cancelled
+    /// to end it: an HTTP+SSE stream does so when its client stops reading.
     pub(crate) fn handle_from<B>(
         &self,
         req: Request<B>,
         peer: Option<SocketAddr>,
+        close: Option<&CancellationToken>,
     ) -> impl Future<Output = Response<McpBody>> + use<H, B>
     where
         B: Body + Send,
@@ -140,6 +145,11 @@ impl<H: Handler> McpService<H> {
     {
         let this = self.clone();
         let (parts, body) = req.into_parts();
+        // Only an HTTP+SSE stream keeps the means to end its connection.
+        let close = match (&this.endpoint.config.sse, close) {
+            (Some(p), Some(c)) if parts.uri.path() == p.stream => Some(c.clone()),
+            _ => None,
+        };
         async move {
             let ep = &*this.endpoint;
             if let Err(reason) = guard::check_host(&ep.config, &parts.uri, &parts.headers) {
@@ -165,7 +175,8 @@ impl<H: Handler> McpService<H> {
                         Method::GET => {
                             let peer =
                                 peer.or_else(|| parts.extensions.get::<SocketAddr>().copied());
-                            sse::open(&this.endpoint, who, peer.as_ref().map(SocketAddr::ip))
+                            let ip = peer.as_ref().map(SocketAddr::ip);
+                            sse::open(&this.endpoint, who, ip, close)
                         }
                         _ => sse::wrong_method("GET"),
                     };

@@ -7,6 +7,7 @@
 
 mod probe;
 mod session;
+pub mod sse;
 #[allow(unused_imports)] // not every test file uses the probe server or a session
 pub use probe::Probe;
 #[allow(unused_imports)]

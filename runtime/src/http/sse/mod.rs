@@ -54,6 +54,7 @@ pub(crate) fn open<H: Handler>(
     ep: &Arc<Endpoint<H>>,
     who: Option<Principal>,
     peer: Option<IpAddr>,
+    close: Option<CancellationToken>,
 ) -> Response<McpBody> {
     let Some(paths) = &ep.config.sse else {
         return body::status(StatusCode::NOT_FOUND);
@@ -88,10 +89,18 @@ pub(crate) fn open<H: Handler>(
         ep.sse.remove(&id);
         session.close();
         match end {
-            End::Stalled => tracing::warn!(
-                stall = ?deadlines.stall,
-                "an HTTP+SSE client stopped reading its stream: session ended"
-            ),
+            End::Stalled => {
+                tracing::warn!(
+                    stall = ?deadlines.stall,
+                    "an HTTP+SSE client stopped reading its stream: session ended"
+                );
+                // The end of the response would wait for the client as the message did:
+                // the connection closes instead (under `serve`; a server the service is
+                // mounted in keeps it until its own limits end it).
+                if let Some(close) = close {
+                    close.cancel();
+                }
+            }
             _ => tracing::debug!(?end, "HTTP+SSE session ended"),
         }
         // Requests still running can no longer be answered: like stdio's at end of input,
