@@ -30,4 +30,6 @@ echo "== the MCP Inspector's CLI"
 "$node" interop/ts/inspector.mjs target/debug || status=1
 echo "== the protected bookshop against an OAuth authorization server (oauth2-mock-server), and the Python SDK's OAuth client"
 "$node" interop/ts/auth.mjs target/debug "$python" || status=1
+echo "== HTTP+SSE (2024-11-05): the official Python and TypeScript SDKs at 1.5.0 (interop/sse/)"
+NODE="$node" bash interop/sse/run.sh || status=1
 exit "$status"

@@ -31,5 +31,6 @@ python_venv() {
 
 npm_ci conformance
 npm_ci interop/ts
+npm_ci interop/sse
 node=conformance/node_modules/.bin/node
 [[ "$("$node" --version)" == v22.* ]] || { echo "expected Node 22 at $node" >&2; exit 2; }

@@ -5,7 +5,7 @@
 //! session, a client that leaves, the shutdown. Every message is checked against the schema of
 //! the session's revision.
 
-use crate::http_support::sse::{SseSession, get};
+use crate::http_support::sse::{self, SseSession, get};
 use crate::http_support::*;
 use http::StatusCode;
 use rondo_mcp::http::HttpConfig;
@@ -116,7 +116,7 @@ async fn list_changes_the_server_announces_reach_the_stream() {
     let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
         "params": {"name": "change_tools", "arguments": {}}});
     s.send(&call).await;
-    let mut got = vec![s.message().await, s.message().await];
+    let mut got = [s.message().await, s.message().await];
     got.sort_by_key(|m| m["method"].is_null());
     assert_eq!(got[0]["method"], "notifications/tools/list_changed");
     assert_eq!(text(&got[1]), "announced");
@@ -162,24 +162,14 @@ async fn bad_posts_are_refused_and_the_session_goes_on() {
     let checks = Checks::new(V24)
         .skip("JSONRPCMessage", "not JSON, on purpose")
         .skip("JSONRPCError", "no id can be read from this body");
-    let req = http::Request::post(s.endpoint.as_str())
-        .header("host", addr.to_string())
-        .body(http_body_util::Full::new(bytes::Bytes::from_static(
-            b"{nope",
-        )))
-        .expect("request");
+    let req = sse::post(s.endpoint.as_str(), &[], &b"{nope"[..]);
     let bad = checks.send(addr, req).await;
     assert_eq!(bad.status, StatusCode::BAD_REQUEST);
     assert_eq!(bad.json().await["error"]["code"], -32700);
 
     let big = json!({"jsonrpc": "2.0", "id": 10, "method": "tools/call",
         "params": {"name": "echo", "arguments": {"pad": "x".repeat(8192)}}});
-    let req = http::Request::post(s.endpoint.as_str())
-        .header("host", addr.to_string())
-        .body(http_body_util::Full::new(bytes::Bytes::from(
-            big.to_string(),
-        )))
-        .expect("request");
+    let req = sse::post(s.endpoint.as_str(), &[], big.to_string());
     let too_large = Checks::new(V24)
         .skip("JSONRPCError", "a transport refusal names no id")
         .send(addr, req)
@@ -206,13 +196,11 @@ async fn a_foreign_host_or_origin_is_refused() {
     let (status, _) = get(addr, "/sse", &[("origin", "http://evil.example")]).await;
     assert_eq!(status, StatusCode::FORBIDDEN);
     let s = SseSession::open(addr, V24).await;
-    let req = http::Request::post(s.endpoint.as_str())
-        .header("host", addr.to_string())
-        .header("origin", "http://evil.example")
-        .body(http_body_util::Full::new(bytes::Bytes::from_static(
-            br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
-        )))
-        .expect("request");
+    let req = sse::post(
+        s.endpoint.as_str(),
+        &[("origin", "http://evil.example")],
+        &br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#[..],
+    );
     let r = Checks::new(V24)
         .skip("JSONRPCError", "a transport refusal names no id")
         .send(addr, req)
@@ -238,13 +226,7 @@ async fn only_the_principal_that_opened_a_session_may_post_to_it() {
         ("mallory", StatusCode::NOT_FOUND),
         ("alice", StatusCode::ACCEPTED),
     ] {
-        let req = http::Request::post(s.endpoint.as_str())
-            .header("host", app.addr.to_string())
-            .header("x-user", user)
-            .body(http_body_util::Full::new(bytes::Bytes::from(
-                ping.to_string(),
-            )))
-            .expect("request");
+        let req = sse::post(s.endpoint.as_str(), &[("x-user", user)], ping.to_string());
         let checks = match user {
             "alice" => s.checks.clone(),
             _ => Checks::new(V24).skip("JSONRPCError", "a transport refusal names no id"),
@@ -320,12 +302,7 @@ async fn a_stream_never_read_is_closed_at_its_deadline() {
 
     let checks = Checks::new(V24);
     let post = |body: Value| {
-        let req = http::Request::post(endpoint.as_str())
-            .header("host", addr.to_string())
-            .body(http_body_util::Full::new(bytes::Bytes::from(
-                body.to_string(),
-            )))
-            .expect("request");
+        let req = sse::post(endpoint.as_str(), &[], body.to_string());
         checks.send(addr, req)
     };
     let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -368,7 +345,9 @@ async fn an_idle_session_ends_and_its_stream_closes() {
     let running = start(Server::new(Lab::new()), cfg).await;
     let mut s = SseSession::open(running.addr, V24).await;
     s.initialize("2024-11-05", json!({})).await;
-    assert_eq!(s.event().await, None, "the stream ends");
+    // Bounded in all: keep-alive comments come every 50 ms.
+    let end = bounded("the idle session ends", s.event()).await;
+    assert_eq!(end, None, "the stream ends");
     let late = s
         .post(&json!({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
         .await;
@@ -386,12 +365,11 @@ async fn a_client_that_leaves_ends_its_session() {
     let addr = running.addr;
     let gone = bounded("the session ends", async {
         loop {
-            let req = http::Request::post(endpoint.as_str())
-                .header("host", addr.to_string())
-                .body(http_body_util::Full::new(bytes::Bytes::from_static(
-                    br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
-                )))
-                .expect("request");
+            let req = sse::post(
+                endpoint.as_str(),
+                &[],
+                &br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#[..],
+            );
             let r = checks.send(addr, req).await;
             if r.status != StatusCode::ACCEPTED {
                 return r.status;

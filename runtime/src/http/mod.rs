@@ -45,6 +45,7 @@ mod body;
 mod config;
 mod endpoint;
 mod exchange;
+mod flights;
 pub(crate) mod guard;
 pub(crate) mod headers;
 mod legacy;

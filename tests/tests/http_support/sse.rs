@@ -2,16 +2,14 @@
 //! the stream (GET), its named events, and POSTs to the endpoint it announced. Every message
 //! sent or received passes the schema checks of the session's revision.
 
-use super::{Checks, Reply, bounded};
+use super::{Checks, Reply, bounded, exchange};
 use bytes::Bytes;
 use http::{Method, Request, StatusCode};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
 use rondo_mcp::protocol::Revision;
 use serde_json::{Value, json};
 use std::net::SocketAddr;
-use tokio::net::TcpStream;
 use tokio::task::JoinHandle;
 
 /// One SSE event: its name (`message` when the event names none) and its data.
@@ -53,18 +51,7 @@ pub async fn get(
         b = b.header(*k, *v);
     }
     let req = b.body(Full::new(Bytes::new())).expect("request");
-    let stream = bounded("connect", TcpStream::connect(addr))
-        .await
-        .expect("connect");
-    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-        .await
-        .expect("handshake");
-    let conn = tokio::spawn(async move {
-        let _ = conn.await;
-    });
-    let resp = bounded("response head", sender.send_request(req))
-        .await
-        .expect("response");
+    let (resp, conn) = exchange(addr, req).await;
     let status = resp.status();
     let is_stream = resp
         .headers()
@@ -75,6 +62,18 @@ pub async fn get(
         return (status, None);
     }
     (status, Some((resp.into_body(), conn)))
+}
+
+/// A POST of `body` to `uri` with `headers` (`Host` is added when it is sent).
+pub fn post(uri: &str, headers: &[(&str, &str)], body: impl Into<Bytes>) -> Request<Full<Bytes>> {
+    let mut b = Request::builder()
+        .method(Method::POST)
+        .uri(uri)
+        .header("content-type", "application/json");
+    for (k, v) in headers {
+        b = b.header(*k, *v);
+    }
+    b.body(Full::new(body.into())).expect("request")
 }
 
 impl SseSession {
@@ -148,15 +147,9 @@ impl SseSession {
         serde_json::from_str(&e.data).expect("JSON")
     }
 
-    /// POSTs `body` to the endpoint (checked against the schema when it is JSON).
+    /// POSTs `body` to `uri` (checked against the schema when it is JSON).
     pub async fn post_bytes(&self, uri: &str, body: Vec<u8>) -> Reply {
-        let req = Request::builder()
-            .method(Method::POST)
-            .uri(uri)
-            .header("content-type", "application/json")
-            .body(Full::new(Bytes::from(body)))
-            .expect("request");
-        self.checks.send(self.addr, req).await
+        self.checks.send(self.addr, post(uri, &[], body)).await
     }
 
     /// POSTs one message to the endpoint.

@@ -22,8 +22,9 @@ pub(crate) use table::SseSessions;
 
 use super::body::{self, McpBody};
 use super::endpoint::Endpoint;
+use super::flights::Refused;
 use super::guard::{self, BoxError};
-use super::session::{Limits, OpenError};
+use super::session::{Limits, OpenError, client_of};
 use crate::backchannel::Outbound;
 use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route};
@@ -38,7 +39,7 @@ use http_body::Body;
 use std::net::IpAddr;
 use std::sync::Arc;
 use stream::{Deadlines, End};
-use table::{OpenSseError, Refused, SseSession};
+use table::{OpenSseError, SseSession};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
 
@@ -60,16 +61,7 @@ pub(crate) fn open<H: Handler>(
         return body::status(StatusCode::NOT_FOUND);
     };
     let cfg = &ep.config;
-    let client = match (&who, peer) {
-        (Some(p), _) => format!("principal {}", p.key()),
-        (None, Some(ip)) => format!("address {ip}"),
-        (None, None) => "anonymous".to_owned(),
-    };
-    let limits = Limits {
-        idle: cfg.session_idle,
-        max: cfg.max_sessions,
-        per_client: cfg.max_sessions_per_client,
-    };
+    let (client, limits) = (client_of(who.as_ref(), peer), Limits::of(cfg));
     let owner = who.as_ref().map(|p| p.key().to_owned());
     let (id, session, rx) = match ep.sse.open(owner, client, limits, QUEUE) {
         Ok(opened) => opened,
@@ -107,7 +99,7 @@ pub(crate) fn open<H: Handler>(
         // they get the drain time, then are cancelled.
         if session.busy() {
             tokio::time::sleep(ep.config.drain).await;
-            session.cancel_all();
+            session.flights().cancel_all();
         }
     });
     body::sse(body)
@@ -209,7 +201,7 @@ where
             if method == Method::Cancelled
                 && let Some(id) = protocol::cancelled_request(params.as_ref())
             {
-                session.cancel(&id);
+                session.flights().cancel(&id);
             }
             body::accepted()
         }
@@ -287,7 +279,7 @@ async fn request<H: Handler>(
     }
     let cancel = CancellationToken::new();
     let max = ep.engine.config.max_in_flight;
-    let serial = match session.register(&req.id, &cancel, max) {
+    let serial = match session.flights().register(&req.id, &cancel, max) {
         Ok(serial) => serial,
         Err(why) => {
             let e = match why {
@@ -314,7 +306,7 @@ async fn request<H: Handler>(
             step_up: None,
         };
         let reply = engine.handle(req, route, &conn).await;
-        session.finish(&id, serial);
+        session.flights().finish(&id, serial);
         if let Some(msg) = reply.filter(|_| !conn.cancel.is_cancelled()) {
             conn.out.send(msg).await;
         }

@@ -180,6 +180,7 @@ mod tests {
         };
         let busy = tokio_util::sync::CancellationToken::new();
         session
+            .flights()
             .register(&RequestId::Number(1), &busy, 8)
             .expect("registers");
         let started = tokio::time::Instant::now();
@@ -192,7 +193,7 @@ mod tests {
                     .await
                     .is_err()
             );
-            session.cancel_all();
+            session.flights().cancel_all();
             assert_eq!(pumping.await, End::Idle);
         }
         assert!(started.elapsed() < Duration::from_secs(300 + 60 + 16));

@@ -2,12 +2,13 @@
 //! stream announced, and what each one holds: the handshake session its `initialize` opened,
 //! the stream's queue, the requests in flight.
 
+use crate::http::flights::Flights;
 use crate::http::session::{Limits, OpenError, mint};
-use crate::protocol::{Message, RequestId};
+use crate::protocol::Message;
 use crate::session::LegacySession;
 use crate::sync::lock;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::mpsc;
@@ -31,20 +32,9 @@ pub(crate) struct SseSession {
     out: Mutex<Option<mpsc::Sender<Message>>>,
     /// Cancelled when the session closes.
     closing: CancellationToken,
-    /// Requests in flight: each one's serial and cancellation (see `http::session::Entry`,
-    /// whose rule this follows: a cancelled request leaves at once, its id free again).
-    in_flight: Mutex<HashMap<RequestId, (u64, CancellationToken)>>,
-    serials: AtomicU64,
+    /// Requests in flight.
+    in_flight: Flights,
     last_seen: Mutex<Instant>,
-}
-
-/// Why a request was not registered.
-#[derive(Debug, PartialEq, Eq)]
-pub(crate) enum Refused {
-    /// A request with this id is in flight.
-    Duplicate,
-    /// The session runs as many requests as it may.
-    Full,
 }
 
 impl SseSession {
@@ -71,50 +61,14 @@ impl SseSession {
         stop
     }
 
-    /// Records a request in flight, at most `max` at once; its serial number.
-    pub fn register(
-        &self,
-        id: &RequestId,
-        token: &CancellationToken,
-        max: usize,
-    ) -> Result<u64, Refused> {
-        let mut map = lock(&self.in_flight);
-        if map.contains_key(id) {
-            return Err(Refused::Duplicate);
-        }
-        if map.len() >= max.max(1) {
-            return Err(Refused::Full);
-        }
-        let serial = self.serials.fetch_add(1, Ordering::Relaxed);
-        map.insert(id.clone(), (serial, token.clone()));
-        Ok(serial)
-    }
-
-    /// Forgets a finished request: the entry under `id` if it is still that request's.
-    pub fn finish(&self, id: &RequestId, serial: u64) {
-        let mut map = lock(&self.in_flight);
-        if map.get(id).is_some_and(|(s, _)| *s == serial) {
-            map.remove(id);
-        }
-    }
-
-    /// `notifications/cancelled`: cancels a request in flight (unknown ids are ignored).
-    pub fn cancel(&self, id: &RequestId) {
-        if let Some((_, t)) = lock(&self.in_flight).remove(id) {
-            t.cancel();
-        }
-    }
-
-    /// Cancels every request still in flight.
-    pub fn cancel_all(&self) {
-        for (_, (_, t)) in lock(&self.in_flight).drain() {
-            t.cancel();
-        }
+    /// The requests in flight.
+    pub fn flights(&self) -> &Flights {
+        &self.in_flight
     }
 
     /// Whether a request is in flight.
     pub fn busy(&self) -> bool {
-        !lock(&self.in_flight).is_empty()
+        !self.in_flight.is_empty()
     }
 
     /// No request in flight and no POST for longer than `ttl`.
@@ -184,8 +138,7 @@ impl SseSessions {
             legacy: Mutex::new(None),
             out: Mutex::new(Some(tx)),
             closing: CancellationToken::new(),
-            in_flight: Mutex::default(),
-            serials: AtomicU64::new(0),
+            in_flight: Flights::default(),
             last_seen: Mutex::new(Instant::now()),
         });
         map.insert(id.clone(), session.clone());
@@ -282,24 +235,26 @@ mod tests {
 
     #[test]
     fn requests_in_flight_are_bounded_and_ids_unique() {
+        use crate::http::flights::Refused;
+        use crate::protocol::RequestId;
         let t = SseSessions::default();
         let (_, s, _rx) = t.open(None, "x".into(), limits(9, 9), 4).expect("opens");
-        let tok = CancellationToken::new();
-        let one = s.register(&RequestId::Number(1), &tok, 2).expect("first");
+        let (f, tok) = (s.flights(), CancellationToken::new());
+        let one = f.register(&RequestId::Number(1), &tok, 2).expect("first");
         assert_eq!(
-            s.register(&RequestId::Number(1), &tok, 2),
+            f.register(&RequestId::Number(1), &tok, 2),
             Err(Refused::Duplicate)
         );
-        s.register(&RequestId::Number(2), &tok, 2).expect("second");
+        f.register(&RequestId::Number(2), &tok, 2).expect("second");
         assert_eq!(
-            s.register(&RequestId::Number(3), &tok, 2),
+            f.register(&RequestId::Number(3), &tok, 2),
             Err(Refused::Full)
         );
-        s.finish(&RequestId::Number(1), one);
-        s.register(&RequestId::Number(3), &tok, 2)
+        f.finish(&RequestId::Number(1), one);
+        f.register(&RequestId::Number(3), &tok, 2)
             .expect("a place freed");
         assert!(!s.idle(Instant::now() + Duration::from_secs(3600), Duration::ZERO));
-        s.cancel_all();
+        f.cancel_all();
         assert!(tok.is_cancelled());
         assert!(s.idle(Instant::now() + Duration::from_secs(1), Duration::ZERO));
     }
