@@ -218,7 +218,6 @@ async fn only_the_principal_that_opened_a_session_may_post_to_it() {
         .map(str::to_owned)
         .to_vec();
     let app = AxumApp::start_with(svc, &paths).await;
-    // Requests without `x-user` are alice's (the stand-in authentication layer's default).
     let mut s = SseSession::open_with(app.addr, V24, &[("x-user", "alice")]).await;
     s.initialize("2024-11-05", json!({})).await;
     let ping = json!({"jsonrpc": "2.0", "id": 1, "method": "ping"});

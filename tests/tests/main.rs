@@ -19,6 +19,7 @@ mod http_limits;
 mod http_modern;
 mod http_security;
 mod http_sse;
+mod http_sse_auth;
 mod http_tasks;
 mod hygiene;
 mod macros_behaviour;

@@ -25,6 +25,8 @@ pub struct SseSession {
     /// The URI the `endpoint` event named.
     pub endpoint: String,
     pub checks: Checks,
+    /// Headers every POST of the session carries (those the stream was opened with).
+    headers: Vec<(String, String)>,
     body: Incoming,
     buf: Vec<u8>,
     conn: JoinHandle<()>,
@@ -83,7 +85,7 @@ impl SseSession {
         SseSession::open_with(addr, rev, &[]).await
     }
 
-    /// [`SseSession::open`] with these request headers.
+    /// [`SseSession::open`] with these request headers, which its POSTs carry too.
     pub async fn open_with(addr: SocketAddr, rev: Revision, headers: &[(&str, &str)]) -> Self {
         let (status, stream) = get(addr, "/sse", headers).await;
         assert_eq!(status, StatusCode::OK);
@@ -92,6 +94,10 @@ impl SseSession {
             addr,
             endpoint: String::new(),
             checks: Checks::new(rev),
+            headers: headers
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+                .collect(),
             body,
             buf: Vec::new(),
             conn,
@@ -149,7 +155,12 @@ impl SseSession {
 
     /// POSTs `body` to `uri` (checked against the schema when it is JSON).
     pub async fn post_bytes(&self, uri: &str, body: Vec<u8>) -> Reply {
-        self.checks.send(self.addr, post(uri, &[], body)).await
+        let headers: Vec<(&str, &str)> = self
+            .headers
+            .iter()
+            .map(|(k, v)| (k.as_str(), v.as_str()))
+            .collect();
+        self.checks.send(self.addr, post(uri, &headers, body)).await
     }
 
     /// POSTs one message to the endpoint.
