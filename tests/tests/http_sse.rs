@@ -18,6 +18,19 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 
 const V24: Revision = Revision::V2024_11_05;
 
+/// A 2024-11-05 session on `addr` that declared nothing, initialized.
+async fn opened(addr: std::net::SocketAddr) -> SseSession {
+    let mut s = SseSession::open(addr, V24).await;
+    s.initialize("2024-11-05", json!({})).await;
+    s
+}
+
+/// A `tools/call` of `name` without arguments.
+fn tool_call(id: i64, name: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": name, "arguments": {}}})
+}
+
 /// Reads messages until the answer to `id`: the ones before it, then the answer.
 async fn until_answer(s: &mut SseSession, id: i64) -> (Vec<Value>, Value) {
     let mut before = Vec::new();
@@ -59,8 +72,7 @@ async fn a_2024_11_05_client_is_served_over_http_sse() {
     );
 
     // Sampling: the question comes on the stream, its answer is POSTed back.
-    let call = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-        "params": {"name": "sample", "arguments": {}}});
+    let call = tool_call(2, "sample");
     s.send(&call).await;
     let ask = s.message().await;
     assert_eq!(ask["method"], "sampling/createMessage", "{ask}");
@@ -71,8 +83,7 @@ async fn a_2024_11_05_client_is_served_over_http_sse() {
     assert_eq!(text(&done), "model said: An old silent pond");
 
     // Roots, the same way.
-    let call = json!({"jsonrpc": "2.0", "id": 3, "method": "tools/call",
-        "params": {"name": "roots", "arguments": {}}});
+    let call = tool_call(3, "roots");
     s.send(&call).await;
     let ask = s.message().await;
     assert_eq!(ask["method"], "roots/list", "{ask}");
@@ -111,10 +122,8 @@ async fn a_2024_11_05_client_is_served_over_http_sse() {
 #[tokio::test]
 async fn list_changes_the_server_announces_reach_the_stream() {
     let running = start(Server::new(Probe::default()), HttpConfig::default()).await;
-    let mut s = SseSession::open(running.addr, V24).await;
-    s.initialize("2024-11-05", json!({})).await;
-    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "change_tools", "arguments": {}}});
+    let mut s = opened(running.addr).await;
+    let call = tool_call(1, "change_tools");
     s.send(&call).await;
     let mut got = [s.message().await, s.message().await];
     got.sort_by_key(|m| m["method"].is_null());
@@ -342,8 +351,7 @@ async fn an_idle_session_ends_and_its_stream_closes() {
         .session_idle_timeout(Duration::from_millis(200))
         .keep_alive(Duration::from_millis(50));
     let running = start(Server::new(Lab::new()), cfg).await;
-    let mut s = SseSession::open(running.addr, V24).await;
-    s.initialize("2024-11-05", json!({})).await;
+    let mut s = opened(running.addr).await;
     // Bounded in all: keep-alive comments come every 50 ms.
     let end = bounded("the idle session ends", s.event()).await;
     assert_eq!(end, None, "the stream ends");
@@ -357,8 +365,7 @@ async fn an_idle_session_ends_and_its_stream_closes() {
 #[tokio::test]
 async fn a_client_that_leaves_ends_its_session() {
     let running = start(Server::new(Lab::new()), HttpConfig::default()).await;
-    let mut s = SseSession::open(running.addr, V24).await;
-    s.initialize("2024-11-05", json!({})).await;
+    let mut s = opened(running.addr).await;
     let (endpoint, checks) = (s.endpoint.clone(), s.checks.clone());
     drop(s);
     let addr = running.addr;
@@ -386,10 +393,8 @@ async fn a_session_runs_at_most_max_in_flight_requests() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
     let running = start(Server::new(lab).max_in_flight(1), HttpConfig::default()).await;
-    let mut s = SseSession::open(running.addr, V24).await;
-    s.initialize("2024-11-05", json!({})).await;
-    let gate = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "gate", "arguments": {}}});
+    let mut s = opened(running.addr).await;
+    let gate = tool_call(1, "gate");
     s.send(&gate).await;
     bounded("gate starts", probe.gate_started.notified()).await;
     let refused = s.call(2, "ping", json!({})).await;
@@ -406,10 +411,8 @@ async fn shutdown_answers_the_requests_in_flight_then_ends_the_stream() {
     let lab = Lab::new();
     let probe = lab.probe.clone();
     let running = start(Server::new(lab), HttpConfig::default()).await;
-    let mut s = SseSession::open(running.addr, V24).await;
-    s.initialize("2024-11-05", json!({})).await;
-    let gate = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-        "params": {"name": "gate", "arguments": {}}});
+    let mut s = opened(running.addr).await;
+    let gate = tool_call(1, "gate");
     s.send(&gate).await;
     bounded("gate starts", probe.gate_started.notified()).await;
     let stopping = tokio::spawn(running.stop());
