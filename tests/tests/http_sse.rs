@@ -365,7 +365,7 @@ async fn an_idle_session_ends_and_its_stream_closes() {
 #[tokio::test]
 async fn a_client_that_leaves_ends_its_session() {
     let running = start(Server::new(Lab::new()), HttpConfig::default()).await;
-    let mut s = opened(running.addr).await;
+    let s = opened(running.addr).await;
     let (endpoint, checks) = (s.endpoint.clone(), s.checks.clone());
     drop(s);
     let addr = running.addr;

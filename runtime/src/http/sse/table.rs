@@ -120,10 +120,12 @@ impl SseSessions {
         limits: Limits,
         queue: usize,
     ) -> Result<(String, Arc<SseSession>, mpsc::Receiver<Message>), OpenSseError> {
+        // Read under the table's lock, which `drain` holds while it sets the flag: a session
+        // is either refused here or in the table `drain` closes.
+        let mut map = lock(&self.map);
         if self.draining.load(Ordering::SeqCst) {
             return Err(OpenSseError::Draining);
         }
-        let mut map = lock(&self.map);
         if map.values().filter(|s| s.client == client).count() >= limits.per_client {
             return Err(OpenSseError::Limit(OpenError::ClientFull));
         }
@@ -169,8 +171,9 @@ impl SseSessions {
     /// Shutdown: no new stream opens, and every session closes (see [`SseSession::close`]):
     /// each stream ends once its requests in flight are answered.
     pub fn drain(&self) {
+        let map = lock(&self.map);
         self.draining.store(true, Ordering::SeqCst);
-        for s in lock(&self.map).values() {
+        for s in map.values() {
             s.close();
         }
     }
