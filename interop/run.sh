@@ -38,10 +38,9 @@ echo "== the protected bookshop against an OAuth authorization server (oauth2-mo
 # The 1.x releases, one per revision before 2025-11-25 (tooling.sh's PYTHON_SDKS_1X, and the
 # TypeScript SDK's under their npm aliases), over stdio, and over Streamable HTTP from
 # 2025-03-26, which brought it. 2024-11-05's clients reach a remote server over HTTP+SSE
-# instead: both drivers take `sse` as a transport (`GET /sse` on the `--http` address), to be
-# added to TRANSPORTS_1X[2024-11-05] once the example servers serve it.
+# instead (`GET /sse` on the `--http` address).
 declare -A TS_SDKS_1X=([2024-11-05]=sdk-1-5 [2025-03-26]=sdk-1-11 [2025-06-18]=sdk-1-20)
-declare -A TRANSPORTS_1X=([2024-11-05]="stdio" [2025-03-26]="stdio http" [2025-06-18]="stdio http")
+declare -A TRANSPORTS_1X=([2024-11-05]="stdio sse" [2025-03-26]="stdio http" [2025-06-18]="stdio http")
 for rev in 2024-11-05 2025-03-26 2025-06-18; do
   read -ra transports <<<"${TRANSPORTS_1X[$rev]}"
   echo "== the official MCP Python SDK ${PYTHON_SDKS_1X[$rev]} ($rev)"

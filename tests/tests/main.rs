@@ -20,6 +20,8 @@ mod http_limits;
 mod http_modern;
 mod http_revisions;
 mod http_security;
+mod http_sse;
+mod http_sse_auth;
 mod http_tasks;
 mod hygiene;
 mod macros_behaviour;

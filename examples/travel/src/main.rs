@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! travel              serve MCP over stdin/stdout (point an MCP client at this command)
-//! travel --http ADDR  serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp
+//! travel --http ADDR  serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp,
+//!                     and the HTTP+SSE transport of 2024-11-05 clients at /sse
 //!                     (add `--metrics ADDR` to serve the question figures for Prometheus
 //!                     on ADDR, path /metrics)
 //! travel demo         run this server as a child process and drive its richest flows through
@@ -83,7 +84,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 eprintln!("travel: question metrics at http://{metrics}/metrics");
             }
             let server = server(redis).await?;
-            eprintln!("travel: MCP endpoint http://{addr}/mcp");
+            eprintln!(
+                "travel: MCP endpoint http://{addr}/mcp (2024-11-05 clients: http://{addr}/sse)"
+            );
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;
             };

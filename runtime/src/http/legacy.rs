@@ -7,7 +7,7 @@ use super::body::{self, McpBody};
 use super::endpoint::Endpoint;
 use super::exchange::{Exchange, Job, Opts, Served, single_event, ticker};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::session::{Entry, InFlight, Limits, OpenError};
+use super::session::{Entry, InFlight, Limits, OpenError, client_of};
 use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::handler::Handler;
@@ -37,18 +37,7 @@ pub(crate) fn initialize<H: Handler>(
         Err(e) => return body::error(StatusCode::OK, Some(&req.id), &e),
     };
     let cfg = &ep.config;
-    // A session counts against its principal, else its peer's address, else one shared
-    // bucket (a mounted service that passes neither).
-    let client = match (principal, peer) {
-        (Some(p), _) => format!("principal {}", p.key()),
-        (None, Some(ip)) => format!("address {ip}"),
-        (None, None) => "anonymous".to_owned(),
-    };
-    let limits = Limits {
-        idle: cfg.session_idle,
-        max: cfg.max_sessions,
-        per_client: cfg.max_sessions_per_client,
-    };
+    let (client, limits) = (client_of(principal, peer), Limits::of(cfg));
     let id = match ep.sessions.open(
         session,
         principal.map(|p| p.key().to_owned()),
