@@ -96,7 +96,13 @@ fn as_path(span: &str) -> Option<&str> {
 /// Whether `path` exists: from the root when its first part is a top-level folder; otherwise
 /// (a file named in a Markdown document, relative to its section's crate) as the end of some
 /// path in the repository. `None` when it is not a repository path.
-fn exists(root: &Path, top: &BTreeSet<String>, tree: &[String], md: bool, path: &str) -> Option<bool> {
+fn exists(
+    root: &Path,
+    top: &BTreeSet<String>,
+    tree: &[String],
+    md: bool,
+    path: &str,
+) -> Option<bool> {
     let first = path.split('/').next()?;
     if top.contains(first) {
         return Some(root.join(path).exists());
@@ -169,7 +175,11 @@ fn every_backticked_repository_path_exists() {
     {
         let bytes = std::fs::read(file).expect("a document reads");
         let text = String::from_utf8_lossy(&bytes);
-        let text = if is_md { text.into_owned() } else { doc_comments(&text) };
+        let text = if is_md {
+            text.into_owned()
+        } else {
+            doc_comments(&text)
+        };
         for span in code_spans(&text) {
             let Some(path) = as_path(&span) else { continue };
             match exists(&root, &top, &all, is_md, path) {
@@ -197,19 +207,34 @@ type Targets = HashMap<String, HashMap<String, BTreeSet<String>>>;
 fn targets(manifest: &Path, into: &mut Targets) {
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     let out = Command::new(cargo)
-        .args(["metadata", "--no-deps", "--format-version", "1", "--offline"])
+        .args([
+            "metadata",
+            "--no-deps",
+            "--format-version",
+            "1",
+            "--offline",
+        ])
         .arg("--manifest-path")
         .arg(manifest)
         .output()
         .expect("cargo metadata runs");
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let meta: Value = serde_json::from_slice(&out.stdout).expect("cargo metadata is JSON");
     for p in meta["packages"].as_array().into_iter().flatten() {
-        let kinds = into.entry(p["name"].as_str().unwrap_or_default().into()).or_default();
+        let kinds = into
+            .entry(p["name"].as_str().unwrap_or_default().into())
+            .or_default();
         for t in p["targets"].as_array().into_iter().flatten() {
             for k in t["kind"].as_array().into_iter().flatten() {
                 let name = t["name"].as_str().unwrap_or_default().to_owned();
-                kinds.entry(k.as_str().unwrap_or_default().into()).or_default().insert(name);
+                kinds
+                    .entry(k.as_str().unwrap_or_default().into())
+                    .or_default()
+                    .insert(name);
             }
         }
     }
@@ -236,7 +261,11 @@ fn wrong_in(line: &str, all: &Targets) -> Vec<String> {
             wrong.push(format!("package `{p}`"));
         }
     }
-    for (flag, kind) in [("--test", "test"), ("--example", "example"), ("--bench", "bench")] {
+    for (flag, kind) in [
+        ("--test", "test"),
+        ("--example", "example"),
+        ("--bench", "bench"),
+    ] {
         for name in value(flag) {
             if name.starts_with('<') {
                 continue;
@@ -344,5 +373,9 @@ fn the_readme_s_compile_error_is_its_ui_test_s() {
         ui.display()
     );
     let stderr = std::fs::read_to_string(ui.with_extension("stderr")).expect("its .stderr");
-    assert_eq!(shown.trim(), stderr.trim(), "the README's error is not {file}'s");
+    assert_eq!(
+        shown.trim(),
+        stderr.trim(),
+        "the README's error is not {file}'s"
+    );
 }

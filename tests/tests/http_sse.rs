@@ -426,3 +426,36 @@ async fn shutdown_answers_the_requests_in_flight_then_ends_the_stream() {
         .await
         .expect("stopped");
 }
+
+#[tokio::test]
+async fn a_2025_03_26_session_over_sse_takes_a_batch_and_answers_in_one_array() {
+    let running = start(Server::new(Lab::new()), HttpConfig::default()).await;
+    let mut s = SseSession::open(running.addr, Revision::V2025_03_26).await;
+    s.initialize("2025-03-26", json!({})).await;
+    let batch = json!([
+        {"jsonrpc": "2.0", "id": 1, "method": "ping"},
+        {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": 9}},
+        tool_call(2, "nope"),
+    ]);
+    s.send(&batch).await;
+    let answer = s.message().await;
+    let mut ids: Vec<i64> = answer
+        .as_array()
+        .expect("one array")
+        .iter()
+        .map(|m| m["id"].as_i64().unwrap())
+        .collect();
+    ids.sort();
+    assert_eq!(ids, [1, 2], "{answer}");
+    // A 2024-11-05 session refuses a batch, as every revision but 2025-03-26 does.
+    let mut older = opened(running.addr).await;
+    older.checks = older.checks.clone().skip(
+        "JSONRPCMessage",
+        "sends a batch, which 2024-11-05 does not have",
+    );
+    let r = older
+        .post(&json!([{"jsonrpc": "2.0", "id": 1, "method": "ping"}]))
+        .await;
+    assert_eq!(r.status, StatusCode::BAD_REQUEST);
+    running.stop().await;
+}

@@ -190,6 +190,11 @@ impl Cx {
         self.req.config.clock.now_ms().saturating_add(keep)
     }
 
+    /// Whether [`Cx::keep_once`] has anything to renew.
+    pub(crate) fn keeps_once(&self) -> bool {
+        self.req.revision.is_modern() && !self.asks().once.is_empty()
+    }
+
     /// Before this round seals the flow's next state: keeps every effect the flow recorded
     /// with [`Cx::once`] in the ledger until that state has expired, plus the skew (design
     /// §19.1). A ledger that cannot answer refuses the round (`-32603`): handing out a state

@@ -150,9 +150,10 @@ impl<H: Handler> Engine<H> {
             Driven::Panicked(msg) => T::panicked(cx.target(), msg),
             other => other,
         };
-        if matches!(out, Driven::InputRequired | Driven::Ended(Ending::Retry)) {
-            // The next round's state outlives what `cx.once` recorded so far: renew it first.
-            cx.keep_once().await?;
+        if matches!(out, Driven::InputRequired | Driven::Ended(Ending::Retry)) && cx.keeps_once() {
+            // The next round's state outlives what `cx.once` recorded so far: renew it first
+            // (boxed: rare, and its future would size every request's, design §23).
+            Box::pin(cx.keep_once()).await?;
         }
         self.finish_rounds(&cx, out)
     }
@@ -191,7 +192,8 @@ impl<H: Handler> Engine<H> {
         };
         let opened = self.state_codec().open(token, &binding.binding())?;
         let mut responses = responses.unwrap_or_default();
-        self.take_round(&opened, token, &responses).await?;
+        // Boxed: only a retry takes a round, and this future would size every request's.
+        Box::pin(self.take_round(&opened, token, &responses)).await?;
         let mut carried = opened.carried;
         tracing::Span::current().record("round", carried.round);
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
@@ -220,13 +222,15 @@ impl<H: Handler> Engine<H> {
             return Ok(());
         };
         let round = opened.round_id();
-        let answers: JsonObject = opened
-            .carried
-            .asked
-            .iter()
-            .filter_map(|q| Some((q.wire_key.clone(), responses.get(&q.wire_key)?.clone())))
-            .collect();
-        let fingerprint = fingerprint(token.as_str().unwrap_or_default(), &answers);
+        let fingerprint = {
+            let answers: JsonObject = opened
+                .carried
+                .asked
+                .iter()
+                .filter_map(|q| Some((q.wire_key.clone(), responses.get(&q.wire_key)?.clone())))
+                .collect();
+            fingerprint(token.as_str().unwrap_or_default(), &answers)
+        };
         let now_ms = self.config.clock.now_ms();
         match guard
             .take_ms(&round, &fingerprint, opened.expires_ms, now_ms)

@@ -367,3 +367,34 @@ where
         Box::pin(self.handle(req).map(Ok))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prelude::*;
+    use hyper::body::Incoming;
+
+    /// The size of what `f` returns, for a future whose argument cannot be made in a test (no
+    /// `Incoming` body outside hyper): the type is enough.
+    fn size_of_output<A, R>(_: impl Fn(A) -> R) -> usize {
+        std::mem::size_of::<R>()
+    }
+
+    /// The future hyper holds for every request in flight stays as small as design §23's fifth
+    /// pass left it: every byte of it is moved when the request starts and held while it runs.
+    /// A change that grows it (an `async fn` keeping its arguments beside what it awaits, a
+    /// rare arm not boxed) fails here; CONTRIBUTING ("The request path") says how to keep it.
+    #[test]
+    fn the_request_future_hyper_holds_stays_small() {
+        const BOUND: usize = 1_168;
+        let router = Router::new(ServerInfo::new("t", "1"));
+        let svc = Server::new(router).into_http(HttpConfig::default());
+        let size = size_of_output(|req: Request<Incoming>| svc.handle_from(req, None, None));
+        assert!(
+            size <= BOUND,
+            "McpService's request future is {size} bytes, over its bound of {BOUND}: keep \
+             the request path free of `async fn`s that hold their arguments, and box rare arms \
+             (CONTRIBUTING, \"The request path\")"
+        );
+    }
+}

@@ -19,6 +19,7 @@
 pub(crate) mod pipes;
 
 use crate::backchannel::Outbound;
+use crate::batch_reply::BatchPart;
 use crate::dispatch::{Conn, Engine, Route, poll_first};
 use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
@@ -486,46 +487,6 @@ impl<H: Handler> StdioConn<H> {
                 flight.cancel.cancel();
             }
             self.tasks.shutdown().await;
-        }
-    }
-}
-
-/// One request's share of a batch's answer. The batch holds one share itself while its
-/// entries are read; when the last share is done, the responses gathered go out as one array
-/// (nothing, when the batch had no request).
-struct BatchPart(Arc<BatchAnswer>);
-
-struct BatchAnswer {
-    /// Shares not done yet, and the responses so far.
-    state: Mutex<(usize, Vec<Message>)>,
-    out: Outbound,
-}
-
-impl BatchPart {
-    /// The batch's own share, for a batch of `entries`.
-    fn new(entries: usize, out: Outbound) -> BatchPart {
-        BatchPart(Arc::new(BatchAnswer {
-            state: Mutex::new((1, Vec::with_capacity(entries))),
-            out,
-        }))
-    }
-
-    /// Another share of the same batch.
-    fn part(&self) -> BatchPart {
-        lock(&self.0.state).0 += 1;
-        BatchPart(self.0.clone())
-    }
-
-    /// This share is done, with its response if it has one.
-    async fn done(self, reply: Option<Message>) {
-        let all = {
-            let mut state = lock(&self.0.state);
-            state.1.extend(reply);
-            state.0 -= 1;
-            (state.0 == 0).then(|| std::mem::take(&mut state.1))
-        };
-        if let Some(all) = all.filter(|a| !a.is_empty()) {
-            self.0.out.send(protocol::batch_answer(&all)).await;
         }
     }
 }

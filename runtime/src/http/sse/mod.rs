@@ -26,6 +26,7 @@ use super::flights::Refused;
 use super::guard::{self, BoxError};
 use super::session::{Limits, OpenError, client_of};
 use crate::backchannel::Outbound;
+use crate::batch_reply::BatchPart;
 use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route};
 use crate::era::{self, Era, ModernMeta, Signals};
@@ -186,6 +187,10 @@ where
             return body::refuse(unread.status, unread.reason);
         }
     };
+    let batches = session.legacy().is_some_and(|s| s.revision.has_batches());
+    if batches && protocol::is_batch_bytes(&bytes) {
+        return batch(&ep, &session, &bytes, who).await;
+    }
     let msg = match Inbound::parse(&bytes) {
         Ok(m) => m,
         Err(rej) => return body::error(StatusCode::BAD_REQUEST, rej.id.as_ref(), &rej.error),
@@ -193,19 +198,84 @@ where
     let Some(out) = session.outbound() else {
         return closing(&ep);
     };
-    let mut signals = Signals::of(&msg);
-    signals.session = session.legacy().is_some();
     match msg {
-        Inbound::Request(req) => request(&ep, &session, out, req, signals, who).await,
+        Inbound::Request(req) => request(&ep, &session, out, req, who, None).await,
+        other => {
+            take(&session, other);
+            body::accepted()
+        }
+    }
+}
+
+/// A 2025-03-26 batch POSTed to a session of that revision: each entry is taken as a message
+/// of its own, and the responses to its requests go to the stream together, as one array, when
+/// the last is answered (`batch_reply`). A request the token does not allow refuses the whole
+/// batch, before any of it runs, as a single one is refused.
+async fn batch<H: Handler>(
+    ep: &Endpoint<H>,
+    session: &Arc<SseSession>,
+    bytes: &[u8],
+    who: Option<Principal>,
+) -> Response<McpBody> {
+    let entries = match std::str::from_utf8(bytes)
+        .map_err(Error::parse_error)
+        .and_then(|text| protocol::batch_entries(text).map_err(|rej| rej.error))
+    {
+        Ok(entries) => entries,
+        Err(e) => return body::error(StatusCode::BAD_REQUEST, None, &e),
+    };
+    let messages: Vec<Result<Inbound, Message>> = entries
+        .iter()
+        .map(|e| Inbound::parse_str(e).map_err(|rej| Message::error(rej.id.as_ref(), &rej.error)))
+        .collect();
+    #[cfg(feature = "auth")]
+    if let Some(p) = &ep.protection {
+        for m in &messages {
+            if let Ok(Inbound::Request(req)) = m
+                && let Some(refused) = p.check_target(&*ep.engine.handler, req, who.as_ref())
+            {
+                return refused;
+            }
+        }
+    }
+    let Some(out) = session.outbound() else {
+        return closing(ep);
+    };
+    let answer = BatchPart::new(messages.len(), Outbound::Open(out.clone()));
+    for m in messages {
+        match m {
+            Ok(Inbound::Request(req)) if req.method == Method::Initialize => {
+                let e = Error::invalid_request("`initialize` must not be part of a batch");
+                answer
+                    .part()
+                    .done(Some(Message::error(Some(&req.id), &e)))
+                    .await;
+            }
+            Ok(Inbound::Request(req)) => {
+                let part = Some(answer.part());
+                request(ep, session, out.clone(), req, who.clone(), part).await;
+            }
+            Ok(other) => take(session, other),
+            Err(refusal) => answer.part().done(Some(refusal)).await,
+        }
+    }
+    answer.done(None).await;
+    body::accepted()
+}
+
+/// Takes a message of the session that is no request: `notifications/cancelled` cancels a
+/// request in flight, and the answer to a server-to-client request made on the stream goes
+/// to it (one that is no valid answer fails its question at once).
+fn take(session: &SseSession, msg: Inbound) {
+    match msg {
+        Inbound::Request(_) => {}
         Inbound::Notification { method, params } => {
             if method == Method::Cancelled
                 && let Some(id) = protocol::cancelled_request(params.as_ref())
             {
                 session.flights().cancel(&id);
             }
-            body::accepted()
         }
-        // The answer to a server-to-client request made on the stream.
         Inbound::Response { id, outcome } => {
             let routed = session
                 .legacy()
@@ -213,15 +283,12 @@ where
             if !routed {
                 tracing::debug!(%id, "response to no pending request ignored");
             }
-            body::accepted()
         }
-        // No valid answer: the question waiting on it fails at once.
         Inbound::BadResponse { id, reason } => {
             let failed = session
                 .legacy()
                 .is_some_and(|s| s.back.fail(&id, reason.clone()));
             tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
-            body::accepted()
         }
     }
 }
@@ -255,16 +322,20 @@ fn answer_too_large(session: &SseSession, head: &[u8], limit: usize) {
 }
 
 /// A request: `initialize` opens (or replaces) the handshake session; anything else runs in
-/// its own task and is answered on the stream. The POST is accepted once the request is
-/// registered (or its refusal queued).
+/// its own task and is answered on the stream, or into its batch's answer (`part`). The POST
+/// is accepted once the request is registered (or its refusal queued).
 async fn request<H: Handler>(
     ep: &Endpoint<H>,
     session: &Arc<SseSession>,
     out: mpsc::Sender<Message>,
     mut req: Request,
-    signals: Signals,
     who: Option<Principal>,
+    part: Option<BatchPart>,
 ) -> Response<McpBody> {
+    let signals = Signals {
+        session: session.legacy().is_some(),
+        ..Signals::of_request(&req)
+    };
     let route = match (era::select(signals), session.legacy()) {
         (Era::Initialize, _) => return initialize(ep, session, out, &req).await,
         (Era::Session, Some(s)) => Route::Legacy(s),
@@ -291,7 +362,14 @@ async fn request<H: Handler>(
                      answer before sending more"
                 )),
             };
-            return queue(ep, out, Message::error(Some(&req.id), &e)).await;
+            let refusal = Message::error(Some(&req.id), &e);
+            return match part {
+                Some(part) => {
+                    part.done(Some(refusal)).await;
+                    body::accepted()
+                }
+                None => queue(ep, out, refusal).await,
+            };
         }
     };
     let engine = ep.engine.clone();
@@ -307,8 +385,14 @@ async fn request<H: Handler>(
         };
         let reply = engine.handle(req, route, &conn).await;
         session.flights().finish(&id, serial);
-        if let Some(msg) = reply.filter(|_| !conn.cancel.is_cancelled()) {
-            conn.out.send(msg).await;
+        let reply = reply.filter(|_| !conn.cancel.is_cancelled());
+        match part {
+            Some(part) => part.done(reply).await,
+            None => {
+                if let Some(msg) = reply {
+                    conn.out.send(msg).await;
+                }
+            }
         }
     });
     body::accepted()
