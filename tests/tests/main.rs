@@ -27,6 +27,7 @@ mod hygiene;
 mod macros_behaviour;
 mod macros_scopes;
 mod macros_tasks;
+mod middleware;
 mod panics;
 mod properties;
 mod questions_attacks;
