@@ -257,14 +257,17 @@ async fn cluster_node(
     Ok(node)
 }
 
-/// The reason a Redis error gives, in words (a certificate that does not verify says so).
+/// The reason a Redis error gives, in words: a certificate that does not verify, or a server
+/// that wants one from the client, says what to give.
 pub(super) fn reason(e: redis::RedisError) -> String {
     let text = e.to_string();
-    if text.contains("invalid peer certificate")
-        || text.contains("certificate") && text.contains("verif")
-    {
+    if text.contains("invalid peer certificate") {
         format!(
-            "its TLS certificate does not verify ({text}): give the CA that signed it in RONDO_REDIS_CA"
+            "its TLS certificate does not verify ({text}): give the CA that signed it in {CA} (or --redis-ca)"
+        )
+    } else if text.contains("CertificateRequired") {
+        format!(
+            "it asks for a client certificate ({text}): give one in {CLIENT_CERT} and RONDO_REDIS_CLIENT_KEY"
         )
     } else {
         text
