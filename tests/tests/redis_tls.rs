@@ -20,7 +20,10 @@ async fn open(config: RedisConfig) -> Result<Redis, ConnectError> {
 
 /// The error `config` ends with, as printed; it must never hold `secret`.
 async fn refused(config: RedisConfig, secret: &str) -> String {
-    let e = open(config).await.expect_err("refused at start").to_string();
+    let e = open(config)
+        .await
+        .expect_err("refused at start")
+        .to_string();
     eprintln!("refused at start: {e}");
     assert!(!e.contains(secret), "a secret printed: {e}");
     e
@@ -76,12 +79,20 @@ async fn a_redis_over_tls_is_verified_with_its_ca_and_every_mistake_is_named_at_
         assert!(e.starts_with(&shown), "{e}");
     }
     // A CA file that cannot be read, or holds no certificate; a CA for a URL without TLS.
-    let e = refused(RedisConfig::url(&url).ca_file(certs.join("missing.pem")), "\u{0}").await;
+    let e = refused(
+        RedisConfig::url(&url).ca_file(certs.join("missing.pem")),
+        "\u{0}",
+    )
+    .await;
     assert!(
         e.contains("cannot read the CA file") && e.contains("missing.pem"),
         "{e}"
     );
-    let e = refused(RedisConfig::url(&url).ca_file(certs.join("README.md")), "\u{0}").await;
+    let e = refused(
+        RedisConfig::url(&url).ca_file(certs.join("README.md")),
+        "\u{0}",
+    )
+    .await;
     assert!(e.contains("holds no PEM CERTIFICATE"), "{e}");
     let plain = url.replace("rediss://", "redis://");
     let e = refused(RedisConfig::url(&plain).ca_file(&ca), "\u{0}").await;
@@ -106,7 +117,10 @@ async fn a_redis_over_tls_is_verified_with_its_ca_and_every_mistake_is_named_at_
     works(&redis, "tls-acl").await;
     let wrong = server.tls_url("shop:wr0ngS3cret@");
     let e = refused(RedisConfig::url(&wrong).ca_file(&ca), "wr0ngS3cret").await;
-    assert!(e.starts_with("cannot reach Redis at rediss://***:***@127.0.0.1:"), "{e}");
+    assert!(
+        e.starts_with("cannot reach Redis at rediss://***:***@127.0.0.1:"),
+        "{e}"
+    );
 
     // Mutual TLS: a Redis that asks every client for a certificate refuses one without, and
     // serves one with the client certificate signed by its CA.
@@ -116,7 +130,9 @@ async fn a_redis_over_tls_is_verified_with_its_ca_and_every_mistake_is_named_at_
     );
     let e = refused(RedisConfig::url(&url).ca_file(&ca), "\u{0}").await;
     assert!(
-        e.starts_with(&format!("cannot reach Redis at {url}: it asks for a client certificate")),
+        e.starts_with(&format!(
+            "cannot reach Redis at {url}: it asks for a client certificate"
+        )),
         "{e}"
     );
     let mutual = RedisConfig::url(&url)

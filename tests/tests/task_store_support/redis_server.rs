@@ -122,11 +122,7 @@ fn find_binary() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn try_start(
-    bin: &Path,
-    attempt: u32,
-    tls: Option<(&Path, &str)>,
-) -> Result<RedisServer, String> {
+fn try_start(bin: &Path, attempt: u32, tls: Option<(&Path, &str)>) -> Result<RedisServer, String> {
     // Ports the OS just handed out; another process may take one before redis binds it, so
     // a failure to start is retried on new ones.
     let free = || -> Result<(TcpListener, u16), String> {
