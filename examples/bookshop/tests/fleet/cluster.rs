@@ -10,8 +10,12 @@
 use crate::faults::{Clients, inject};
 use crate::harness::{Fleet, State, within};
 use crate::procs::{free_port, refused_at_start};
+use crate::redis::query;
 use crate::shared::replayed_everywhere;
+use crate::topology::Cluster;
+use rondo_mcp::shared::{Redis, RedisConfig};
 use rondo_mcp::state::KeyRing;
+use rondo_mcp::tasks::{Lease, StoreError, TaskRecord, TaskStore};
 use std::time::Duration;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -32,8 +36,11 @@ async fn on_a_redis_cluster_replays_faults_and_a_reshard_keep_every_order_once()
             "{line}"
         );
 
-        // Every final round sent again, through nginx and to each instance.
+        // Every final round sent again, through nginx and to each instance; each flow's keys
+        // on one node; the task store's steps on keys of different nodes.
         let replay = replayed_everywhere(&fleet, "cluster-replay", 60).await;
+        let together = one_node_per_flow(fleet.cluster());
+        let tasks = tasks_on(fleet.cluster()).await;
 
         // The faults on one primary: a third of the slots, so a third of the flows.
         let clients = Clients::start(&fleet, "cluster-fault").await;
@@ -63,11 +70,79 @@ async fn on_a_redis_cluster_replays_faults_and_a_reshard_keep_every_order_once()
         assert!(!resharded.flows.is_empty());
 
         eprintln!(
-            "cluster: replay: {replay}. Faults on one of three primaries ({}): {faulted}. \
+            "cluster: replay: {replay}; each of the {together} flows' guard and ledger keys on \
+             one node. {tasks}. Faults on one of three primaries ({}): {faulted}. \
              Resharding 3000 slots ({took:?}; slots per primary {before:?} -> {after:?}) while \
              the clients ordered: {resharded}",
             faults.join("; ")
         );
     })
     .await;
+}
+
+/// Every flow whose order the ledger holds has its rounds in the replay guard on the same node
+/// (the flow id is the hash tag of both); how many flows.
+fn one_node_per_flow(cluster: &Cluster) -> usize {
+    let mut flows = 0;
+    for node in &cluster.nodes {
+        for key in query(node.addr, &["KEYS", "rondo:once:*"]).expect("KEYS") {
+            let flow = key
+                .strip_prefix("rondo:once:{")
+                .and_then(|k| k.split_once('}'))
+                .map(|(flow, _)| flow)
+                .unwrap_or_else(|| panic!("a ledger key without its flow's tag: {key}"));
+            let rounds = query(node.addr, &["KEYS", &format!("rondo:replay:{{{flow}}}.*")]);
+            assert!(
+                !rounds.expect("KEYS").is_empty(),
+                "flow {flow}: its rounds are not on the node of its ledger entry"
+            );
+            flows += 1;
+        }
+    }
+    assert!(flows > 0);
+    flows
+}
+
+/// The task store on the cluster: each principal's tasks counted against its bound (one
+/// node holds its set, others the tasks), read back and written; what was done, in words.
+async fn tasks_on(cluster: &Cluster) -> String {
+    let list = cluster.list();
+    let redis = Redis::open(&RedisConfig::cluster(list.split(',')))
+        .await
+        .expect("connects");
+    let store = redis.task_store();
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("a clock after 1970")
+        .as_millis() as u64;
+    let principals = ["alice", "bob", "carol", "dave", "erin", "frank"];
+    let mut created = 0;
+    for p in principals {
+        for i in 0..3 {
+            let lease = Lease {
+                owner: "i1".into(),
+                until_ms: now + 60_000,
+            };
+            let mut task = TaskRecord::new(Some(p.into()), "slow", now, 60_000, 250, lease);
+            match store.create(&task, 2).await {
+                Ok(()) => {
+                    assert!(i < 2, "{p}: a third task past the bound of two");
+                    created += 1;
+                }
+                Err(StoreError::Full { max: 2 }) => assert_eq!(i, 2, "{p}: refused early"),
+                Err(e) => panic!("{p}: {e}"),
+            }
+            if i < 2 {
+                let loaded = store.load(&task.id, now).await.expect("loads");
+                assert_eq!(loaded.map(|t| t.id), Some(task.id.clone()));
+                task.status_message = Some("half way".into());
+                assert!(store.put_if(&task, 1).await.expect("writes"), "{p}");
+            }
+        }
+    }
+    format!(
+        "The task store: {created} tasks of {} principals created, read and written, a third \
+         for each refused at the bound of two",
+        principals.len()
+    )
 }
