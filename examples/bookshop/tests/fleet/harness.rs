@@ -46,6 +46,18 @@ pub enum Backend {
     Tls(Node, u16),
 }
 
+/// The ACL rules `deploy/kubernetes/redis.yaml` gives the bookshop's user (the keys and
+/// commands it may use), read from the `users.acl` line its comment writes.
+fn acl_rules() -> &'static str {
+    const REDIS_YAML: &str = include_str!("../../../../deploy/kubernetes/redis.yaml");
+    let line = REDIS_YAML
+        .lines()
+        .find(|l| l.contains("user bookshop on >%s "))
+        .expect("the users.acl line of deploy/kubernetes/redis.yaml");
+    let rules = line.split_once(">%s ").expect("the password's place").1;
+    rules.split_once("\\n").expect("the line's end").0
+}
+
 /// The test certificates of `tests/fixtures/redis-tls`, and the ACL user of a TLS fleet.
 pub const TLS_CERTS: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -72,15 +84,9 @@ impl Backend {
                 args.extend(["--tls-auth-clients".to_owned(), "yes".to_owned()]);
                 let node = Node::start_as(dir, "redis", crate::redis::Kind::Data(args)).await;
                 let (user, password) = TLS_USER;
-                let acl = [
-                    "ACL",
-                    "SETUSER",
-                    user,
-                    "on",
-                    &format!(">{password}"),
-                    "~rondo:*",
-                    "+@all",
-                ];
+                let password = format!(">{password}");
+                let mut acl = vec!["ACL", "SETUSER", user, "on", &password];
+                acl.extend(acl_rules().split_whitespace());
                 assert_eq!(node.run(&acl).await.as_deref(), Ok("+OK"));
                 Backend::Tls(node, port)
             }
