@@ -36,6 +36,8 @@ mod questions_elicit;
 mod questions_sample_roots;
 mod questions_sweep;
 mod questions_wire_attacks;
+#[cfg(feature = "redis")]
+mod redis_tls;
 mod revisions;
 mod runtime_capabilities;
 mod runtime_core;
