@@ -61,6 +61,8 @@ pub(crate) struct Config {
     pub info_text: Box<RawValue>,
     /// The middleware every message passes (`Server::layer`); `None`: none.
     pub layers: Option<Stack>,
+    /// Whom a connection over a pipe (stdio, `serve_io`) serves (`Server::principal`).
+    pub pipe_principal: Option<crate::identity::Principal>,
 }
 
 /// What of a fleet's state a server was configured with: a server given a key ring (so that
@@ -198,6 +200,7 @@ impl Config {
             info_text: crate::protocol::info_text(&info.implementation),
             info,
             layers: None,
+            pipe_principal: None,
         }
     }
 }

@@ -78,6 +78,18 @@ impl<H: Handler> Server<H> {
         self
     }
 
+    /// Whom a connection over a pipe (stdio, [`serve_io`](Server::serve_io)) serves. A pipe
+    /// carries no token: the host that started the server is its one user. A server that
+    /// knows who that is (from its environment: the account it runs as, a key the host
+    /// passed) names them here, and what keys on a principal does so on a pipe too: the
+    /// [layers](crate::middleware::McpRequest::principal), `cx.principal()`, the tasks a
+    /// principal holds, the binding of `requestState`. Default: none. HTTP takes each
+    /// request's principal from its token (or from a layer in front) and ignores this.
+    pub fn principal(mut self, principal: crate::Principal) -> Self {
+        self.config().pipe_principal = Some(principal);
+        self
+    }
+
     /// The key ring that seals `requestState`. Every instance behind one load balancer needs
     /// the same ring so any of them can serve any retry, and the same
     /// [shared state](Server::shared_state) so that none serves a round another already took.

@@ -9,6 +9,8 @@
 //! - [`sampling_and_roots`]: the client's model (`#[sample]`) and folders (`#[roots]`).
 //! - [`attributes`]: every attribute and its keys, parameters, return types, what the compiler
 //!   rejects.
+//! - [`middleware`]: tower layers around every message: an audit log, a rate limit per
+//!   principal, a tool policy, tower's timeout and concurrency limit.
 //! - [`serving`]: stdio, Streamable HTTP, stopping, and the protocol notes.
 //! - [`fleet`]: many instances behind a load balancer: shared state on Redis, the key ring and
 //!   its rotation, nginx and Kubernetes.
@@ -29,6 +31,9 @@ pub mod sampling_and_roots {}
 
 #[doc = include_str!("../../guide/attributes.md")]
 pub mod attributes {}
+
+#[doc = include_str!("../../guide/middleware.md")]
+pub mod middleware {}
 
 #[doc = include_str!("../../guide/serving.md")]
 pub mod serving {}

@@ -5,12 +5,15 @@ use crate::backchannel::BackChannelError;
 use crate::protocol::{Error, Written};
 use serde_json::Value;
 use std::fmt;
+use std::sync::OnceLock;
 
 /// What a message came to: a served request's result or error, a client's answer to the
 /// server's request, or a notification sent. A layer that does not pass a message on answers
 /// [`McpResponse::error`].
 pub struct McpResponse {
     pub(crate) kind: Kind,
+    /// What a served result says of itself, read once on the first question about it.
+    shape: OnceLock<Shape>,
 }
 
 pub(crate) enum Kind {
@@ -32,6 +35,7 @@ impl McpResponse {
     pub fn error(error: Error) -> McpResponse {
         McpResponse {
             kind: Kind::Refused(error),
+            shape: OnceLock::new(),
         }
     }
 
@@ -49,6 +53,7 @@ impl McpResponse {
     pub(crate) fn served(answered: Result<Option<Written>, Error>) -> McpResponse {
         McpResponse {
             kind: Kind::Served(answered),
+            shape: OnceLock::new(),
         }
     }
 
@@ -56,6 +61,7 @@ impl McpResponse {
     pub(crate) fn asked(answer: Result<Value, BackChannelError>) -> McpResponse {
         McpResponse {
             kind: Kind::Asked(answer),
+            shape: OnceLock::new(),
         }
     }
 
@@ -63,6 +69,7 @@ impl McpResponse {
     pub(crate) fn sent(sent: bool) -> McpResponse {
         McpResponse {
             kind: Kind::Sent(sent),
+            shape: OnceLock::new(),
         }
     }
 
@@ -110,14 +117,23 @@ impl McpResponse {
 
     /// Whether a served `tools/call` ended in a tool error the model reads (`isError: true`).
     pub fn is_tool_error(&self) -> bool {
-        #[derive(serde::Deserialize)]
-        struct IsError {
-            #[serde(rename = "isError", default)]
-            is_error: bool,
-        }
-        self.result_text()
-            .and_then(|t| serde_json::from_str::<IsError>(t).ok())
-            .is_some_and(|r| r.is_error)
+        self.shape().is_some_and(|s| s.is_error)
+    }
+
+    /// Whether a served request's result asks the client for input before it is answered
+    /// (2026-07-28's `InputRequiredResult`): the flow goes on in a later round.
+    pub fn is_input_required(&self) -> bool {
+        self.shape()
+            .is_some_and(|s| s.result_type.as_deref() == Some("input_required"))
+    }
+
+    /// The two members of a served result a layer asks about (`None`: not a served result).
+    fn shape(&self) -> Option<&Shape> {
+        let text = self.result_text()?;
+        Some(
+            self.shape
+                .get_or_init(|| serde_json::from_str(text).unwrap_or_default()),
+        )
     }
 
     /// The client's answer to an outbound request.
@@ -132,6 +148,15 @@ impl McpResponse {
     pub fn is_cancelled(&self) -> bool {
         matches!(self.kind, Kind::Served(Ok(None)))
     }
+}
+
+/// What [`McpResponse::shape`] reads of a result (the rest is skipped, not built).
+#[derive(serde::Deserialize, Default)]
+struct Shape {
+    #[serde(rename = "isError", default)]
+    is_error: bool,
+    #[serde(rename = "resultType", default)]
+    result_type: Option<String>,
 }
 
 impl fmt::Debug for McpResponse {

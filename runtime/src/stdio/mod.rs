@@ -402,7 +402,7 @@ impl<H: Handler> StdioConn<H> {
         let cancel = CancellationToken::new();
         let conn = Conn {
             out: self.out.clone(),
-            principal: None,
+            principal: self.engine.config.pipe_principal.clone(),
             cancel: cancel.clone(),
             step_up: None,
         };
