@@ -25,6 +25,7 @@ mod policy;
 mod prompts;
 pub mod protocol;
 pub mod question;
+mod registry;
 mod resources;
 mod router;
 mod schema;
@@ -64,6 +65,7 @@ pub use question::{
     FormError, FormField, ModelReply, NotAccepted, Roots, Sample, Url, UrlFlow,
 };
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
+pub use registry::{Edit, ItemKind, Registry, RegistryError};
 pub use router::Router;
 pub use server::Server;
 pub use server_info::ServerInfo;

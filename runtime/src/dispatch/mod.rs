@@ -139,9 +139,9 @@ impl<H: Handler> Engine<H> {
     pub(crate) fn new(handler: H) -> Self {
         let info = handler.info();
         Engine {
+            hub: handler.notifier().unwrap_or_default(),
             handler: Arc::new(handler),
             config: Arc::new(Config::new(info)),
-            hub: Notifier::default(),
         }
     }
 
