@@ -45,6 +45,7 @@ mod runtime_mrtr_replay;
 mod runtime_mrtr_state;
 mod runtime_notifications;
 mod runtime_paging;
+mod runtime_registry;
 mod runtime_stdio;
 mod runtime_stdio_changes;
 mod runtime_tasks;
