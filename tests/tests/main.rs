@@ -18,6 +18,7 @@ mod http_drain;
 mod http_legacy;
 mod http_limits;
 mod http_modern;
+mod http_registry;
 mod http_revisions;
 mod http_security;
 mod http_sse;
