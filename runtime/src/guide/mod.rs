@@ -10,6 +10,7 @@
 //! - [`attributes`]: every attribute and its keys, parameters, return types, what the compiler
 //!   rejects.
 //! - [`serving`]: stdio, Streamable HTTP, stopping, and the protocol notes.
+//! - [`changing`]: tools, prompts and resources added and removed while serving (the registry).
 //! - [`fleet`]: many instances behind a load balancer: shared state on Redis, the key ring and
 //!   its rotation, nginx and Kubernetes.
 //! - [`authorization`]: a remote server as an OAuth 2.1 resource server (feature
@@ -32,6 +33,9 @@ pub mod attributes {}
 
 #[doc = include_str!("../../guide/serving.md")]
 pub mod serving {}
+
+#[doc = include_str!("../../guide/changing.md")]
+pub mod changing {}
 
 #[doc = include_str!("../../guide/fleet.md")]
 pub mod fleet {}
