@@ -7,7 +7,7 @@
 # playwright-core through `npm ci` in examples/travel/browser/, the pinned MCP Python SDKs (2.x,
 # and a 1.x release per older revision) into virtual environments under target/
 # (interop/tooling.sh), and from Debian's packages, when missing (as root: apt-get),
-# redis-server (the Redis tests and the fleet), nginx (the fleet) and chromium (the payment
+# redis-server and redis-tools (the Redis tests and the fleet), nginx (the fleet) and chromium (the payment
 # page's browser test). One target directory, debug builds only, every cargo command with the
 # same features (`--workspace --all-features`), so no step builds a crate again.
 set -euo pipefail
@@ -69,6 +69,9 @@ prepare() {
   set -euo pipefail
   local missing=()
   command -v redis-server >/dev/null || missing+=(redis-server)
+  # redis-cli makes and reshards the fleet test's Redis Cluster (Debian's redis-server depends on
+  # it; a Sentinel is redis-server --sentinel, no package of its own).
+  command -v redis-cli >/dev/null || missing+=(redis-tools)
   command -v nginx >/dev/null || [[ -x /usr/sbin/nginx ]] || missing+=(nginx)
   [[ -x /usr/bin/chromium ]] || missing+=(chromium)
   if (( ${#missing[@]} )); then
@@ -153,9 +156,10 @@ step "the payment page in a real browser: headless Chromium (Debian's chromium, 
 RONDO_NODE="$PWD/conformance/node_modules/.bin/node" CHROMIUM=/usr/bin/chromium \
   cargo test --workspace --all-features --test main --locked -- --ignored browser::
 
-step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance, Redis faults (frozen, stalled, full, killed; restarted without persistence)"
-# The test runs its own nginx in the foreground and its own redis-server (persistent, killed and
-# started again by one test) from a temporary directory, on 127.0.0.1 ports.
+step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance, Redis faults (frozen, stalled, full, killed; restarted without persistence); on a Redis Cluster (replays, faults, a reshard), through a Sentinel failover, on a Redis taking only TLS"
+# The test runs its own nginx in the foreground and its own redis-servers (persistent, killed and
+# started again; a three-primary cluster, a primary with a replica and three Sentinels, one
+# with TLS) from a temporary directory, on 127.0.0.1 ports.
 cargo test --workspace --all-features --test fleet --locked -- --ignored --test-threads 1
 
 finish_step

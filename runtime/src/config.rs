@@ -1,5 +1,6 @@
 //! [`Config`]: the runtime settings every request of a server shares.
 
+use crate::middleware::Stack;
 use crate::observe::Labels;
 use crate::policy::ClientPolicy;
 use crate::server_info::ServerInfo;
@@ -58,6 +59,8 @@ pub(crate) struct Config {
     /// `info.implementation` written as JSON text once, for the `_meta.serverInfo` of every
     /// 2026-07-28 result (`info` is set here only and never changed after).
     pub info_text: Box<RawValue>,
+    /// The middleware every message passes (`Server::layer`); `None`: none.
+    pub layers: Option<Stack>,
 }
 
 /// What of a fleet's state a server was configured with: a server given a key ring (so that
@@ -194,6 +197,7 @@ impl Config {
             labels: Arc::default(),
             info_text: crate::protocol::info_text(&info.implementation),
             info,
+            layers: None,
         }
     }
 }

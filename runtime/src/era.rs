@@ -150,6 +150,11 @@ impl ModernMeta {
         }
     }
 
+    /// The checked metadata.
+    pub(crate) fn get(&self) -> &RequestMeta {
+        &self.0
+    }
+
     /// The checked metadata, by value.
     pub(crate) fn into_inner(self) -> RequestMeta {
         *self.0

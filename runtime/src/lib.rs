@@ -19,6 +19,7 @@ mod handler;
 pub mod http;
 mod identity;
 mod lines;
+pub mod middleware;
 mod notify;
 mod observe;
 mod policy;

@@ -56,6 +56,28 @@ impl<H: Handler> Server<H> {
         Arc::make_mut(&mut self.engine.config)
     }
 
+    /// Wraps every message the server takes and sends in `layer`, a tower `Layer` (middleware:
+    /// an audit log, a rate limit, a policy, `tower::timeout::TimeoutLayer`,
+    /// `tower::limit::ConcurrencyLimitLayer`). Each call wraps every layer added before it, as
+    /// axum's `Router::layer` does: the layer added last sees a message first. What a layer
+    /// sees and may do: [`middleware`](crate::middleware).
+    pub fn layer<L>(mut self, layer: L) -> Self
+    where
+        L: tower::Layer<crate::middleware::Stack>,
+        L::Service: tower::Service<crate::middleware::McpRequest, Response = crate::middleware::McpResponse>
+            + Clone
+            + Send
+            + Sync
+            + 'static,
+        <L::Service as tower::Service<crate::middleware::McpRequest>>::Error:
+            Into<crate::middleware::BoxError>,
+        <L::Service as tower::Service<crate::middleware::McpRequest>>::Future: Send + 'static,
+    {
+        let stack = self.config().layers.take();
+        self.config().layers = Some(crate::middleware::push(stack, layer));
+        self
+    }
+
     /// The key ring that seals `requestState`. Every instance behind one load balancer needs
     /// the same ring so any of them can serve any retry, and the same
     /// [shared state](Server::shared_state) so that none serves a round another already took.

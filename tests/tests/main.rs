@@ -28,6 +28,7 @@ mod hygiene;
 mod macros_behaviour;
 mod macros_scopes;
 mod macros_tasks;
+mod middleware;
 mod panics;
 mod properties;
 mod questions_attacks;
@@ -36,6 +37,8 @@ mod questions_elicit;
 mod questions_sample_roots;
 mod questions_sweep;
 mod questions_wire_attacks;
+#[cfg(feature = "redis")]
+mod redis_tls;
 mod revisions;
 mod runtime_capabilities;
 mod runtime_core;

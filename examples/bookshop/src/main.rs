@@ -9,11 +9,15 @@
 //!
 //! --redis URL           (with either way of serving) share the replay guard, the orders'
 //!                       ledger and the tasks with every instance on that Redis: what makes
-//!                       a fleet one server; RONDO_REDIS_URL says the same
+//!                       a fleet one server; RONDO_REDIS_URL says the same (`rediss://` for TLS)
+//! --redis-ca PATH       verify a rediss:// Redis with these CA certificates (PEM), not the
+//!                       system's roots; RONDO_REDIS_CA says the same
 //! ```
 //!
 //! Environment: `RONDO_STATE_KEYS` (the key ring a fleet shares, `id:secret,...`, the first
-//! entry seals), `RONDO_REDIS_URL` (as `--redis`) and `BOOKSHOP_ALLOWED_HOSTS`
+//! entry seals), the `RONDO_REDIS_*` variables of `rondo_mcp::shared::RedisConfig` (one Redis,
+//! a Sentinel-managed primary or a Redis Cluster, TLS files, replicas to wait for) and
+//! `BOOKSHOP_ALLOWED_HOSTS`
 //! (comma-separated `Host` names to accept besides the local ones, e.g. the name clients use
 //! behind a load balancer).
 //!
@@ -31,24 +35,24 @@ use rondo_example_bookshop::router;
 use rondo_mcp::auth::{Algorithm, JwtVerifier, ResourceServer};
 use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
-use rondo_mcp::shared::Redis;
+use rondo_mcp::shared::{Redis, RedisConfig};
 use std::net::SocketAddr;
 
 /// The server: the key ring of `RONDO_STATE_KEYS`, and the shared state on the Redis of
-/// `--redis URL` or `RONDO_REDIS_URL`. Either wrong ends the process with the reason.
-async fn server(redis: Option<&str>) -> Server<Router> {
+/// `--redis URL` or the `RONDO_REDIS_*` variables. Either wrong ends the process with the
+/// reason.
+async fn server(redis: Option<&RedisConfig>) -> Server<Router> {
     let keys = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS").unwrap_or_else(|e| {
         eprintln!("RONDO_STATE_KEYS: {e}");
         std::process::exit(2);
     });
     let shared = match redis {
-        Some(url) => Redis::connect(url).await.map(Some),
-        None => Redis::from_env("RONDO_REDIS_URL").await,
+        Some(config) => Some(Redis::open(config).await.unwrap_or_else(|e| {
+            eprintln!("bookshop: {e}");
+            std::process::exit(2);
+        })),
+        None => None,
     };
-    let shared = shared.unwrap_or_else(|e| {
-        eprintln!("bookshop: {e}");
-        std::process::exit(2);
-    });
     let mut server = Server::new(router());
     if let Some(k) = keys {
         server = server.state_keys(k);
@@ -57,19 +61,6 @@ async fn server(redis: Option<&str>) -> Server<Router> {
         server = server.shared_state(redis);
     }
     server
-}
-
-/// `args` without `--redis URL`, and the URL.
-fn redis_flag(mut args: Vec<String>) -> Result<(Vec<String>, Option<String>), String> {
-    let Some(i) = args.iter().position(|a| a == "--redis") else {
-        return Ok((args, None));
-    };
-    if i + 1 >= args.len() {
-        return Err("--redis needs a URL, such as redis://127.0.0.1:6379/0".into());
-    }
-    let url = args.remove(i + 1);
-    args.remove(i);
-    Ok((args, Some(url)))
 }
 
 /// The HTTP settings: the defaults, plus the `Host` names in `BOOKSHOP_ALLOWED_HOSTS`, and
@@ -121,11 +112,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let (args, redis) = redis_flag(std::env::args().skip(1).collect()).unwrap_or_else(|e| {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let redis = RedisConfig::from_args_and_env(&mut args).unwrap_or_else(|e| {
         eprintln!("bookshop: {e}");
         std::process::exit(2);
     });
-    let redis = redis.as_deref();
+    let redis = redis.as_ref();
     match args.first().map(String::as_str) {
         None => server(redis).await.serve_stdio().await?,
         Some("--http") => {
@@ -147,7 +139,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         Some("demo") => demo::run().await?,
         Some(other) => {
             eprintln!(
-                "unknown argument `{other}`; usage: bookshop [--http ADDR | demo] [--redis URL]"
+                "unknown argument `{other}`; usage: bookshop [--http ADDR | demo] [--redis URL] [--redis-ca PATH]"
             );
             std::process::exit(2);
         }

@@ -1,6 +1,7 @@
 //! The deployment files the guide shows (`deploy/`, `rondo_mcp::guide::fleet`) parse, and say
-//! what the guide says: the Kubernetes Deployment takes `RONDO_STATE_KEYS` from the Secret and `RONDO_REDIS_URL` naming
-//! the Redis of `redis.yaml` (one primary, persistent, never evicting, reached only by the
+//! what the guide says: the Kubernetes Deployment takes `RONDO_STATE_KEYS` from the Secret and `RONDO_REDIS_URL`, from
+//! a Secret too, naming the Redis of `redis.yaml` over TLS with its CA and a client certificate
+//! from a mounted Secret (one primary, persistent, never evicting, TLS only, reached only by the
 //! bookshop), the 2026-07-28 Service has no session affinity and the 2025-11-25 one pins a
 //! client for as long as a session may idle, and the nginx config spreads requests round-robin
 //! and never resends a POST an instance received. (The fleet test runs that nginx config, and a
@@ -60,6 +61,7 @@ fn the_kubernetes_manifests_share_the_key_ring_and_set_affinity_per_revision() {
         [
             "Deployment",
             "NetworkPolicy",
+            "Secret",
             "Secret",
             "Service",
             "Service",
@@ -253,26 +255,93 @@ fn the_deployment_points_at_the_redis_of_the_manifests_and_that_redis_keeps_what
         );
     }
 
-    // Every bookshop replica is given that Service's name and port.
-    let env = bookshop["spec"]["template"]["spec"]["containers"][0]["env"]
-        .as_array()
-        .expect("env");
-    let url = env
-        .iter()
-        .find(|e| e["name"] == "RONDO_REDIS_URL")
-        .and_then(|e| e["value"].as_str())
-        .expect("RONDO_REDIS_URL in the bookshop's env");
+    // Every bookshop replica is given that Service's name and port, over TLS, from a Secret
+    // (the URL holds the ACL user's password), with the CA and its client certificate from a
+    // mounted Secret.
+    let shop = &bookshop["spec"]["template"]["spec"];
+    let env = shop["containers"][0]["env"].as_array().expect("env");
+    let var = |name: &str| {
+        env.iter()
+            .find(|e| e["name"] == name)
+            .unwrap_or_else(|| panic!("no {name} in the bookshop's env"))
+    };
+    let from = &var("RONDO_REDIS_URL")["valueFrom"]["secretKeyRef"];
+    let secret = one(&docs, "Secret", from["name"].as_str().expect("a Secret"));
+    let url = secret["stringData"][from["key"].as_str().expect("a key")]
+        .as_str()
+        .expect("RONDO_REDIS_URL in the Secret");
     let authority = url
-        .strip_prefix("redis://")
+        .strip_prefix("rediss://")
         .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("not a redis:// URL: {url}"));
-    let (host, port_text) = authority.rsplit_once(':').expect("host:port");
+        .unwrap_or_else(|| panic!("not a rediss:// URL: {url}"));
+    let (user, host_port) = authority.rsplit_once('@').expect("user:password@");
+    assert!(user.starts_with("bookshop:"), "{url}");
+    let (host, port_text) = host_port.rsplit_once(':').expect("host:port");
     assert_eq!(host, service["metadata"]["name"], "{url}");
     assert_eq!(
         Some(port_text.parse::<u64>().expect("port")),
         svc_port["port"].as_u64()
     );
     assert_eq!(svc_port["port"].as_u64(), Some(number), "{url}");
+    let mounts = shop["containers"][0]["volumeMounts"]
+        .as_array()
+        .expect("volumeMounts");
+    for (name, file) in [
+        ("RONDO_REDIS_CA", "ca.crt"),
+        ("RONDO_REDIS_CLIENT_CERT", "tls.crt"),
+        ("RONDO_REDIS_CLIENT_KEY", "tls.key"),
+    ] {
+        let path = var(name)["value"].as_str().expect("a path");
+        let (dir, base) = path.rsplit_once('/').expect("a file in a directory");
+        assert_eq!(base, file, "{name}");
+        let mount = mounts
+            .iter()
+            .find(|m| m["mountPath"] == dir)
+            .unwrap_or_else(|| panic!("{name}: nothing mounted at {dir}"));
+        let volume = shop["volumes"]
+            .as_array()
+            .expect("volumes")
+            .iter()
+            .find(|v| v["name"] == mount["name"])
+            .expect("the mounted volume");
+        assert_eq!(
+            volume["secret"]["secretName"], "bookshop-redis-tls",
+            "{name}"
+        );
+    }
+
+    // It takes only TLS, from clients with a certificate its CA signed, as ACL users from a
+    // mounted Secret; its own certificate from a mounted Secret.
+    assert_eq!(flag(&args, "--port"), Some("0"), "no plain port");
+    assert_eq!(
+        flag(&args, "--tls-port").and_then(|p| p.parse().ok()),
+        Some(number)
+    );
+    assert_eq!(flag(&args, "--tls-auth-clients"), Some("yes"));
+    let volumes = pod["spec"]["volumes"].as_array().expect("volumes");
+    for (option, secret) in [
+        ("--tls-cert-file", "bookshop-redis-server-tls"),
+        ("--tls-key-file", "bookshop-redis-server-tls"),
+        ("--tls-ca-cert-file", "bookshop-redis-server-tls"),
+        ("--aclfile", "bookshop-redis-acl"),
+    ] {
+        let path = flag(&args, option).unwrap_or_else(|| panic!("{option}"));
+        let mount = c["volumeMounts"]
+            .as_array()
+            .expect("volumeMounts")
+            .iter()
+            .find(|m| {
+                m["mountPath"]
+                    .as_str()
+                    .is_some_and(|d| path.starts_with(&format!("{d}/")))
+            })
+            .unwrap_or_else(|| panic!("{option} {path}: not in a mounted volume"));
+        let volume = volumes
+            .iter()
+            .find(|v| v["name"] == mount["name"])
+            .expect("the mounted volume");
+        assert_eq!(volume["secret"]["secretName"], secret, "{option}");
+    }
 
     // Only the bookshop reaches it, on that port.
     let policy = one(&docs, "NetworkPolicy", "bookshop-redis");

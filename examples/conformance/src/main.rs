@@ -4,12 +4,15 @@
 //! `--stdio` serves it over stdin/stdout instead (`interop/` drives its prompts, resources and
 //! content types with clients of every revision, on both transports).
 //!
-//! `--redis URL` (or `RONDO_REDIS_URL`) shares the replay guard, the effect ledger and the
+//! `--redis URL` (or `RONDO_REDIS_URL`, or the other `RONDO_REDIS_*` variables of
+//! `rondo_mcp::shared::RedisConfig`: Sentinel, Cluster, TLS files; `--redis-ca PATH` for
+//! `RONDO_REDIS_CA`) shares the replay guard, the effect ledger and the
 //! task store on that Redis, and `RONDO_STATE_KEYS` gives the key ring that seals
 //! `requestState`, as the instances of a fleet do. A key ring that does not read, or a Redis
 //! that cannot be reached, ends the process with one line and status 2.
 
 use rondo_example_conformance::server;
+use rondo_mcp::shared::{Redis, RedisConfig};
 use std::net::{Ipv4Addr, SocketAddr};
 
 #[tokio::main]
@@ -26,23 +29,21 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         .unwrap_or(3000);
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let mut server = server();
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let (stdio, args) = match args.split_first() {
-        Some((flag, rest)) if flag == "--stdio" => (true, rest),
-        _ => (false, args.as_slice()),
-    };
-    let redis = match args {
-        [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await,
-        [flag, url] if flag == "--redis" => rondo_mcp::shared::Redis::connect(url).await.map(Some),
-        _ => {
-            eprintln!("usage: conformance [--stdio] [--redis URL]");
-            std::process::exit(2);
-        }
-    };
-    let redis = redis.unwrap_or_else(|e| {
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let exit = |e: &dyn std::fmt::Display| -> ! {
         eprintln!("conformance: {e}");
         std::process::exit(2);
-    });
+    };
+    let redis = RedisConfig::from_args_and_env(&mut args).unwrap_or_else(|e| exit(&e));
+    let stdio = match args.as_slice() {
+        [] => false,
+        [flag] if flag == "--stdio" => true,
+        _ => exit(&"usage: conformance [--stdio] [--redis URL] [--redis-ca PATH]"),
+    };
+    let redis = match redis {
+        Some(config) => Some(Redis::open(&config).await.unwrap_or_else(|e| exit(&e))),
+        None => None,
+    };
     let keys = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS").unwrap_or_else(|e| {
         eprintln!("conformance: RONDO_STATE_KEYS: {e}");
         std::process::exit(2);

@@ -11,36 +11,38 @@
 //!
 //! --redis URL         (with either way of serving) share the replay guard, the decisions'
 //!                     ledger and the tasks with every instance on that Redis
-//!                     (RONDO_REDIS_URL says the same)
+//!                     (RONDO_REDIS_URL says the same; `rediss://` for TLS)
+//! --redis-ca PATH     verify a rediss:// Redis with these CA certificates (PEM)
+//!                     (RONDO_REDIS_CA says the same)
 //! ```
 //!
 //! Configuration (environment): `TRAVEL_FLIGHT_FALLBACK` (`rank`, `provider`, `host`),
 //! `TRAVEL_MODEL_PROVIDER` (`fake`, `http://..`, or a command), `TRAVEL_WORKSPACE`,
-//! `TRAVEL_PAYMENT_ADDR` (the payment page, default `127.0.0.1:0`), `RONDO_STATE_KEYS`,
-//! `RONDO_REDIS_URL`.
+//! `TRAVEL_PAYMENT_ADDR` (the payment page, default `127.0.0.1:0`), `RONDO_STATE_KEYS`, the
+//! `RONDO_REDIS_*` variables of `rondo_mcp::shared::RedisConfig` (one Redis, Sentinel or
+//! Cluster, TLS files).
 
 mod demo;
 
 use rondo_example_travel::{Config, start};
 use rondo_mcp::prelude::*;
+use rondo_mcp::shared::{Redis, RedisConfig};
 use std::net::SocketAddr;
 
 /// The server, configured from the environment, its shared state on the Redis of `--redis URL`
-/// or `RONDO_REDIS_URL`. A configuration that does not read, or a Redis that cannot be reached,
-/// ends the process with one line (the URL without its secrets) and status 2.
-async fn server(redis: Option<&str>) -> Result<Server<Router>, Box<dyn std::error::Error>> {
+/// or the `RONDO_REDIS_*` variables. A configuration that does not read, or a Redis that
+/// cannot be reached, ends the process with one line (where, without secrets) and status 2.
+async fn server(redis: Option<&RedisConfig>) -> Result<Server<Router>, Box<dyn std::error::Error>> {
     let mut config = Config::from_env().unwrap_or_else(|e| {
         eprintln!("travel: configuration: {e}");
         std::process::exit(2);
     });
-    let shared = match redis {
-        Some(url) => rondo_mcp::shared::Redis::connect(url).await.map(Some),
-        None => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await,
-    };
-    config.shared = shared.unwrap_or_else(|e| {
-        eprintln!("travel: {e}");
-        std::process::exit(2);
-    });
+    if let Some(redis) = redis {
+        config.shared = Some(Redis::open(redis).await.unwrap_or_else(|e| {
+            eprintln!("travel: {e}");
+            std::process::exit(2);
+        }));
+    }
     let (server, travel) = start(config).await?;
     eprintln!(
         "travel: payment page at {}/pay/ (each payment gets a link of its own)",
@@ -58,16 +60,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         )
         .init();
     let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let redis = match args.iter().position(|a| a == "--redis") {
-        Some(i) if i + 1 < args.len() => {
-            let url = args.remove(i + 1);
-            args.remove(i);
-            Some(url)
-        }
-        Some(_) => return Err("--redis needs a URL, such as redis://127.0.0.1:6379/0".into()),
-        None => None,
-    };
-    let redis = redis.as_deref();
+    let redis = RedisConfig::from_args_and_env(&mut args).unwrap_or_else(|e| {
+        eprintln!("travel: {e}");
+        std::process::exit(2);
+    });
+    let redis = redis.as_ref();
     match args.first().map(String::as_str) {
         None => server(redis).await?.serve_stdio().await?,
         Some("--http") => {
@@ -100,7 +97,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         Some(other) => {
             eprintln!(
-                "unknown argument `{other}`; usage: travel [--http [ADDR] [--metrics ADDR] | demo] [--redis URL]"
+                "unknown argument `{other}`; usage: travel [--http [ADDR] [--metrics ADDR] | demo] [--redis URL] [--redis-ca PATH]"
             );
             std::process::exit(2);
         }

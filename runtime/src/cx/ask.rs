@@ -233,14 +233,22 @@ impl Cx {
         let kind = observe::kind_of(&request);
         self.tell(key, kind, Outcome::Asked);
         let request = with_elicitation_id(request);
-        let sent = back.request(
-            &self.req.out,
-            request.method(),
-            request.params_at(revision),
-            self.req.config.ask_timeout,
-            &self.req.cancel,
-        );
-        let error = match sent.await {
+        let (method, params) = (request.method(), request.params_at(revision));
+        let sent = match &self.req.config.layers {
+            None => {
+                let timeout = self.req.config.ask_timeout;
+                back.request(&self.req.out, method, params, timeout, &self.req.cancel)
+                    .await
+            }
+            Some(stack) => {
+                let (back, out) = (back.clone(), self.req.out.clone());
+                let (timeout, cancel) = (self.req.config.ask_timeout, self.req.cancel.clone());
+                let ask = async move { back.request(&out, method, params, timeout, &cancel).await };
+                let view = || self.outbound_view(crate::protocol::Method::parse(method), false);
+                crate::middleware::ask(Some(stack), view, ask).await
+            }
+        };
+        let error = match sent {
             Ok(v) => {
                 let action = observe::Action::of(&v);
                 return match read(&request, v) {

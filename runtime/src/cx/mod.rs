@@ -303,10 +303,7 @@ impl Cx {
         {
             params["message"] = json!(m);
         }
-        self.req
-            .out
-            .send(notification(Method::Progress.as_str(), params))
-            .await;
+        self.notify(Method::Progress, params).await;
     }
 
     /// Sends `notifications/message` on this request's stream when the client opted in at or
@@ -324,9 +321,7 @@ impl Cx {
         if let Some(l) = logger {
             params["logger"] = json!(l);
         }
-        self.req
-            .out
-            .send(notification("notifications/message", params))
+        self.notify(Method::parse("notifications/message"), params)
             .await;
     }
 
@@ -389,10 +384,36 @@ impl Cx {
     /// stream (so only the client that started it hears it).
     pub(crate) async fn elicitation_complete(&self, id: &str) {
         let params = json!({ "elicitationId": id });
-        self.req
-            .out
-            .send(notification(Method::ElicitationComplete.as_str(), params))
-            .await;
+        self.notify(Method::ElicitationComplete, params).await;
+    }
+
+    /// Sends a notification on this request's stream, through the server's middleware when it
+    /// has any.
+    async fn notify(&self, method: Method, params: Value) {
+        let msg = notification(method.as_str(), params);
+        let layers = self.req.config.layers.as_ref();
+        let view = || self.outbound_view(method, true);
+        crate::middleware::send(layers, &self.req.out, msg, view).await;
+    }
+
+    /// What the middleware sees of a message this request sends.
+    pub(crate) fn outbound_view(
+        &self,
+        method: Method,
+        notification: bool,
+    ) -> crate::middleware::View {
+        crate::middleware::View {
+            direction: crate::middleware::Direction::Outbound,
+            notification,
+            method,
+            name: self.req.target.clone(),
+            revision: self.req.revision,
+            client: Some(self.req.client.clone()),
+            principal: self.req.principal.clone(),
+            request_id: Some(self.req.request_id.clone()),
+            flow: self.flow_id.get().cloned(),
+            round: self.req.round,
+        }
     }
 
     /// This request's ask state (answers, recorded questions, memo values, ending).

@@ -24,9 +24,10 @@ use super::task_run::{needs_tasks, store_error};
 use super::{Answered, ClientFacts, Conn, Engine};
 use crate::handler::Handler;
 use crate::identity::token_expiry;
+use crate::middleware::{self, View};
 use crate::notify::filter::Filter;
 use crate::protocol::{
-    self, CompleteEnvelope, Enveloped, Error, JsonObject, Request, TASKS_EXTENSION, meta,
+    self, CompleteEnvelope, Enveloped, Error, JsonObject, Request, Revision, TASKS_EXTENSION, meta,
     notification,
 };
 use crate::tasks::follow::Followed;
@@ -78,8 +79,20 @@ impl<H: Handler> Engine<H> {
         if !conn.out.send(ack).await {
             return Ok(None);
         }
+        // What the middleware sees of a notification the stream sends.
+        let layers = cfg.layers.as_ref();
+        let view = |method: &str| {
+            let client = Some(facts.client.clone());
+            View::change(
+                method,
+                Revision::V2026_07_28,
+                client,
+                conn.principal.clone(),
+            )
+        };
         for record in &first {
-            if !conn.out.send(wire::notification(record, &sub)).await {
+            let msg = wire::notification(record, &sub);
+            if !middleware::send(layers, &conn.out, msg, || view(wire::NOTIFICATION)).await {
                 return Ok(None);
             }
         }
@@ -97,7 +110,8 @@ impl<H: Handler> Engine<H> {
                 _ = &mut expired => break,
                 event = events.recv() => match event {
                     Ok(change) if filter.wants(&change) => {
-                        if !conn.out.send(change.to_message(Some(&sub))).await {
+                        let msg = change.to_message(Some(&sub));
+                        if !middleware::send(layers, &conn.out, msg, || view(change.method())).await {
                             return Ok(None);
                         }
                     }
@@ -110,7 +124,8 @@ impl<H: Handler> Engine<H> {
                 _ = followed.changed(store, every), if !followed.is_empty() => {
                     let now = cfg.clock.now_ms();
                     for record in followed.look(store, principal, now).await {
-                        if !conn.out.send(wire::notification(&record, &sub)).await {
+                        let msg = wire::notification(&record, &sub);
+                        if !middleware::send(layers, &conn.out, msg, || view(wire::NOTIFICATION)).await {
                             return Ok(None);
                         }
                     }

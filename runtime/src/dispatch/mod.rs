@@ -7,6 +7,7 @@
 //! Nothing here knows how a message travels.
 
 mod drive;
+mod layered;
 mod legacy;
 mod listen;
 mod methods;
@@ -165,18 +166,20 @@ impl<H: Handler> Engine<H> {
             name = tracing::field::Empty,
             round = tracing::field::Empty,
         );
-        let id = req.id.clone();
-        let answered = match route {
-            Route::Modern(Ok(meta)) => {
+        match &route {
+            Route::Modern(Ok(_)) => {
                 span.record("revision", Revision::V2026_07_28.as_str());
-                Either::Left(self.modern(req, meta, conn))
             }
-            Route::Modern(Err(e)) => Either::Right(Either::Left(ready(Err(e)))),
             Route::Legacy(session) => {
                 span.record("revision", session.revision.as_str());
-                // The session is only read while the request is routed.
-                Either::Right(Either::Right(self.legacy(req, &session, conn)))
             }
+            Route::Modern(Err(_)) => {}
+        }
+        let id = req.id.clone();
+        let answered = match &self.config.layers {
+            None => Either::Left(self.answer(req, route, conn)),
+            // Boxed: a server with layers pays for it, one without does not (design §32).
+            Some(stack) => Either::Right(Box::pin(self.layered(stack, req, route, conn))),
         };
         // A combinator, not an `async` block: one would hold `answered` twice (captured, and
         // as the future it awaits).
@@ -190,6 +193,24 @@ impl<H: Handler> Engine<H> {
                 }
             })
             .instrument(span)
+    }
+
+    /// Routes one request to its era's path: what [`Engine::handle`] runs, and what the
+    /// innermost middleware service runs for it.
+    fn answer<'a>(
+        &'a self,
+        req: Request,
+        route: Route,
+        conn: &'a Conn,
+    ) -> impl Future<Output = Answered> + Send + 'a {
+        match route {
+            Route::Modern(Ok(meta)) => Either::Left(self.modern(req, meta, conn)),
+            Route::Modern(Err(e)) => Either::Right(Either::Left(ready(Err(e)))),
+            // The session is only read while the request is routed.
+            Route::Legacy(session) => {
+                Either::Right(Either::Right(self.legacy(req, &session, conn)))
+            }
+        }
     }
 
     /// The complete answer of `method`, written once: on 2026-07-28 with the envelope

@@ -158,6 +158,22 @@ impl<H: Handler> Engine<H> {
         self.finish_rounds(&cx, out)
     }
 
+    /// What a round's token is bound to for this request.
+    fn bind<'a>(
+        &'a self,
+        method: &'a Method,
+        conn: &'a Conn,
+        params: &'a TargetParams,
+    ) -> Bind<'a> {
+        Bind {
+            method: method.as_str(),
+            target: &params.target,
+            args: &params.arguments,
+            principal: conn.principal.as_ref().map(|p| p.key()),
+            audience: &self.config.audience,
+        }
+    }
+
     /// Opens the rounds of a method that may ask for input: opens and binds its
     /// `requestState` (2026-07-28), takes the sealed round once through the replay guard, and
     /// matches the responses to the questions the last round asked. On 2025-11-25 the handler
@@ -183,13 +199,7 @@ impl<H: Handler> Engine<H> {
             // what this pass asks (unknown keys are ignored, MRTR § Error Handling).
             return Ok(fresh(responses.unwrap_or_default()));
         };
-        let binding = Bind {
-            method: method.as_str(),
-            target: &params.target,
-            args: &params.arguments,
-            principal: conn.principal.as_ref().map(|p| p.key()),
-            audience: &self.config.audience,
-        };
+        let binding = self.bind(method, conn, params);
         let opened = self.state_codec().open(token, &binding.binding())?;
         let mut responses = responses.unwrap_or_default();
         // Boxed: only a retry takes a round, and this future would size every request's.
@@ -329,6 +339,20 @@ impl<H: Handler> Engine<H> {
         cx.tell_state(state.len());
         let requests = (!waited).then_some(requests);
         protocol::write(&InputRequiredResult::new(&cfg.info_text, requests, state))
+    }
+
+    /// The flow and round a retry's `requestState` carries, for the middleware's view of the
+    /// request (`None` when it does not open: the request itself then says why).
+    pub(super) fn peek_flow(
+        &self,
+        method: &Method,
+        conn: &Conn,
+        params: &TargetParams,
+    ) -> Option<(Option<String>, u32)> {
+        let token = params.request_state.as_ref()?;
+        let binding = self.bind(method, conn, params);
+        let opened = self.state_codec().open(token, &binding.binding()).ok()?;
+        Some((Some(opened.carried.flow), opened.carried.round))
     }
 
     /// Seals and opens this server's `requestState`, as of now.

@@ -12,6 +12,7 @@ use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::handler::Handler;
 use crate::identity::token_expiry;
+use crate::middleware::{self, Stack, View};
 use crate::notify::Change;
 use crate::notify::filter::Advertised;
 use crate::protocol::Message;
@@ -278,9 +279,10 @@ pub(crate) fn get<H: Handler>(
     let adv = Advertised::of(&ep.engine.config.info.capabilities);
     let keep_alive = ep.config.keep_alive;
     let who = who.cloned();
+    let layers = ep.engine.config.layers.clone();
     tokio::spawn(async move {
         tokio::select! {
-            _ = standalone(&entry, events, adv, &tx, keep_alive) => {}
+            _ = standalone(&entry, events, adv, &tx, keep_alive, layers) => {}
             // The token that opened the stream is no longer accepted: the stream closes and
             // the client opens it again with a fresh token.
             _ = token_expiry(who.as_ref()) => {}
@@ -297,6 +299,7 @@ async fn standalone(
     adv: Advertised,
     out: &mpsc::Sender<Bytes>,
     keep_alive: std::time::Duration,
+    layers: Option<Stack>,
 ) {
     let mut tick = ticker(keep_alive);
     loop {
@@ -307,7 +310,17 @@ async fn standalone(
             _ = tick.tick() => body::sse_keep_alive(),
             ev = events.recv() => match ev {
                 Ok(change) if entry.session.wants(adv, &change) => {
-                    body::sse_event(&change.to_message(None))
+                    let (frame, o) = (body::sse_event(&change.to_message(None)), out.clone());
+                    let session = &entry.session;
+                    let view = || {
+                        let client = Some(session.client.clone());
+                        View::change(change.method(), session.revision, client, None)
+                    };
+                    let send = async move { o.send(frame).await.is_ok() };
+                    if !middleware::notify(layers.as_ref(), view, send).await {
+                        return;
+                    }
+                    continue;
                 }
                 Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => continue,
                 Err(broadcast::error::RecvError::Closed) => return,

@@ -386,15 +386,20 @@ mod tests {
     /// rare arm not boxed) fails here; CONTRIBUTING ("The request path") says how to keep it.
     #[test]
     fn the_request_future_hyper_holds_stays_small() {
-        const BOUND: usize = 1_168;
+        // What the future adds to the request it is given: hyper's `Incoming` is larger when
+        // a build enables more of hyper (the workspace's tests enable its client and HTTP/2),
+        // and that size is hyper's, not the request path's.
+        const BOUND: usize = 920;
         let router = Router::new(ServerInfo::new("t", "1"));
         let svc = Server::new(router).into_http(HttpConfig::default());
         let size = size_of_output(|req: Request<Incoming>| svc.handle_from(req, None, None));
+        let request = std::mem::size_of::<Request<Incoming>>();
+        let own = size - request;
         assert!(
-            size <= BOUND,
-            "McpService's request future is {size} bytes, over its bound of {BOUND}: keep \
-             the request path free of `async fn`s that hold their arguments, and box rare arms \
-             (CONTRIBUTING, \"The request path\")"
+            own <= BOUND,
+            "McpService's request future is {size} bytes, {own} beside the {request}-byte \
+             request, over its bound of {BOUND}: keep the request path free of `async fn`s \
+             that hold their arguments, and box rare arms (CONTRIBUTING, \"The request path\")"
         );
     }
 }

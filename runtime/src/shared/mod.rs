@@ -7,7 +7,8 @@
 //! so that any instance opens any retry's `requestState`. That alone lets a client replay a
 //! round on another instance, whose memory does not know it was taken: one more
 //! [`Server::shared_state`](crate::Server::shared_state) closes it. With the `redis` feature,
-//! [`Redis`] is that state on one Redis; [`SharedState::new`] takes stores of your own.
+//! [`Redis`] is that state on Redis (one, a primary Sentinel follows, or a Redis Cluster, over
+//! TCP or TLS: [`RedisConfig`]); [`SharedState::new`] takes stores of your own.
 //!
 //! A server given a key ring whose guard or ledger is still this process's memory logs a
 //! warning when it starts serving (target `rondo::fleet`).
@@ -17,7 +18,8 @@ mod redis;
 
 #[cfg(feature = "redis")]
 pub use self::redis::{
-    ConnectError, Persistence, Redis, RedisLedger, RedisReplayGuard, RedisTaskStore,
+    ConnectError, Persistence, Redis, RedisConfig, RedisConnection, RedisLedger, RedisReplayGuard,
+    RedisTaskStore,
 };
 
 use crate::state::{ErasedGuard, ErasedLedger, Ledger, ReplayGuard};

@@ -24,6 +24,7 @@ use crate::dispatch::{Conn, Engine, Route, poll_first};
 use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
 use crate::lines::{BadLine, Lines};
+use crate::middleware::{self, View};
 use crate::notify::filter::Advertised;
 use crate::protocol::Message;
 use crate::protocol::{self, Error, Inbound, JsonObject, Method, Request, RequestId};
@@ -357,6 +358,7 @@ impl<H: Handler> StdioConn<H> {
         let mut events = self.engine.hub.subscribe();
         let adv = Advertised::of(&self.engine.config.info.capabilities);
         let (out, ended) = (self.out.clone(), self.session_ended.clone());
+        let layers = self.engine.config.layers.clone();
         tokio::spawn(async move {
             loop {
                 tokio::select! {
@@ -364,7 +366,14 @@ impl<H: Handler> StdioConn<H> {
                     _ = ended.cancelled() => return,
                     ev = events.recv() => match ev {
                         Ok(change) if session.wants(adv, &change) => {
-                            if !out.send(change.to_message(None)).await {
+                            let msg = change.to_message(None);
+                            let o = out.clone();
+                            let view = || {
+                                let client = Some(session.client.clone());
+                                View::change(change.method(), session.revision, client, None)
+                            };
+                            let send = async move { o.send(msg).await };
+                            if !middleware::notify(layers.as_ref(), view, send).await {
                                 return;
                             }
                         }

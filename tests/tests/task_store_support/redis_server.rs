@@ -21,6 +21,8 @@ pub struct RedisServer {
     child: Child,
     dir: PathBuf,
     port: u16,
+    /// Its TLS port, when it serves TLS too.
+    tls_port: Option<u16>,
 }
 
 impl RedisServer {
@@ -28,6 +30,10 @@ impl RedisServer {
     /// the environment variable `CI` is not set. Under `CI` a missing server fails the test:
     /// CI must never skip these tests (`scripts/test-all.sh` installs it).
     pub fn start() -> Option<RedisServer> {
+        RedisServer::start_with(None)
+    }
+
+    fn start_with(tls: Option<(&Path, &str)>) -> Option<RedisServer> {
         let Some(bin) = find_binary() else {
             assert!(
                 std::env::var_os("CI").is_none(),
@@ -43,12 +49,43 @@ impl RedisServer {
         };
         let mut last = String::new();
         for attempt in 0..5 {
-            match try_start(&bin, attempt) {
+            match try_start(&bin, attempt, tls) {
                 Ok(server) => return Some(server),
                 Err(why) => last = why,
             }
         }
         panic!("redis-server did not start: {last}");
+    }
+
+    /// As [`start`](RedisServer::start), serving TLS too on a port of its own with the test
+    /// certificates of `certs` (`tests/fixtures/redis-tls`), asking clients for a certificate
+    /// as `auth_clients` says (`no`, `optional`, `yes`).
+    // Only this crate's TLS tests use it; the travel example's tests include this file too.
+    #[allow(dead_code)]
+    pub fn start_tls(certs: &Path, auth_clients: &str) -> Option<RedisServer> {
+        RedisServer::start_with(Some((certs, auth_clients)))
+    }
+
+    /// The `rediss://` URL of its TLS port, with `userinfo` (`user:password@`, or empty).
+    #[allow(dead_code)]
+    pub fn tls_url(&self, userinfo: &str) -> String {
+        let port = self.tls_port.expect("started with start_tls");
+        format!("rediss://{userinfo}127.0.0.1:{port}/0")
+    }
+
+    /// One command on its plain port: the reply's first line.
+    #[allow(dead_code)]
+    pub fn command(&self, args: &[&str]) -> String {
+        use std::io::{BufRead, BufReader};
+        let mut s = TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)).expect("connects");
+        let mut out = format!("*{}\r\n", args.len());
+        for a in args {
+            out.push_str(&format!("${}\r\n{a}\r\n", a.len()));
+        }
+        s.write_all(out.as_bytes()).expect("sends");
+        let mut line = String::new();
+        BufReader::new(s).read_line(&mut line).expect("reads");
+        line.trim_end().to_owned()
     }
 
     /// The URL clients connect to.
@@ -85,29 +122,51 @@ fn find_binary() -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn try_start(bin: &Path, attempt: u32) -> Result<RedisServer, String> {
-    // A port the OS just handed out; another process may take it before redis binds it, so
-    // a failure to start is retried on a new one.
-    let port = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))
-        .and_then(|l| l.local_addr())
-        .map_err(|e| e.to_string())?
-        .port();
+fn try_start(bin: &Path, attempt: u32, tls: Option<(&Path, &str)>) -> Result<RedisServer, String> {
+    // Ports the OS just handed out; another process may take one before redis binds it, so
+    // a failure to start is retried on new ones.
+    let free = || -> Result<(TcpListener, u16), String> {
+        let l = TcpListener::bind((Ipv4Addr::LOCALHOST, 0)).map_err(|e| e.to_string())?;
+        let port = l.local_addr().map_err(|e| e.to_string())?.port();
+        Ok((l, port))
+    };
+    let (held, port) = free()?;
+    let (held_tls, tls_port) = free()?;
+    drop((held, held_tls));
     let dir = std::env::temp_dir().join(format!(
         "rondo-redis-{}-{port}-{attempt}",
         std::process::id()
     ));
     std::fs::create_dir_all(&dir).map_err(|e| e.to_string())?;
-    let child = Command::new(bin)
+    let mut command = Command::new(bin);
+    command
         .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
         .args(["--save", "", "--appendonly", "no"])
         .arg("--dir")
-        .arg(&dir)
+        .arg(&dir);
+    if let Some((certs, auth_clients)) = tls {
+        command.args(["--tls-port", &tls_port.to_string()]);
+        for (flag, file) in [
+            ("--tls-cert-file", "server.pem"),
+            ("--tls-key-file", "server.key.pem"),
+            ("--tls-ca-cert-file", "ca.pem"),
+        ] {
+            command.arg(flag).arg(certs.join(file));
+        }
+        command.args(["--tls-auth-clients", auth_clients]);
+    }
+    let child = command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| format!("{}: {e}", bin.display()))?;
-    let mut server = RedisServer { child, dir, port };
+    let mut server = RedisServer {
+        child,
+        dir,
+        port,
+        tls_port: tls.map(|_| tls_port),
+    };
     let deadline = Instant::now() + Duration::from_secs(10);
     while Instant::now() < deadline {
         if let Ok(Some(status)) = server.child.try_wait() {

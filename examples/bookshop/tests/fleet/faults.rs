@@ -15,6 +15,7 @@
 
 use crate::client::{self, STATE_REJECTED};
 use crate::harness::{Fleet, State};
+use crate::redis::{Ledger, Node};
 use rondo_mcp::OnceError;
 use rondo_mcp::state::KeyRing;
 use serde_json::{Value, json};
@@ -62,9 +63,11 @@ enum Decided {
 }
 
 /// One flow, decided: whether the user accepted, and its final round as sent.
-struct Done {
-    accepted: bool,
-    retry: Value,
+pub struct Done {
+    pub accepted: bool,
+    pub retry: Value,
+    /// When it was decided.
+    pub finished: Instant,
 }
 
 /// Sends `body` to `to` until it is decided: the first answer that is neither "try again" nor
@@ -118,13 +121,13 @@ async fn until_decided(
 
 /// Flow `n`: asked, answered (accepted, or declined for a quarter of them), decided; a third
 /// send their final round again unchanged and changed. Panics on anything untrue.
-async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
+async fn flow(front: SocketAddr, tag: &str, n: usize, t: &Tally) -> Done {
     let patience = if n.is_multiple_of(2) {
         IMPATIENT
     } else {
         PATIENT
     };
-    let tag = format!("fault-{n}");
+    let tag = format!("{tag}-{n}");
     let (args, ordered) = client::order(n);
     let first = until_decided(
         front,
@@ -181,7 +184,11 @@ async fn flow(front: SocketAddr, n: usize, t: &Tally) -> Done {
         );
         t.changed_refused.fetch_add(1, Ordering::Relaxed);
     }
-    Done { accepted, retry }
+    Done {
+        accepted,
+        retry,
+        finished: Instant::now(),
+    }
 }
 
 /// How the final round's answer `m` decided the flow whose order reads `ordered`.
@@ -193,46 +200,157 @@ fn decision(m: &Value, ordered: &str) -> Option<Decided> {
     }
 }
 
-/// Flows, `LANES` at a time, until `stop`; each lane ends its flow in progress.
-fn load(
-    front: SocketAddr,
+/// Clients ordering through a fleet's front door, `LANES` flows at a time, while something
+/// happens to the fleet; [`check`](Clients::check) stops them and holds the fleet to the
+/// module's sentence.
+pub struct Clients {
     stop: Arc<AtomicBool>,
-    t: Arc<Tally>,
-) -> tokio::task::JoinSet<Vec<Done>> {
-    let next = Arc::new(AtomicUsize::new(0));
-    let mut lanes = tokio::task::JoinSet::new();
-    for _ in 0..LANES {
-        let (stop, t, next) = (stop.clone(), t.clone(), next.clone());
-        lanes.spawn(async move {
-            let mut done = Vec::new();
-            while !stop.load(Ordering::Relaxed) && done.len() < 500 {
-                let n = next.fetch_add(1, Ordering::Relaxed);
-                done.push(flow(front, n, &t).await);
-            }
-            done
-        });
-    }
-    lanes
+    tally: Arc<Tally>,
+    lanes: tokio::task::JoinSet<Vec<Done>>,
+    before: Counts,
+    started: Instant,
 }
 
-/// The faults, one after another, with load between them; what was injected.
-async fn inject(fleet: &mut Fleet) -> Vec<String> {
+/// What the fleet counted before the clients started: its instances' orders and its ledger.
+struct Counts {
+    orders: usize,
+    ledger: Ledger,
+}
+
+impl Counts {
+    async fn of(fleet: &Fleet, tag: &str) -> Counts {
+        Counts {
+            orders: fleet.orders(tag).await.values().sum(),
+            ledger: fleet.ledger(),
+        }
+    }
+}
+
+/// What the clients did, checked.
+pub struct Checked {
+    pub flows: Vec<Done>,
+    /// Requests resent after no answer, and after "try again".
+    pub no_answer: usize,
+    pub told_retry: usize,
+    /// What happened, in words: the counts of the flows, the resends and the orders.
+    summary: String,
+}
+
+impl std::fmt::Display for Checked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.summary)
+    }
+}
+
+impl Clients {
+    /// Starts them; `tag` names their requests.
+    pub async fn start(fleet: &Fleet, tag: &str) -> Clients {
+        let before = Counts::of(fleet, &format!("{tag}-before")).await;
+        let (stop, tally) = (Arc::new(AtomicBool::new(false)), Arc::new(Tally::default()));
+        let next = Arc::new(AtomicUsize::new(0));
+        let mut lanes = tokio::task::JoinSet::new();
+        let front = fleet.front();
+        for _ in 0..LANES {
+            let (stop, t, next, tag) = (stop.clone(), tally.clone(), next.clone(), tag.to_owned());
+            lanes.spawn(async move {
+                let mut done = Vec::new();
+                while !stop.load(Ordering::Relaxed) && done.len() < 500 {
+                    let n = next.fetch_add(1, Ordering::Relaxed);
+                    done.push(flow(front, &tag, n, &t).await);
+                }
+                done
+            });
+        }
+        Clients {
+            stop,
+            tally,
+            lanes,
+            before,
+            started: Instant::now(),
+        }
+    }
+
+    /// Stops the clients (each ends its flow in progress), lets the fleet's background steps
+    /// have their time, and checks: every accepted flow was answered with its order (each
+    /// flow already checked that), and since the clients started the instances placed one
+    /// order per accepted flow and the ledger gained one placed order per accepted flow and
+    /// one "declined" per declined one, with no claim left.
+    pub async fn check(mut self, fleet: &Fleet, tag: &str) -> Checked {
+        self.stop.store(true, Ordering::Relaxed);
+        let mut flows = Vec::new();
+        while let Some(lane) = self.lanes.join_next().await {
+            flows.extend(lane.expect("a lane"));
+        }
+        let took = self.started.elapsed();
+        // A step the fleet does in the background once Redis answers (a claim given back, an
+        // outcome recorded late) has its time: up to 5 s, until no claim is left.
+        let end = Instant::now() + Duration::from_secs(5);
+        while fleet.ledger().claimed > 0 && Instant::now() < end {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let accepted = flows.iter().filter(|f| f.accepted).count();
+        let declined = flows.len() - accepted;
+        let orders = fleet.orders(&format!("{tag}-after")).await;
+        let placed = orders.values().sum::<usize>() - self.before.orders;
+        assert_eq!(
+            placed, accepted,
+            "orders placed on the instances: {orders:?}"
+        );
+        let (now, then) = (fleet.ledger(), self.before.ledger);
+        let ledger = Ledger {
+            placed: now.placed - then.placed,
+            not_placed: now.not_placed - then.not_placed,
+            claimed: now.claimed,
+        };
+        assert_eq!(
+            (ledger.placed, ledger.not_placed, ledger.claimed),
+            (accepted, declined, 0),
+            "the ledger's new entries"
+        );
+        let t = &*self.tally;
+        let n = |c: &AtomicUsize| c.load(Ordering::Relaxed);
+        let summary = format!(
+            "{} flows in {took:?} ({accepted} accepted, {declined} declined); {} requests sent, \
+             of them resent: {} after no answer (the client's patience, a 502/504), {} after \
+             being told to try again, {} after 'being done by another request'; {} decided final \
+             rounds sent again unchanged, each the same answer; {} sent with the other answer, \
+             each refused -32602; {placed} orders placed on the instances (one per accepted flow; \
+             by instance, all told: {orders:?}), new ledger entries {ledger:?}",
+            flows.len(),
+            n(&t.sent),
+            n(&t.no_answer),
+            n(&t.told_retry),
+            n(&t.running),
+            n(&t.same_again),
+            n(&t.changed_refused),
+        );
+        Checked {
+            no_answer: n(&t.no_answer),
+            told_retry: n(&t.told_retry),
+            summary,
+            flows,
+        }
+    }
+}
+
+/// The faults, one after another on `redis`, with load between them (`pause`); what was
+/// injected.
+pub async fn inject(redis: &mut Node, pause: Duration) -> Vec<String> {
     let mut done = Vec::new();
-    let pause = |ms| tokio::time::sleep(Duration::from_millis(ms));
-    pause(1_000).await;
-    let redis = fleet.redis.as_mut().expect("a fleet on Redis");
+    let wait = |d: Duration| tokio::time::sleep(d);
+    wait(pause).await;
     redis.signal("STOP");
-    pause(1_500).await;
+    wait(Duration::from_millis(1_500)).await;
     redis.signal("CONT");
     done.push("SIGSTOP for 1.5 s".to_owned());
-    pause(1_000).await;
+    wait(pause).await;
     for _ in 0..2 {
         assert_eq!(
             redis.run(&["DEBUG", "SLEEP", "0.8"]).await.as_deref(),
             Ok("+OK")
         );
         done.push("DEBUG SLEEP 0.8".to_owned());
-        pause(700).await;
+        wait(pause.mul_f64(0.7)).await;
     }
     assert_eq!(
         redis
@@ -241,7 +359,7 @@ async fn inject(fleet: &mut Fleet) -> Vec<String> {
             .as_deref(),
         Ok("+OK")
     );
-    pause(1_200).await;
+    wait(Duration::from_millis(1_200)).await;
     assert_eq!(
         redis
             .run(&["CONFIG", "SET", "maxmemory", "0"])
@@ -250,12 +368,12 @@ async fn inject(fleet: &mut Fleet) -> Vec<String> {
         Ok("+OK")
     );
     done.push("full (maxmemory) for 1.2 s".to_owned());
-    pause(1_000).await;
+    wait(pause).await;
     redis.kill().await;
-    pause(300).await;
+    wait(Duration::from_millis(300)).await;
     redis.restart().await;
     done.push("SIGKILL, started again from its append-only file".to_owned());
-    pause(1_500).await;
+    wait(pause.mul_f64(1.5)).await;
     done
 }
 
@@ -266,47 +384,23 @@ async fn under_redis_faults_every_round_told_to_retry_is_applied_once_or_truly_r
     crate::harness::within(async {
         let keys = KeyRing::generate_spec(1);
         let mut fleet = Fleet::start("faults", [&keys, &keys, &keys], State::Redis).await;
-        let started = Instant::now();
-        let (stop, tally) = (Arc::new(AtomicBool::new(false)), Arc::new(Tally::default()));
-        let mut lanes = load(fleet.front(), stop.clone(), tally.clone());
-        let faults = inject(&mut fleet).await;
-        stop.store(true, Ordering::Relaxed);
-        let mut flows = Vec::new();
-        while let Some(lane) = lanes.join_next().await {
-            flows.extend(lane.expect("a lane"));
-        }
-        // A step the fleet does in the background once Redis answers (a claim given back, an
-        // outcome recorded late) has had its time.
-        tokio::time::sleep(Duration::from_secs(3)).await;
-
-        // Counted: every accepted flow was answered with its order, every declined one said
-        // so; the instances placed one order per accepted flow, and the ledger holds one
-        // placed order per accepted flow, one "declined" per declined flow, and no claim.
-        let accepted = flows.iter().filter(|f| f.accepted).count();
-        let declined = flows.len() - accepted;
-        let orders = fleet.orders("faults").await;
-        assert_eq!(orders.values().sum::<usize>(), accepted, "{orders:?}");
-        let ledger = fleet.ledger();
-        assert_eq!(
-            (ledger.placed, ledger.not_placed, ledger.claimed),
-            (accepted, declined, 0)
-        );
-        let t = &*tally;
-        let told = t.told_retry.load(Ordering::Relaxed);
-        let lost = t.no_answer.load(Ordering::Relaxed);
+        let clients = Clients::start(&fleet, "fault").await;
+        let faults = inject(fleet.node(), Duration::from_secs(1)).await;
+        let checked = clients.check(&fleet, "faults").await;
         assert!(
-            told > 0 && lost > 0,
-            "the faults told no client to retry ({told}) or lost no answer ({lost})"
+            checked.told_retry > 0 && checked.no_answer > 0,
+            "the faults told no client to retry ({}) or lost no answer ({})",
+            checked.told_retry,
+            checked.no_answer
         );
         for (_, i) in fleet.running() {
             assert!(!i.log().contains("keeps nothing on disk"), "{}", i.log());
         }
-        let took = started.elapsed();
 
         // Then Redis without its append-only file: started empty, it forgets every round and
         // every order. An instance started now warns of it; a decided final round sent again
         // orders once more. What the warning names, shown.
-        let redis = fleet.redis.as_mut().expect("redis");
+        let redis = fleet.node();
         redis.kill().await;
         redis.restart_without_persistence().await;
         fleet.restart(0, &keys).await;
@@ -316,9 +410,16 @@ async fn under_redis_faults_every_round_told_to_retry_is_applied_once_or_truly_r
             "{log}"
         );
         let before = fleet.orders("empty-before").await.values().sum::<usize>();
-        let replayed: Vec<&Done> = flows.iter().filter(|f| f.accepted).take(10).collect();
+        let replayed: Vec<&Done> = checked
+            .flows
+            .iter()
+            .filter(|f| f.accepted)
+            .take(10)
+            .collect();
+        let t = Tally::default();
         for (i, f) in replayed.iter().enumerate() {
-            let m = until_decided(fleet.front(), &format!("empty-{i}"), &f.retry, PATIENT, t).await;
+            let m =
+                until_decided(fleet.front(), &format!("empty-{i}"), &f.retry, PATIENT, &t).await;
             assert!(
                 m["result"]["content"][0]["text"]
                     .as_str()
@@ -330,21 +431,11 @@ async fn under_redis_faults_every_round_told_to_retry_is_applied_once_or_truly_r
         assert_eq!(after, before + replayed.len(), "each ordered again");
 
         eprintln!(
-            "faults: {} flows in {took:?} ({accepted} accepted, {declined} declined) through {} \
-             faults ({}); {} requests sent, of them resent: {lost} after no answer (the client's \
-             patience, a 502/504), {told} after being told to try again, {} after 'being done by \
-             another request'; {} decided final rounds sent again unchanged, each the same answer; \
-             {} sent with the other answer, each refused -32602; orders {orders:?} (one per \
-             accepted flow), ledger {ledger:?}. Then Redis restarted without its append-only \
-             file: the instance started after it warned, and {} decided final rounds sent again \
-             ordered again ({before} -> {after} orders)",
-            flows.len(),
+            "faults: {checked}; through {} faults ({}). Then Redis restarted without its \
+             append-only file: the instance started after it warned, and {} decided final \
+             rounds sent again ordered again ({before} -> {after} orders)",
             faults.len(),
             faults.join("; "),
-            t.sent.load(Ordering::Relaxed),
-            t.running.load(Ordering::Relaxed),
-            t.same_again.load(Ordering::Relaxed),
-            t.changed_refused.load(Ordering::Relaxed),
             replayed.len(),
         );
     })

@@ -19,12 +19,16 @@
 //! All traffic is on 127.0.0.1; every wait is bounded.
 
 mod client;
+mod cluster;
 mod faults;
 mod harness;
 mod log;
 mod procs;
 mod redis;
+mod sentinel;
 mod shared;
+mod tls;
+mod topology;
 
 use client::{End, Flow};
 use harness::{CROSSED, Fleet, Killed, Load, State, clean_log, spanning, until_crossed, within};

@@ -44,6 +44,38 @@ impl Drop for Scratch {
     }
 }
 
+/// The variables that say where Redis is: none reaches an instance from the test's own
+/// environment.
+pub const REDIS_VARS: [&str; 8] = [
+    "RONDO_REDIS_URL",
+    "RONDO_REDIS_SENTINEL",
+    "RONDO_REDIS_MASTER",
+    "RONDO_REDIS_CLUSTER",
+    "RONDO_REDIS_CA",
+    "RONDO_REDIS_CLIENT_CERT",
+    "RONDO_REDIS_CLIENT_KEY",
+    "RONDO_REDIS_WAIT",
+];
+
+/// Runs the bookshop with `args` and `env` (none of the test's own Redis variables), which
+/// must stop at start: status 2 and one line on stderr, returned.
+pub fn refused_at_start(args: &[&str], env: &[(&str, &str)]) -> String {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_bookshop"));
+    for var in REDIS_VARS.iter().chain(&["RONDO_STATE_KEYS"]) {
+        command.env_remove(var);
+    }
+    let out = command
+        .args(args)
+        .envs(env.iter().copied())
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the bookshop");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    err.trim_end().to_owned()
+}
+
 /// A free port on 127.0.0.1 (bound and released; the fleet binds it a moment later).
 pub fn free_port() -> SocketAddr {
     let l = TcpListener::bind("127.0.0.1:0").expect("bind a free port");
@@ -92,6 +124,14 @@ async fn wait_exit(child: &mut Child, what: &str) -> ExitStatus {
     }
 }
 
+/// How an instance is told where the fleet's Redis is: arguments (`--redis URL`) and
+/// environment variables (`RONDO_REDIS_CLUSTER`, ...).
+#[derive(Debug, Clone, Default)]
+pub struct Given {
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+}
+
 /// One bookshop instance serving HTTP on its own port.
 pub struct Instance {
     pub addr: SocketAddr,
@@ -100,12 +140,12 @@ pub struct Instance {
 }
 
 impl Instance {
-    /// Starts `bookshop --http addr` with `keys` as its `RONDO_STATE_KEYS`, and `--redis URL`
-    /// when given one; returns once it accepts connections.
+    /// Starts `bookshop --http addr` with `keys` as its `RONDO_STATE_KEYS`, told where Redis
+    /// is when given it; returns once it accepts connections.
     pub async fn start(
         addr: SocketAddr,
         keys: &str,
-        redis: Option<&str>,
+        redis: Option<&Given>,
         dir: &Path,
         generation: usize,
     ) -> Instance {
@@ -113,8 +153,11 @@ impl Instance {
         let stderr = std::fs::File::create(&log).expect("instance log");
         let mut command = Command::new(env!("CARGO_BIN_EXE_bookshop"));
         command.args(["--http", &addr.to_string()]);
-        if let Some(url) = redis {
-            command.args(["--redis", url]);
+        for var in REDIS_VARS {
+            command.env_remove(var);
+        }
+        if let Some(given) = redis {
+            command.args(&given.args).envs(given.env.iter().cloned());
         }
         let mut child = command
             .env("RONDO_STATE_KEYS", keys)

@@ -1,7 +1,9 @@
 //! The fleet's shared state: Debian's `redis-server` on a 127.0.0.1 port, persistent (an
 //! append-only file written and fsynced before each write is acknowledged), so that it can be
-//! killed and started again on the same port and directory with everything it acknowledged.
-//! Stopped when its handle is dropped.
+//! killed and started again on the same port and directory with everything it acknowledged;
+//! a node of a cluster or of a Sentinel-managed pair is one too, started with more arguments,
+//! and a Sentinel is one run in Sentinel mode (`topology.rs`). Stopped when its handle is
+//! dropped.
 
 use crate::procs::{free_port, wait_listening};
 use std::io::{BufRead, BufReader, Write};
@@ -13,29 +15,46 @@ use std::time::{Duration, Instant};
 /// How long Redis may take to answer `PING` after it starts (it loads its file first).
 const START: Duration = Duration::from_secs(15);
 
-pub struct Redis {
+pub struct Node {
     pub addr: SocketAddr,
-    dir: PathBuf,
+    pub dir: PathBuf,
     child: Option<Child>,
     starts: usize,
     /// Whether it keeps the append-only file (a restart without it starts empty).
     append_only: bool,
+    /// What it runs as.
+    kind: Kind,
 }
 
-impl Redis {
+/// What a node runs as.
+#[derive(Clone)]
+pub enum Kind {
+    /// A Redis, with these arguments besides the fleet's persistence settings.
+    Data(Vec<String>),
+    /// A Sentinel, from this configuration file (which it rewrites).
+    Sentinel(PathBuf),
+}
+
+impl Node {
     /// Starts one in `dir/redis`.
-    pub async fn start(dir: &Path) -> Redis {
-        let dir = dir.join("redis");
+    pub async fn start(dir: &Path) -> Node {
+        Node::start_as(dir, "redis", Kind::Data(Vec::new())).await
+    }
+
+    /// Starts one in `dir/name`, running as `kind`.
+    pub async fn start_as(dir: &Path, name: &str, kind: Kind) -> Node {
+        let dir = dir.join(name);
         std::fs::create_dir_all(&dir).expect("redis dir");
-        let mut redis = Redis {
+        let mut node = Node {
             addr: free_port(),
             dir,
             child: None,
             starts: 0,
             append_only: true,
+            kind,
         };
-        redis.spawn().await;
-        redis
+        node.spawn().await;
+        node
     }
 
     /// What the instances are given (`--redis`).
@@ -46,23 +65,33 @@ impl Redis {
     async fn spawn(&mut self) {
         let log = self.dir.join(format!("redis-{}.log", self.starts));
         self.starts += 1;
-        let mut child = Command::new(binary())
+        let mut redis = Command::new(binary());
+        match &self.kind {
+            Kind::Sentinel(conf) => {
+                redis.arg(conf).arg("--sentinel");
+            }
+            Kind::Data(extra) => {
+                redis
+                    .args([
+                        "--appendonly",
+                        if self.append_only { "yes" } else { "no" },
+                        "--appendfsync",
+                        "always",
+                        "--save",
+                        "",
+                        // `DEBUG SLEEP` (the fault tests' stall), from this machine only.
+                        "--enable-debug-command",
+                        "local",
+                    ])
+                    .args(extra);
+            }
+        }
+        let mut child = redis
             .args([
                 "--bind",
                 "127.0.0.1",
                 "--port",
                 &self.addr.port().to_string(),
-            ])
-            .args([
-                "--appendonly",
-                if self.append_only { "yes" } else { "no" },
-                "--appendfsync",
-                "always",
-                "--save",
-                "",
-                // `DEBUG SLEEP` (the fault tests' stall), from this machine only.
-                "--enable-debug-command",
-                "local",
             ])
             .arg("--dir")
             .arg(&self.dir)
@@ -145,11 +174,10 @@ for _, k in ipairs(redis.call('KEYS', 'rondo:once:*')) do
 end
 return {placed, not_placed, claimed}
 "#;
-        let reply = command(self.addr, &["EVAL", COUNT, "0"]).expect("EVAL");
+        let reply = query(self.addr, &["EVAL", COUNT, "0"]).expect("EVAL");
         let n: Vec<usize> = reply
-            .lines()
-            .skip(1)
-            .map(|l| l.trim_start_matches(':').parse().expect("an integer"))
+            .iter()
+            .map(|l| l.parse().expect("an integer"))
             .collect();
         assert_eq!(n.len(), 3, "{reply:?}");
         Ledger {
@@ -160,7 +188,7 @@ return {placed, not_placed, claimed}
     }
 }
 
-impl Drop for Redis {
+impl Drop for Node {
     fn drop(&mut self) {
         if let Some(mut c) = self.child.take() {
             let _ = c.kill();
@@ -170,16 +198,46 @@ impl Drop for Redis {
 }
 
 /// The effect ledger's entries, by outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Ledger {
     pub placed: usize,
     pub not_placed: usize,
     pub claimed: usize,
 }
 
-/// One command in RESP; the reply's text (a simple reply, or an array of integers as lines:
-/// `*N` then each `:n`), or the error.
-fn command(addr: SocketAddr, args: &[&str]) -> Result<String, String> {
+impl std::iter::Sum for Ledger {
+    fn sum<I: Iterator<Item = Ledger>>(all: I) -> Ledger {
+        all.fold(Ledger::default(), |a, b| Ledger {
+            placed: a.placed + b.placed,
+            not_placed: a.not_placed + b.not_placed,
+            claimed: a.claimed + b.claimed,
+        })
+    }
+}
+
+/// One command in RESP; the reply's first line (`+OK`, `+PONG`, `:1`), or the error.
+pub fn command(addr: SocketAddr, args: &[&str]) -> Result<String, String> {
+    let mut line = String::new();
+    send(addr, args)?
+        .read_line(&mut line)
+        .map_err(|e| e.to_string())?;
+    let head = line.trim_end().to_owned();
+    if head.starts_with('-') {
+        return Err(head);
+    }
+    Ok(head)
+}
+
+/// One command in RESP; every value of its reply, in order (a nested array flattened; an
+/// integer's digits, a string's text, a nil as ""), or the error.
+pub fn query(addr: SocketAddr, args: &[&str]) -> Result<Vec<String>, String> {
+    let mut values = Vec::new();
+    read_value(&mut send(addr, args)?, &mut values)?;
+    Ok(values)
+}
+
+/// Sends `args` as one command; the connection, to read the reply from.
+fn send(addr: SocketAddr, args: &[&str]) -> Result<BufReader<TcpStream>, String> {
     let mut s =
         TcpStream::connect_timeout(&addr, Duration::from_secs(1)).map_err(|e| e.to_string())?;
     s.set_read_timeout(Some(Duration::from_secs(5)))
@@ -189,34 +247,54 @@ fn command(addr: SocketAddr, args: &[&str]) -> Result<String, String> {
         out.push_str(&format!("${}\r\n{a}\r\n", a.len()));
     }
     s.write_all(out.as_bytes()).map_err(|e| e.to_string())?;
-    let mut reader = BufReader::new(s.try_clone().map_err(|e| e.to_string())?);
-    let mut line = String::new();
-    reader.read_line(&mut line).map_err(|e| e.to_string())?;
-    let head = line.trim_end().to_owned();
-    if head.starts_with('-') {
-        return Err(head);
+    Ok(BufReader::new(s))
+}
+
+/// Reads one RESP value into `values`.
+fn read_value(reader: &mut impl BufRead, values: &mut Vec<String>) -> Result<(), String> {
+    let mut head = String::new();
+    reader.read_line(&mut head).map_err(|e| e.to_string())?;
+    let head = head.trim_end();
+    let (kind, rest) = head.split_at(head.len().min(1));
+    let n = |rest: &str| rest.parse::<i64>().map_err(|_| format!("not RESP: {head}"));
+    match kind {
+        "-" => return Err(head.to_owned()),
+        "+" | ":" => values.push(rest.to_owned()),
+        "$" if n(rest)? < 0 => values.push(String::new()),
+        "$" => {
+            let mut body = vec![0; n(rest)? as usize + 2];
+            std::io::Read::read_exact(reader, &mut body).map_err(|e| e.to_string())?;
+            body.truncate(body.len() - 2);
+            values.push(String::from_utf8_lossy(&body).into_owned());
+        }
+        "*" => {
+            for _ in 0..n(rest)?.max(0) {
+                read_value(reader, values)?;
+            }
+        }
+        _ => return Err(format!("not RESP: {head}")),
     }
-    let Some(n) = head.strip_prefix('*') else {
-        return Ok(head);
-    };
-    let mut text = head.clone();
-    for _ in 0..n.parse::<usize>().map_err(|e| e.to_string())? {
-        line.clear();
-        reader.read_line(&mut line).map_err(|e| e.to_string())?;
-        text.push('\n');
-        text.push_str(line.trim_end());
-    }
-    Ok(text)
+    Ok(())
+}
+
+/// A command whose reply is one string (`INFO`, `CLUSTER NODES`, `CLUSTER MYID`): its text.
+pub fn bulk(addr: SocketAddr, args: &[&str]) -> Result<String, String> {
+    Ok(query(addr, args)?.join("\n"))
 }
 
 /// `redis-server` from `PATH` or Debian's `/usr/bin`.
 fn binary() -> PathBuf {
+    tool("redis-server")
+}
+
+/// `name` (`redis-server`, `redis-cli`) from `PATH` or Debian's `/usr/bin`.
+pub fn tool(name: &str) -> PathBuf {
     let path = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&path)
         .chain([PathBuf::from("/usr/bin")])
-        .map(|d| d.join("redis-server"))
+        .map(|d| d.join(name))
         .find(|p| p.is_file())
-        .expect(
-            "redis-server is not installed: `apt-get install -y redis-server` (scripts/test-all.sh does it)",
-        )
+        .unwrap_or_else(|| {
+            panic!("{name} is not installed: `apt-get install -y redis-server redis-tools` (scripts/test-all.sh does it)")
+        })
 }

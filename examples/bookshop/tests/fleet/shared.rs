@@ -78,69 +78,78 @@ async fn every_final_round_sent_again_anywhere_gets_its_order_and_orders_nothing
     within(async {
         let keys = KeyRing::generate_spec(1);
         let fleet = Fleet::start("replay", [&keys, &keys, &keys], State::Redis).await;
-        let flows = batch(fleet.front(), "replay", 0..150).await;
-        for f in &flows {
-            assert_eq!(f.end, End::Ordered, "flow {}: {f:?}", f.n);
-        }
-        let served = fleet.served(&flows).await;
-        clean_log(&served);
-        // Through the balancer, and to each instance directly: the two that did not answer the
-        // round, and the one that did.
-        let mut to = vec![fleet.front()];
-        to.extend(addrs(&fleet));
-        let sent = again(&flows, &to, "replay-again").await;
-        let mut elsewhere = 0;
-        for (n, addr, end) in &sent {
-            // The same round (a client that lost its answer): its order, from the ledger.
-            assert_eq!(
-                *end,
-                End::Ordered,
-                "flow {n}'s final round sent again to {addr}"
-            );
-            let f = &flows[*n];
-            if *addr != fleet.front() && served.by(f, 1) != Some(addr.to_string().as_str()) {
-                elsewhere += 1;
-            }
-        }
-        assert_eq!(
-            elsewhere,
-            2 * flows.len(),
-            "each to the two other instances"
-        );
-        // The same round with another answer (another delivery): refused everywhere.
-        let changed: Vec<Flow> = flows.iter().map(other_delivery).collect();
-        let refused = again(&changed, &to, "replay-changed").await;
-        for (n, addr, end) in &refused {
-            assert_eq!(
-                *end,
-                End::Refused,
-                "flow {n}'s final round changed, sent to {addr}"
-            );
-        }
-        // One order per flow, on the instance that answered its final round; the same in the
-        // shared ledger.
-        let orders = fleet.orders("replay").await;
-        placed_where_answered(&orders, &flows, &served);
-        assert_eq!(orders.values().sum::<usize>(), flows.len());
-        let ledger = fleet.ledger();
-        assert_eq!(
-            (ledger.placed, ledger.not_placed, ledger.claimed),
-            (flows.len(), 0, 0)
-        );
-        for (_, i) in fleet.running() {
-            assert!(!i.log().contains(UNSHARED), "{}", i.log());
-        }
-        eprintln!(
-            "replay: {} flows ordered, each final round sent again through nginx and to all three \
-             instances ({} sends, {elsewhere} to an instance that had not answered it): each \
-             answered with its order, none placed again; with another delivery ({} sends): all \
-             refused with -32602; orders {orders:?}, ledger {ledger:?}",
-            flows.len(),
-            sent.len(),
-            refused.len()
-        );
+        let report = replayed_everywhere(&fleet, "replay", 150).await;
+        eprintln!("replay: {report}");
     })
     .await;
+}
+
+/// On a fleet that has ordered nothing yet: `n` flows ordered, then each final round sent
+/// again through nginx and to all three instances directly (each answered with its order from
+/// the ledger, none placed again), and with another delivery (refused everywhere). Panics on
+/// anything else; what happened, in words.
+pub async fn replayed_everywhere(fleet: &Fleet, tag: &str, n: usize) -> String {
+    let flows = batch(fleet.front(), tag, 0..n).await;
+    for f in &flows {
+        assert_eq!(f.end, End::Ordered, "flow {}: {f:?}", f.n);
+    }
+    let served = fleet.served(&flows).await;
+    clean_log(&served);
+    // Through the balancer, and to each instance directly: the two that did not answer the
+    // round, and the one that did.
+    let mut to = vec![fleet.front()];
+    to.extend(addrs(fleet));
+    let sent = again(&flows, &to, &format!("{tag}-again")).await;
+    let mut elsewhere = 0;
+    for (n, addr, end) in &sent {
+        // The same round (a client that lost its answer): its order, from the ledger.
+        assert_eq!(
+            *end,
+            End::Ordered,
+            "flow {n}'s final round sent again to {addr}"
+        );
+        let f = &flows[*n];
+        if *addr != fleet.front() && served.by(f, 1) != Some(addr.to_string().as_str()) {
+            elsewhere += 1;
+        }
+    }
+    assert_eq!(
+        elsewhere,
+        2 * flows.len(),
+        "each to the two other instances"
+    );
+    // The same round with another answer (another delivery): refused everywhere.
+    let changed: Vec<Flow> = flows.iter().map(other_delivery).collect();
+    let refused = again(&changed, &to, &format!("{tag}-changed")).await;
+    for (n, addr, end) in &refused {
+        assert_eq!(
+            *end,
+            End::Refused,
+            "flow {n}'s final round changed, sent to {addr}"
+        );
+    }
+    // One order per flow, on the instance that answered its final round; the same in the
+    // shared ledger.
+    let orders = fleet.orders(tag).await;
+    placed_where_answered(&orders, &flows, &served);
+    assert_eq!(orders.values().sum::<usize>(), flows.len());
+    let ledger = fleet.ledger();
+    assert_eq!(
+        (ledger.placed, ledger.not_placed, ledger.claimed),
+        (flows.len(), 0, 0)
+    );
+    for (_, i) in fleet.running() {
+        assert!(!i.log().contains(UNSHARED), "{}", i.log());
+    }
+    format!(
+        "{} flows ordered, each final round sent again through nginx and to all three \
+         instances ({} sends, {elsewhere} to an instance that had not answered it): each \
+         answered with its order, none placed again; with another delivery ({} sends): all \
+         refused with -32602; orders {orders:?}, ledger {ledger:?}",
+        flows.len(),
+        sent.len(),
+        refused.len()
+    )
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -288,7 +297,7 @@ async fn redis_killed_under_load_refuses_what_it_cannot_guard_and_forgets_nothin
         let front = fleet.front();
         let load = Load::start(front, "restart", LANES, Duration::from_millis(300));
         load.run_for(40).await;
-        let redis = fleet.redis.as_mut().expect("redis");
+        let redis = fleet.node();
         redis.kill().await;
         let down = Instant::now();
         // Down: the rounds that need the guard are refused, clearly.

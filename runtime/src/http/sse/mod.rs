@@ -31,6 +31,7 @@ use crate::cx::Principal;
 use crate::dispatch::{Conn, Engine, Route};
 use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
+use crate::middleware::{self, View};
 use crate::notify::filter::Advertised;
 use crate::protocol::{self, Error, Inbound, Message, Method, Request};
 use crate::session::LegacySession;
@@ -436,6 +437,7 @@ fn forward_changes<H: Handler>(
 ) {
     let mut events = engine.hub.subscribe();
     let adv = Advertised::of(&engine.config.info.capabilities);
+    let layers = engine.config.layers.clone();
     tokio::spawn(async move {
         loop {
             tokio::select! {
@@ -443,7 +445,13 @@ fn forward_changes<H: Handler>(
                 _ = stop.cancelled() => return,
                 ev = events.recv() => match ev {
                     Ok(change) if session.wants(adv, &change) => {
-                        if out.send(change.to_message(None)).await.is_err() {
+                        let (msg, o) = (change.to_message(None), out.clone());
+                        let view = || {
+                            let client = Some(session.client.clone());
+                            View::change(change.method(), session.revision, client, None)
+                        };
+                        let send = async move { o.send(msg).await.is_ok() };
+                        if !middleware::notify(layers.as_ref(), view, send).await {
                             return;
                         }
                     }

@@ -1,6 +1,7 @@
 //! The effect ledger a fleet shares on Redis.
 //!
-//! One string per effect, `{prefix}{flow}/{name}`: `c:` and the claimant's id while claimed,
+//! One string per effect, `{prefix}{<flow>}/{name}` (the flow id a hash tag: a flow's keys on
+//! one node of a cluster): `c:` and the claimant's id while claimed,
 //! `=` and the outcome's JSON once recorded, expiring at the claim's expiry plus the skew
 //! (`PXAT`). Each step is one script, atomic in Redis: claiming (read, or claim when absent),
 //! recording and releasing (only the claimant's own claim), and extending (`PEXPIREAT .. GT`,
@@ -16,10 +17,8 @@
 //! finds it rather than the claim. Both are bounded: every 200 ms for at most 30 s, at most 1024
 //! at once in a process.
 
-use super::{Keyspace, unavailable};
+use super::{Keyspace, RedisConnection, unavailable};
 use crate::state::{Claim, Ledger, LedgerError};
-use redis::Script;
-use redis::aio::ConnectionManager;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, SystemTime};
 
@@ -32,12 +31,16 @@ redis.call('SET', KEYS[1], 'c:' .. ARGV[2], 'PXAT', ARGV[1])
 return false
 ";
 
-/// KEYS: the effect. ARGV: claimant, outcome. Records only over the claimant's own claim.
+/// KEYS: the effect. ARGV: claimant, outcome. Records only over the claimant's own claim;
+/// the same outcome already there counts as recorded (a record sent again whose first answer
+/// was lost, or that waits for replicas again).
 const RECORD: &str = r"
-if redis.call('GET', KEYS[1]) == 'c:' .. ARGV[1] then
+local v = redis.call('GET', KEYS[1])
+if v == 'c:' .. ARGV[1] then
   redis.call('SET', KEYS[1], '=' .. ARGV[2], 'KEEPTTL')
   return 1
 end
+if v == '=' .. ARGV[2] then return 1 end
 return 0
 ";
 
@@ -85,11 +88,8 @@ const SETTLED: Duration = Duration::from_secs(2);
 /// the guard and the task store on one connection).
 #[derive(Clone)]
 pub struct RedisLedger {
-    conn: ConnectionManager,
+    conn: RedisConnection,
     space: Keyspace,
-    claim: Script,
-    record: Script,
-    release: Script,
 }
 
 impl RedisLedger {
@@ -97,28 +97,37 @@ impl RedisLedger {
     pub const DEFAULT_PREFIX: &'static str = "rondo:once:";
 
     /// A ledger on an existing connection.
-    pub fn new(conn: ConnectionManager) -> Self {
+    pub fn new(conn: impl Into<RedisConnection>) -> Self {
         RedisLedger {
-            conn,
+            conn: conn.into(),
             space: Keyspace::new(RedisLedger::DEFAULT_PREFIX),
-            claim: Script::new(CLAIM),
-            record: Script::new(RECORD),
-            release: Script::new(RELEASE),
         }
     }
 
-    /// Releases `claimant`'s claim on `key`: `Ok(true)` when there was one to release.
+    /// `script` on the entry of `key` (`flow/name`), with `args`: one `EVAL` (the script
+    /// sent whole: nothing to load on a node that restarted or joined a cluster).
+    fn eval(&self, script: &str, key: &str, args: &[&str]) -> redis::Cmd {
+        let mut cmd = redis::cmd("EVAL");
+        cmd.arg(script)
+            .arg(1)
+            .arg(self.space.flow_key(key, key.find('/')))
+            .arg(args);
+        cmd
+    }
+
+    /// Releases `claimant`'s claim on `key`: `Ok(true)` when there was one to release. (Not
+    /// waiting for replicas: a release lost in a failover leaves a claim, and later runs
+    /// answer that the step may have been done, which is true.)
     async fn release_now(&self, key: &str, claimant: &str) -> redis::RedisResult<bool> {
         let n: i64 = self
-            .release
-            .key(self.space.key(key))
-            .arg(claimant)
-            .invoke_async(&mut self.conn.clone())
+            .conn
+            .query(&self.eval(RELEASE, key, &[claimant]))
             .await?;
         Ok(n == 1)
     }
 
-    /// Records `outcome` over `claimant`'s claim on `key`: `Ok(true)` when it was there.
+    /// Records `outcome` over `claimant`'s claim on `key`: `Ok(true)` when it was there (or
+    /// already recorded).
     async fn record_now(
         &self,
         key: &str,
@@ -126,11 +135,8 @@ impl RedisLedger {
         outcome: &str,
     ) -> redis::RedisResult<bool> {
         let n: i64 = self
-            .record
-            .key(self.space.key(key))
-            .arg(claimant)
-            .arg(outcome)
-            .invoke_async(&mut self.conn.clone())
+            .conn
+            .write(self.eval(RECORD, key, &[claimant, outcome]))
             .await?;
         Ok(n == 1)
     }
@@ -210,12 +216,10 @@ impl Ledger for RedisLedger {
         expires_at: SystemTime,
         _now: SystemTime,
     ) -> Result<Claim, LedgerError> {
+        let expiry = self.space.expiry(expires_at).to_string();
         let found: Option<String> = match self
-            .claim
-            .key(self.space.key(key))
-            .arg(self.space.expiry(expires_at))
-            .arg(claimant)
-            .invoke_async(&mut self.conn.clone())
+            .conn
+            .write(self.eval(CLAIM, key, &[&expiry, claimant]))
             .await
         {
             Ok(found) => found,
@@ -266,13 +270,12 @@ impl Ledger for RedisLedger {
     }
 
     async fn extend(&self, key: &str, until: SystemTime) -> Result<(), LedgerError> {
-        let _: i64 = redis::cmd("PEXPIREAT")
-            .arg(self.space.key(key))
+        let mut extend = redis::cmd("PEXPIREAT");
+        extend
+            .arg(self.space.flow_key(key, key.find('/')))
             .arg(self.space.expiry(until))
-            .arg("GT")
-            .query_async(&mut self.conn.clone())
-            .await
-            .map_err(failed)?;
+            .arg("GT");
+        let _: i64 = self.conn.write(extend).await.map_err(failed)?;
         Ok(())
     }
 }

@@ -1,12 +1,12 @@
 //! The replay guard a fleet shares on Redis.
 
-use super::{Keyspace, manager, unavailable};
+use super::{Keyspace, RedisConnection, conn, unavailable};
 use crate::state::{GuardError, ReplayGuard, RoundUse};
-use redis::aio::ConnectionManager;
 use std::time::SystemTime;
 
 /// The [`ReplayGuard`] a fleet shares on Redis: taking a round is one command,
-/// `SET {prefix}{round} {fingerprint} NX GET PXAT {expires_at + skew}`, which records the
+/// `SET {prefix}{<flow>}.<round> {fingerprint} NX GET PXAT {expires_at + skew}` (the flow id a
+/// hash tag: a flow's keys on one node of a cluster), which records the
 /// fingerprint when nothing is there and answers what was (Redis 7.0 or later). The key
 /// outlives the state by the clock skew allowed between instances (default 30 s), so no
 /// instance can replay a state that another still accepts.
@@ -16,7 +16,7 @@ use std::time::SystemTime;
 /// is served ([`RoundUse::Again`]), so a round refused with "try again" can be tried again.
 #[derive(Clone)]
 pub struct RedisReplayGuard {
-    conn: ConnectionManager,
+    conn: RedisConnection,
     space: Keyspace,
 }
 
@@ -24,18 +24,19 @@ impl RedisReplayGuard {
     /// The default key prefix.
     pub const DEFAULT_PREFIX: &'static str = "rondo:replay:";
 
-    /// Connects to the Redis at `url`.
+    /// Connects to the Redis at `url` (one Redis; [`Redis::open`](super::Redis::open) for the
+    /// other ways).
     pub async fn connect(url: &str) -> Result<Self, GuardError> {
-        let conn = manager(url)
+        let conn = conn::one(url)
             .await
             .map_err(|e| GuardError::new(unavailable(e)))?;
         Ok(RedisReplayGuard::new(conn))
     }
 
     /// A guard on an existing connection.
-    pub fn new(conn: ConnectionManager) -> Self {
+    pub fn new(conn: impl Into<RedisConnection>) -> Self {
         RedisReplayGuard {
-            conn,
+            conn: conn.into(),
             space: Keyspace::new(RedisReplayGuard::DEFAULT_PREFIX),
         }
     }
@@ -51,14 +52,16 @@ impl ReplayGuard for RedisReplayGuard {
         expires_at: SystemTime,
         _now: SystemTime,
     ) -> Result<RoundUse, GuardError> {
-        let before: Option<String> = redis::cmd("SET")
-            .arg(self.space.key(round))
+        let mut set = redis::cmd("SET");
+        set.arg(self.space.flow_key(round, round.rfind('.')))
             .arg(fingerprint)
             .arg("NX")
             .arg("GET")
             .arg("PXAT")
-            .arg(self.space.expiry(expires_at))
-            .query_async(&mut self.conn.clone())
+            .arg(self.space.expiry(expires_at));
+        let before: Option<String> = self
+            .conn
+            .write(set)
             .await
             .map_err(|e| GuardError::new(unavailable(e)))?;
         Ok(match before {

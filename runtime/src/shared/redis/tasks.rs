@@ -3,33 +3,44 @@
 //! Layout (design §24): each task is one hash `{prefix}{id}` with the fields `v` (its version)
 //! and `rec` (the record as JSON), expiring at `created + ttl + skew` (`PEXPIREAT`); each
 //! principal's tasks are a sorted set `{prefix}owner:+{principal}` (`{prefix}owner:-` without
-//! one) of ids scored by their expiry, which bounds how many one principal holds. Two Lua
-//! scripts make the steps that must be atomic one command each: creating (count the
-//! principal's live tasks, refuse or insert) and the compare-and-set write (replace `rec` only
-//! when `v` is still the version read). Everything else is the trait's read-modify-CAS loop.
+//! one) of ids scored by their expiry, which bounds how many one principal holds. Lua
+//! scripts make the steps that must be atomic one command each, on one key each (so that on a
+//! Redis Cluster, where a task and its principal's set live on different nodes, each runs
+//! where its key is): reserving a place (count the principal's live tasks, refuse or add the
+//! id), inserting the record (unless the id exists), and the compare-and-set write (replace
+//! `rec` only when `v` is still the version read). Everything else is the trait's
+//! read-modify-CAS loop.
 //!
-//! It needs Redis 6.2 or later (`PXAT`; the create script also uses `PEXPIRETIME`, 7.0) on a
-//! single primary (with replicas or Sentinel): the create script touches two keys, which
-//! Redis Cluster would put in different slots.
+//! Creating is the reservation, then the insertion: the count and the reservation are one
+//! atomic step, so no principal ever holds more than its bound. A create that fails between
+//! the two leaves a reservation without a task, which counts against the bound until it
+//! expires (the task's lifetime): it refuses sooner, never later.
+//!
+//! It needs Redis 7.0 or later (`PXAT`, `PEXPIRETIME`).
 
-use super::{Keyspace, manager, unavailable};
+use super::{Keyspace, RedisConnection, conn, unavailable};
 use crate::tasks::{StoreError, TaskId, TaskRecord, TaskStore};
-use redis::Script;
-use redis::aio::ConnectionManager;
 
-/// Counts the principal's live tasks and inserts the new one, or refuses.
-/// KEYS: task, owner set. ARGV: record JSON, version, expiry, expiry + skew, now, bound, id.
-/// Returns 1 (stored), 0 (the principal is at its bound), -1 (the id exists).
-const CREATE: &str = r"
-redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', '(' .. ARGV[5])
-if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
-if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[6]) then return 0 end
-redis.call('HSET', KEYS[1], 'v', ARGV[2], 'rec', ARGV[1])
-redis.call('PEXPIREAT', KEYS[1], ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[3], ARGV[7])
-if redis.call('PEXPIRETIME', KEYS[2]) < tonumber(ARGV[4]) then
-  redis.call('PEXPIREAT', KEYS[2], ARGV[4])
+/// Counts the principal's live tasks and reserves a place for the new one, or refuses.
+/// KEYS: owner set. ARGV: now, bound, id, expiry, expiry + skew. Returns 1 (reserved), 0 (the
+/// principal is at its bound), -1 (the id is already there).
+const RESERVE: &str = r"
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[1])
+if redis.call('ZSCORE', KEYS[1], ARGV[3]) then return -1 end
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+if redis.call('PEXPIRETIME', KEYS[1]) < tonumber(ARGV[5]) then
+  redis.call('PEXPIREAT', KEYS[1], ARGV[5])
 end
+return 1
+";
+
+/// Inserts the record unless the id exists.
+/// KEYS: task. ARGV: record JSON, version, expiry + skew. Returns 1 (stored), -1 (exists).
+const INSERT: &str = r"
+if redis.call('EXISTS', KEYS[1]) == 1 then return -1 end
+redis.call('HSET', KEYS[1], 'v', ARGV[2], 'rec', ARGV[1])
+redis.call('PEXPIREAT', KEYS[1], ARGV[3])
 return 1
 ";
 
@@ -52,10 +63,8 @@ return 1
 /// the caller reads again).
 #[derive(Clone)]
 pub struct RedisTaskStore {
-    conn: ConnectionManager,
+    conn: RedisConnection,
     space: Keyspace,
-    create: Script,
-    cas: Script,
 }
 
 impl RedisTaskStore {
@@ -63,23 +72,31 @@ impl RedisTaskStore {
     pub const DEFAULT_PREFIX: &'static str = "rondo:task:";
 
     /// Connects to the Redis at `url` (`redis://host:port/db`, with `user:password@` when
-    /// it needs them).
+    /// it needs them; [`Redis::open`](super::Redis::open) for the other ways).
     pub async fn connect(url: &str) -> Result<Self, StoreError> {
         Ok(RedisTaskStore::new(
-            manager(url)
+            conn::one(url)
                 .await
                 .map_err(|e| StoreError::Unavailable(e.to_string()))?,
         ))
     }
 
     /// A store on an existing connection.
-    pub fn new(conn: ConnectionManager) -> Self {
+    pub fn new(conn: impl Into<RedisConnection>) -> Self {
         RedisTaskStore {
-            conn,
+            conn: conn.into(),
             space: Keyspace::new(RedisTaskStore::DEFAULT_PREFIX),
-            create: Script::new(CREATE),
-            cas: Script::new(CAS),
         }
+    }
+
+    /// `script` on `key` with `args`, one `EVAL`, as a write that decides something.
+    async fn eval(&self, script: &str, key: String, args: &[&str]) -> Result<i64, StoreError> {
+        let mut cmd = redis::cmd("EVAL");
+        cmd.arg(script).arg(1).arg(key).arg(args);
+        self.conn
+            .write(cmd)
+            .await
+            .map_err(|e| StoreError::Unavailable(unavailable(e)))
     }
 
     fn task_key(&self, id: &TaskId) -> String {
@@ -102,33 +119,55 @@ impl TaskStore for RedisTaskStore {
     async fn create(&self, record: &TaskRecord, max_live: usize) -> Result<(), StoreError> {
         record.check()?;
         let expires = record.expires_at_ms();
-        let stored: i64 = self
-            .create
-            .key(self.task_key(&record.id))
-            .key(self.owner_key(record.principal.as_deref()))
-            .arg(to_json(record)?)
-            .arg(record.version)
-            .arg(expires)
-            .arg(expires.saturating_add(self.space.skew_ms))
-            .arg(record.created_at_ms)
-            .arg(max_live)
-            .arg(record.id.as_str())
-            .invoke_async(&mut self.conn.clone())
-            .await
-            .map_err(|e| StoreError::Unavailable(unavailable(e)))?;
-        match stored {
-            1 => Ok(()),
-            0 => Err(StoreError::Full { max: max_live }),
-            _ => Err(StoreError::Exists),
+        let kept = expires.saturating_add(self.space.skew_ms);
+        let owner = self.owner_key(record.principal.as_deref());
+        let id = record.id.as_str();
+        let reserved = self
+            .eval(
+                RESERVE,
+                owner.clone(),
+                &[
+                    &record.created_at_ms.to_string(),
+                    &max_live.to_string(),
+                    id,
+                    &expires.to_string(),
+                    &kept.to_string(),
+                ],
+            )
+            .await?;
+        match reserved {
+            1 => {}
+            0 => return Err(StoreError::Full { max: max_live }),
+            _ => return Err(StoreError::Exists),
         }
+        let json = to_json(record)?;
+        let stored = self
+            .eval(
+                INSERT,
+                self.task_key(&record.id),
+                &[&json, &record.version.to_string(), &kept.to_string()],
+            )
+            .await?;
+        if stored != 1 {
+            // Another principal's task has this id: the place reserved is given back.
+            let _: redis::RedisResult<i64> = self
+                .conn
+                .query(redis::cmd("ZREM").arg(&owner).arg(id))
+                .await;
+            return Err(StoreError::Exists);
+        }
+        Ok(())
     }
 
     async fn load(&self, id: &TaskId, now_ms: u64) -> Result<Option<TaskRecord>, StoreError> {
-        let (version, rec): (Option<u64>, Option<String>) = redis::cmd("HMGET")
-            .arg(self.task_key(id))
-            .arg("v")
-            .arg("rec")
-            .query_async(&mut self.conn.clone())
+        let (version, rec): (Option<u64>, Option<String>) = self
+            .conn
+            .query(
+                redis::cmd("HMGET")
+                    .arg(self.task_key(id))
+                    .arg("v")
+                    .arg("rec"),
+            )
             .await
             .map_err(|e| StoreError::Unavailable(unavailable(e)))?;
         let (Some(version), Some(rec)) = (version, rec) else {
@@ -156,15 +195,14 @@ impl TaskStore for RedisTaskStore {
             version: expected + 1,
             ..record.clone()
         };
-        let written: i64 = self
-            .cas
-            .key(self.task_key(&record.id))
-            .arg(expected)
-            .arg(next.version)
-            .arg(to_json(&next)?)
-            .invoke_async(&mut self.conn.clone())
-            .await
-            .map_err(|e| StoreError::Unavailable(unavailable(e)))?;
+        let json = to_json(&next)?;
+        let written = self
+            .eval(
+                CAS,
+                self.task_key(&record.id),
+                &[&expected.to_string(), &next.version.to_string(), &json],
+            )
+            .await?;
         Ok(written == 1)
     }
 }
