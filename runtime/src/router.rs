@@ -13,6 +13,7 @@ use crate::protocol::{
 use crate::registry::{Catalog, Registry, RegistryError};
 use crate::resources::ResourceSet;
 use crate::server_info::ServerInfo;
+#[cfg(feature = "skills")]
 use crate::skills::Skills;
 use crate::tools::{BoxFuture, TaskMode, ToolBox};
 use std::borrow::Cow;
@@ -58,6 +59,12 @@ pub struct Router {
 }
 
 /// A router's catalog: in place, or shared with a [`Registry`] that changes it.
+// One per router, made once: the fixed catalog stays in place (no box) so that the static
+// path reads it with no indirection.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per router; the fixed catalog is read in place"
+)]
 enum Parts {
     /// Fixed when the router was built: read directly, with no atomic operation.
     Fixed(Catalog),

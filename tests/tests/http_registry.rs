@@ -26,7 +26,10 @@ async fn second() -> &'static str {
 async fn served() -> (Running, Registry) {
     let mut router = Router::new(ServerInfo::new("registry", "1.0.0")).tools(tools![first]);
     let registry = router.registry();
-    (start(Server::new(router), HttpConfig::default()).await, registry)
+    (
+        start(Server::new(router), HttpConfig::default()).await,
+        registry,
+    )
 }
 
 fn req(id: i64, method: &str, params: Value) -> Value {
@@ -52,12 +55,22 @@ async fn a_session_s_get_stream_hears_each_change_at_every_streamable_revision()
         assert_eq!(stream.status, StatusCode::OK, "{rev:?}");
         registry.add_tools(tools![second]).unwrap();
         let heard = stream.event().await.expect("a change");
-        assert_eq!(heard["method"], "notifications/tools/list_changed", "{rev:?}");
-        let list = session.post(&req(1, "tools/list", json!({}))).await.json().await;
+        assert_eq!(
+            heard["method"], "notifications/tools/list_changed",
+            "{rev:?}"
+        );
+        let list = session
+            .post(&req(1, "tools/list", json!({})))
+            .await
+            .json()
+            .await;
         assert_eq!(names(&list), ["first", "second"], "{rev:?}");
         registry.remove_tool("first").unwrap();
         let heard = stream.event().await.expect("a change");
-        assert_eq!(heard["method"], "notifications/tools/list_changed", "{rev:?}");
+        assert_eq!(
+            heard["method"], "notifications/tools/list_changed",
+            "{rev:?}"
+        );
         let call = req(2, "tools/call", json!({"name": "first", "arguments": {}}));
         let gone = session.post(&call).await.json().await;
         assert_eq!(gone["error"]["message"], "Unknown tool: first", "{rev:?}");
@@ -106,12 +119,20 @@ async fn an_http_sse_session_hears_each_change() {
     let mut s = SseSession::open(running.addr, Revision::V2024_11_05).await;
     s.initialize("2024-11-05", json!({})).await;
     registry.add_tools(tools![second]).unwrap();
-    assert_eq!(s.message().await["method"], "notifications/tools/list_changed");
+    assert_eq!(
+        s.message().await["method"],
+        "notifications/tools/list_changed"
+    );
     let list = s.call(1, "tools/list", json!({})).await;
     assert_eq!(names(&list), ["first", "second"]);
     registry.remove_tool("first").unwrap();
-    assert_eq!(s.message().await["method"], "notifications/tools/list_changed");
-    let gone = s.call(2, "tools/call", json!({"name": "first", "arguments": {}})).await;
+    assert_eq!(
+        s.message().await["method"],
+        "notifications/tools/list_changed"
+    );
+    let gone = s
+        .call(2, "tools/call", json!({"name": "first", "arguments": {}}))
+        .await;
     assert_eq!(gone["error"]["message"], "Unknown tool: first");
     running.stop().await;
 }

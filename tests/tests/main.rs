@@ -10,6 +10,7 @@ use task_store_support::redis_server;
 mod asks_advertised;
 mod auth_jwt;
 mod client_policy;
+mod custom_methods;
 mod docs_truth;
 mod elicit_forms;
 mod fleet_state;

@@ -8,8 +8,8 @@ use crate::cx::Cx;
 use crate::identity::Scope;
 use crate::prompts::PromptSet;
 use crate::protocol::{
-    CallToolResult, Cursor, Error, echo, GetPromptResult, HeaderParam, JsonObject, Page, Prompt,
-    ReadResourceResult, Resource, ResourceTemplate, Tool,
+    CallToolResult, Cursor, Error, GetPromptResult, HeaderParam, JsonObject, Page, Prompt,
+    ReadResourceResult, Resource, ResourceTemplate, Tool, echo,
 };
 use crate::resources::{ResourceDef, ResourceSet};
 use crate::skills::Skills;
@@ -158,6 +158,7 @@ impl Catalog {
     }
 
     /// Adds skills (the builder's; a clash between skills panics in [`Skills`]'s merge).
+    #[cfg(feature = "skills")]
     pub(crate) fn add_skills(&mut self, skills: Skills) -> Result<(), RegistryError> {
         Arc::make_mut(&mut self.skills).merge(skills);
         let resources = self.resources.clone();
