@@ -11,6 +11,7 @@
 //!   rejects.
 //! - [`serving`]: stdio, Streamable HTTP, stopping, and the protocol notes.
 //! - [`changing`]: tools, prompts and resources added and removed while serving (the registry).
+//! - [`extending`]: custom request methods and extensions, and how Rondo's own are registered.
 //! - [`fleet`]: many instances behind a load balancer: shared state on Redis, the key ring and
 //!   its rotation, nginx and Kubernetes.
 //! - [`authorization`]: a remote server as an OAuth 2.1 resource server (feature
@@ -36,6 +37,9 @@ pub mod serving {}
 
 #[doc = include_str!("../../guide/changing.md")]
 pub mod changing {}
+
+#[doc = include_str!("../../guide/extending.md")]
+pub mod extending {}
 
 #[doc = include_str!("../../guide/fleet.md")]
 pub mod fleet {}
