@@ -121,13 +121,19 @@ async fn tools_come_and_go(rev: Revision) {
     registry.add_tools(tools![beta]).unwrap();
     until_heard(&client, tools_changed, 1).await;
     assert_eq!(tool_names(&client).await, ["alpha", "beta"]);
-    assert_eq!(client.call_tool("beta", json!({})).await.unwrap().text(), "beta");
+    assert_eq!(
+        client.call_tool("beta", json!({})).await.unwrap().text(),
+        "beta"
+    );
 
     registry.remove_tool("alpha").unwrap();
     until_heard(&client, tools_changed, 2).await;
     assert_eq!(tool_names(&client).await, ["beta"]);
     let gone = client.call_tool("alpha", json!({})).await.unwrap_err();
-    assert_eq!((gone.code, gone.message.as_str()), (code::INVALID_PARAMS, "Unknown tool: alpha"));
+    assert_eq!(
+        (gone.code, gone.message.as_str()),
+        (code::INVALID_PARAMS, "Unknown tool: alpha")
+    );
 
     registry.add_prompts(prompts![welcome]).unwrap();
     until_heard(&client, "notifications/prompts/list_changed", 1).await;
@@ -173,24 +179,43 @@ async fn a_refused_change_changes_and_announces_nothing() {
     };
     assert_eq!(registry.add_tools(tools![alpha]), Err(taken.clone()));
     // All or none: `gamma` is not added with the `alpha` the edit cannot add.
-    let edit = Edit::new().add_tools(tools![gamma]).add_tools(tools![alpha]);
+    let edit = Edit::new()
+        .add_tools(tools![gamma])
+        .add_tools(tools![alpha]);
     assert_eq!(registry.apply(edit), Err(taken));
     let unknown = registry.remove_tool("nothing").unwrap_err();
-    assert_eq!(unknown.to_string(), "no tool name `nothing` is served by this router");
+    assert_eq!(
+        unknown.to_string(),
+        "no tool name `nothing` is served by this router"
+    );
     assert!(matches!(
         registry.remove_resource("test://nothing"),
-        Err(RegistryError::Unknown { kind: ItemKind::Resource, .. })
+        Err(RegistryError::Unknown {
+            kind: ItemKind::Resource,
+            ..
+        })
     ));
     // A task-capable tool needs the tasks extension, which a server cannot add once started.
     let refused = registry.add_tools(tools![slow]).unwrap_err();
-    assert_eq!(refused, RegistryError::TasksNotAdvertised { tool: "slow".into() });
+    assert_eq!(
+        refused,
+        RegistryError::TasksNotAdvertised {
+            tool: "slow".into()
+        }
+    );
     assert_eq!(registry.tool_names(), ["alpha"]);
     assert_eq!(tool_names(&client).await, ["alpha"]);
     // A change heard now is the first: none of the refused ones was announced.
-    registry.apply(Edit::new().remove_tool("alpha").add_tools(tools![alpha])).unwrap();
+    registry
+        .apply(Edit::new().remove_tool("alpha").add_tools(tools![alpha]))
+        .unwrap();
     until_heard(&client, "notifications/tools/list_changed", 1).await;
     tokio::time::sleep(Duration::from_millis(50)).await;
-    assert_eq!(heard(&client, "notifications/tools/list_changed"), 1, "one edit, one notification");
+    assert_eq!(
+        heard(&client, "notifications/tools/list_changed"),
+        1,
+        "one edit, one notification"
+    );
 }
 
 /// Says it started, then waits for its gate: the call that is running while its tool is
@@ -242,11 +267,16 @@ async fn a_call_running_when_its_tool_is_removed_finishes() {
 }
 
 /// `tools/list` page by page: `(names, nextCursor)`.
-async fn page(client: &TestClient, cursor: Option<&Value>) -> Result<(Vec<String>, Value), rondo_mcp::Error> {
+async fn page(
+    client: &TestClient,
+    cursor: Option<&Value>,
+) -> Result<(Vec<String>, Value), rondo_mcp::Error> {
     let params = cursor.map_or(json!({}), |c| json!({ "cursor": c }));
     let r = client.request("tools/list", params).await?;
     let names = r["tools"].as_array().unwrap().iter();
-    let names = names.map(|t| t["name"].as_str().unwrap().to_owned()).collect();
+    let names = names
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect();
     Ok((names, r.get("nextCursor").cloned().unwrap_or(Value::Null)))
 }
 
@@ -259,7 +289,10 @@ async fn cursors_survive_additions_and_end_at_a_removal() {
             .tools(tools![alpha, beta])
             .page_size(1);
         let registry = router.registry();
-        let client = TestClient::builder(Server::new(router), rev).connect().await.unwrap();
+        let client = TestClient::builder(Server::new(router), rev)
+            .connect()
+            .await
+            .unwrap();
         let (first, next) = page(&client, None).await.unwrap();
         assert_eq!(first, ["alpha"]);
         registry.add_tools(tools![gamma]).unwrap();
@@ -272,7 +305,11 @@ async fn cursors_survive_additions_and_end_at_a_removal() {
         registry.remove_tool("gamma").unwrap();
         let stale = page(&client, Some(&kept)).await.unwrap_err();
         assert_eq!(stale.code, code::INVALID_PARAMS, "{rev:?}");
-        assert!(stale.message.contains("list again from the start"), "{}", stale.message);
+        assert!(
+            stale.message.contains("list again from the start"),
+            "{}",
+            stale.message
+        );
         assert_eq!(tool_names(&client).await, ["alpha", "beta"]);
         client.assert_valid();
     }
@@ -283,10 +320,16 @@ async fn cursors_survive_additions_and_end_at_a_removal() {
 #[tokio::test]
 async fn a_registry_advertises_list_changes_by_itself() {
     let fixed = Router::new(ServerInfo::new("fixed", "1.0.0")).tools(tools![alpha]);
-    let client = TestClient::legacy(Server::new(fixed)).connect().await.unwrap();
+    let client = TestClient::legacy(Server::new(fixed))
+        .connect()
+        .await
+        .unwrap();
     let caps = &client.initialize_result().unwrap()["capabilities"];
     assert_eq!(caps["tools"], json!({}), "{caps}");
-    assert!(caps.get("prompts").is_none() && caps.get("resources").is_none(), "{caps}");
+    assert!(
+        caps.get("prompts").is_none() && caps.get("resources").is_none(),
+        "{caps}"
+    );
     let (server, _registry) = served();
     let caps = &server.info().capabilities;
     let on = |c: Option<bool>| c == Some(true);
