@@ -44,6 +44,7 @@ from mcp.client import Client
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 import mcp.client.session as sdk_session
+from mcp.client.subscriptions import ToolsListChanged
 
 BIN = Path(sys.argv[1] if len(sys.argv) > 1 else "target/debug")
 MODES = {"auto": "2026-07-28", "legacy": "2025-11-25"}
@@ -177,7 +178,7 @@ async def order_accepted(server, mode):
     asked = Asked(form={"approve": True, "delivery": "express"})
     async with connect(server, mode, elicitation_callback=asked.elicit) as c:
         names = [tool.name for tool in (await c.list_tools()).tools]
-        assert names == ["search_books", "order_book", "list_orders", "blurb", "catalog_folder"], names
+        assert names == ["search_books", "order_book", "list_orders", "blurb", "catalog_folder", "preorders"], names
         found = await c.call_tool("search_books", {"query": "rust"})
         books = json.loads(text_of(found))
         assert [b["isbn"] for b in books] == [RUST_BOOK], found
@@ -288,6 +289,55 @@ async def consent_sent_up_front_is_not_taken(server, mode):
             allow_input_required=True,
         )
     assert text_of(done) == 'Ordered 1 x "The Rust Programming Language", standard delivery.', done
+
+
+async def preorders_come_and_go(server, mode):
+    """A tool added while the server runs reaches the SDK's list-changed callback: on
+    2025-11-25 the session's message handler gets `notifications/tools/list_changed`, on
+    2026-07-28 a `subscriptions/listen` stream (`Client.listen`) yields `ToolsListChanged`.
+    `preorders` adds `preorder_book` (listed and callable), then removes it (listed no more,
+    and a call is the unknown-tool error)."""
+    heard: asyncio.Queue = asyncio.Queue()
+
+    async def on_message(message):
+        if isinstance(message, t.ToolListChangedNotification):
+            heard.put_nowait("tools/list_changed")
+
+    async def names(c) -> list[str]:
+        return [tool.name for tool in (await c.list_tools()).tools]
+
+    async with connect(server, mode, message_handler=on_message) as c:
+        if mode == "legacy":
+            assert c.server_capabilities.tools.list_changed, c.server_capabilities
+            changed = lambda: asyncio.wait_for(heard.get(), 10)  # noqa: E731
+            await exercise_preorders(c, changed, names)
+            return
+        async with c.listen(tools_list_changed=True) as sub:
+
+            async def changed():
+                event = await asyncio.wait_for(sub.__anext__(), 10)
+                assert isinstance(event, ToolsListChanged), event
+
+            await exercise_preorders(c, changed, names)
+
+
+async def exercise_preorders(c, changed, names):
+    opened = await c.call_tool("preorders", {"open": True})
+    assert not opened.is_error, text_of(opened)
+    await changed()
+    assert "preorder_book" in await names(c)
+    done = await c.call_tool("preorder_book", {"isbn": RUST_BOOK})
+    assert text_of(done) == f"Preordered the next printing of {RUST_BOOK}.", text_of(done)
+    closed = await c.call_tool("preorders", {"open": False})
+    assert not closed.is_error, text_of(closed)
+    await changed()
+    assert "preorder_book" not in await names(c)
+    try:
+        await c.call_tool("preorder_book", {"isbn": RUST_BOOK})
+    except MCPError as e:
+        assert e.code == -32602 and "Unknown tool" in e.message, (e.code, e.message)
+    else:
+        raise AssertionError("a removed tool was called")
 
 
 async def orders_placed(c) -> list:
@@ -663,6 +713,7 @@ BOOKSHOP_CHECKS = [
     bad_arguments_are_a_tool_error,
     consent_sent_up_front_is_not_taken,
     a_round_is_taken_once,
+    preorders_come_and_go,
 ]
 CONFORMANCE_CHECKS = [
     three_questions_at_once,

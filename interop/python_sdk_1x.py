@@ -194,7 +194,7 @@ async def bookshop_tools(c):
         assert s.init.serverInfo.name == "bookshop", s.init.serverInfo
         names = [tool.name for tool in known(await s.list_tools()).tools]
         found = await s.call_tool("search_books", {"query": "rust"})
-    assert names == ["search_books", "order_book", "list_orders", "blurb", "catalog_folder"], names
+    assert names == ["search_books", "order_book", "list_orders", "blurb", "catalog_folder", "preorders"], names
     assert [b["isbn"] for b in json.loads(text_of(found))] == [RUST_BOOK], found
     # An array result has no structuredContent before 2026-07-28 (an object only).
     assert getattr(found, "structuredContent", None) is None, found

@@ -212,7 +212,7 @@ async function bookshopTools(leg) {
   await leg.using({}, async (c) => {
     eq(leg.init.serverInfo.name, 'bookshop', 'serverInfo');
     const { tools } = await c.listTools();
-    eq(tools.map((t) => t.name), ['search_books', 'order_book', 'list_orders', 'blurb', 'catalog_folder'], 'tools');
+    eq(tools.map((t) => t.name), ['search_books', 'order_book', 'list_orders', 'blurb', 'catalog_folder', 'preorders'], 'tools');
     const found = await c.callTool({ name: 'search_books', arguments: { query: 'rust' } });
     eq(JSON.parse(textOf(found)).map((b) => b.isbn), [RUST_BOOK], 'search_books');
     // An array result has no structuredContent before 2026-07-28 (an object only).

@@ -2,12 +2,14 @@
 
 use crate::cx::Cx;
 use crate::identity::Scope;
+use crate::notify::Notifier;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
     JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
 };
 use crate::server_info::ServerInfo;
 use crate::tools::TaskMode;
+use std::borrow::Cow;
 use std::future::Future;
 
 /// An MCP server: the one trait behind tools, prompts and resources, for both revisions.
@@ -80,6 +82,15 @@ pub trait Handler: Send + Sync + 'static {
     /// Who the server is and what it serves. Called once, when the [`Server`](crate::Server) is built.
     fn info(&self) -> ServerInfo;
 
+    /// The hub the server announces changes on ([`Server::notifier`](crate::Server::notifier),
+    /// [`Cx::notifier`]), when the handler made one before the server existed to announce its
+    /// own changes: `None`, the default, lets the server make its own. Called once, when the
+    /// [`Server`](crate::Server) is built. A [`Router`](crate::Router) that handed out a
+    /// [`Registry`](crate::Registry) returns the registry's.
+    fn notifier(&self) -> Option<Notifier> {
+        None
+    }
+
     /// `tools/list`: the page of tools that starts at `cursor` (the first page without one),
     /// in a deterministic order. `Ok(vec.into())` is the whole list on one page;
     /// [`Page::slice`] pages a list with cursors a client cannot forge. The `tools/list`
@@ -96,12 +107,13 @@ pub trait Handler: Send + Sync + 'static {
     /// The arguments of tool `name` that its input schema marks with `x-mcp-header`: over
     /// 2026-07-28 HTTP their values must also come as equal `Mcp-Param-*` headers, and the
     /// transport checks them before the call runs. Asked per call, so it must be a lookup:
-    /// compute the lists once ([`HeaderParam::of`]) when the tools are defined.
+    /// compute the lists once ([`HeaderParam::of`]) when the tools are defined, and lend them
+    /// (`Cow::Borrowed`); a handler whose tools change while it serves may hand out a copy.
     /// [`Router`](crate::Router) does that for every tool it holds; the default, for a handler
     /// whose tools have no such arguments, is none.
-    fn header_params(&self, name: &str) -> &[HeaderParam] {
+    fn header_params(&self, name: &str) -> Cow<'_, [HeaderParam]> {
         let _ = name;
-        &[]
+        Cow::Borrowed(&[])
     }
 
     /// The task mode of the tool `name` (the tasks extension, 2026-07-28): `None`, the
@@ -116,23 +128,23 @@ pub trait Handler: Send + Sync + 'static {
     /// The scopes a call of the tool `name` needs (all of them), checked by the HTTP
     /// transport's resource server (the `auth` feature) before the tool runs; a token that
     /// lacks one gets `403 insufficient_scope` and the client steps up. Asked per call, so it
-    /// must be a lookup. [`Router`](crate::Router) answers it from `#[tool(scopes = [..])]`;
-    /// the default is none.
-    fn tool_scopes(&self, name: &str) -> &[Scope] {
+    /// must be a lookup, lent as [`header_params`](Handler::header_params)' are.
+    /// [`Router`](crate::Router) answers it from `#[tool(scopes = [..])]`; the default is none.
+    fn tool_scopes(&self, name: &str) -> Cow<'_, [Scope]> {
         let _ = name;
-        &[]
+        Cow::Borrowed(&[])
     }
 
     /// The scopes `prompts/get` of the prompt `name` needs (see [`Handler::tool_scopes`]).
-    fn prompt_scopes(&self, name: &str) -> &[Scope] {
+    fn prompt_scopes(&self, name: &str) -> Cow<'_, [Scope]> {
         let _ = name;
-        &[]
+        Cow::Borrowed(&[])
     }
 
     /// The scopes `resources/read` of `uri` needs (see [`Handler::tool_scopes`]).
-    fn resource_scopes(&self, uri: &str) -> &[Scope] {
+    fn resource_scopes(&self, uri: &str) -> Cow<'_, [Scope]> {
         let _ = uri;
-        &[]
+        Cow::Borrowed(&[])
     }
 
     /// Every scope this handler declares, in first-declared order: the resource server's

@@ -13,6 +13,7 @@ mod config;
 mod cx;
 mod dispatch;
 mod era;
+mod extension;
 pub mod guide;
 mod handler;
 #[cfg(feature = "http")]
@@ -26,6 +27,7 @@ mod policy;
 mod prompts;
 pub mod protocol;
 pub mod question;
+mod registry;
 mod resources;
 mod router;
 mod schema;
@@ -53,6 +55,7 @@ pub mod __private;
 pub mod fuzzing;
 
 pub use cx::{AskError, Cx, OnceError, Principal};
+pub use extension::{CustomMethod, Extension, ExtensionError};
 pub use handler::Handler;
 pub use identity::{AccessToken, Audience, BearerToken, Scope, ScopeError};
 pub use notify::{Change, Notifier};
@@ -64,6 +67,7 @@ pub use question::{
     ASKS_META_KEY, Answer, AnyQuestion, Asked, Asking, Elicit, ElicitEnum, Fallback, Form,
     FormError, FormField, ModelReply, NotAccepted, Roots, Sample, Url, UrlFlow,
 };
+pub use registry::{Edit, ItemKind, Registry, RegistryError};
 pub use resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet, UriTemplate};
 pub use router::Router;
 pub use server::Server;

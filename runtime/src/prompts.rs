@@ -81,6 +81,18 @@ impl PromptSet {
     pub(crate) fn merge(&mut self, other: PromptSet) {
         self.items.merge(other.items);
     }
+    /// Whether the set is empty.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    /// The first name of `other` already taken here (or twice in `other`).
+    pub(crate) fn clash<'o>(&self, other: &'o PromptSet) -> Option<&'o str> {
+        self.items.clash(&other.items)
+    }
+    /// Removes the prompt `name`; whether there was one.
+    pub(crate) fn remove(&mut self, name: &str) -> bool {
+        self.items.remove(name)
+    }
     /// The definitions, in the order the prompts were added.
     pub(crate) fn list(&self) -> Vec<Prompt> {
         self.items.entries().map(|e| (e.definition)()).collect()

@@ -108,6 +108,19 @@ impl ResourceSet {
     pub(crate) fn merge(&mut self, other: ResourceSet) {
         self.items.merge(other.items);
     }
+    /// Whether the set is empty.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+    /// The first URI (or URI template) of `other` already taken here (or twice in `other`).
+    pub(crate) fn clash<'o>(&self, other: &'o ResourceSet) -> Option<&'o str> {
+        self.items.clash(&other.items)
+    }
+    /// Removes the resource whose URI (or URI template) is `uri`, as declared; whether there
+    /// was one.
+    pub(crate) fn remove(&mut self, uri: &str) -> bool {
+        self.items.remove(uri)
+    }
     /// The listings, in the order the resources were added.
     pub(crate) fn definitions(&self) -> impl Iterator<Item = (ResourceDef, &'static [Scope])> + '_ {
         self.items.entries().map(|e| ((e.definition)(), e.scopes))

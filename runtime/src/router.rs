@@ -1,21 +1,24 @@
 //! [`Router`]: a [`Handler`] assembled from tool sets, prompts, resources and a completion
-//! function. What the macros produce plugs in here.
+//! function. What the macros produce plugs in here; a [`Registry`] changes it while it serves.
 
 use crate::cx::Cx;
 use crate::handler::Handler;
 use crate::identity::Scope;
+use crate::notify::Notifier;
 use crate::prompts::PromptSet;
 use crate::protocol::{
     CallToolResult, CompleteRequest, Completion, Cursor, Error, GetPromptResult, HeaderParam,
-    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool, echo,
+    JsonObject, Page, Prompt, ReadResourceResult, Resource, ResourceTemplate, Skill, Tool,
 };
-use crate::resources::{ResourceDef, ResourceSet};
+use crate::registry::{Catalog, Registry, RegistryError};
+use crate::resources::ResourceSet;
 use crate::server_info::ServerInfo;
-use crate::sets::ensure_unique;
+#[cfg(feature = "skills")]
 use crate::skills::Skills;
 use crate::tools::{BoxFuture, TaskMode, ToolBox};
-use std::collections::HashMap;
+use std::borrow::Cow;
 use std::future::Future;
+use std::sync::Arc;
 
 type CompleteFn =
     Box<dyn Fn(CompleteRequest) -> BoxFuture<'static, Result<Completion, Error>> + Send + Sync>;
@@ -36,46 +39,54 @@ type CompleteFn =
 /// # let _ = server;
 /// ```
 ///
+/// What a router serves is fixed once it is built, unless it handed out a [`Registry`]
+/// ([`Router::registry`]), which adds and removes tools, prompts and resources while it serves.
+///
 /// # Panics
 ///
 /// Adding a tool, prompt or resource whose name (or URI) is already taken panics at startup, as
 /// axum does for overlapping routes: that is a configuration error, caught before serving. Within
-/// one `tools![..]` list or one `#[rondo_mcp::toolbox]` impl, duplicates are compile errors.
+/// one `tools![..]` list or one `#[rondo_mcp::toolbox]` impl, duplicates are compile errors. (A
+/// [`Registry`] answers the same mistake made while serving with an error instead.)
 #[derive(Default)]
 pub struct Router {
     info: Option<ServerInfo>,
-    boxes: Vec<Box<dyn ToolBox>>,
-    tools: Vec<Tool>,
-    /// Tool name -> index into `boxes`.
-    owners: HashMap<String, usize>,
-    /// Tool name -> its `x-mcp-header` arguments, for the tools that have any.
-    header_params: HashMap<String, Box<[HeaderParam]>>,
-    /// Tool name -> its task mode, for the task-capable tools.
-    task_modes: HashMap<String, TaskMode>,
-    /// Tool name -> the scopes a call needs, for the tools that declare any.
-    tool_scopes: HashMap<String, Box<[Scope]>>,
-    prompts: PromptSet,
-    resources: ResourceSet,
-    /// The skills (the Skills extension); empty unless [`Router::skills`] added some.
-    skills: Skills,
+    /// What it lists and serves.
+    parts: Parts,
     complete: Option<CompleteFn>,
     /// The most items per page of each list; `None`: every list on one page.
     page_size: Option<usize>,
-    /// `advertise_asks(false)`: the lists leave out each item's `dev.rondo/asks`.
-    hide_asks: bool,
+}
+
+/// A router's catalog: in place, or shared with a [`Registry`] that changes it.
+// One per router, made once: the fixed catalog stays in place (no box) so that the static
+// path reads it with no indirection.
+#[expect(
+    clippy::large_enum_variant,
+    reason = "one per router; the fixed catalog is read in place"
+)]
+enum Parts {
+    /// Fixed when the router was built: read directly, with no atomic operation.
+    Fixed(Catalog),
+    /// Changed by a registry while serving: each request reads the catalog current when it
+    /// starts.
+    Live(Registry),
+}
+
+impl Default for Parts {
+    fn default() -> Self {
+        Parts::Fixed(Catalog::default())
+    }
 }
 
 impl std::fmt::Debug for Router {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Router")
-            .field(
-                "tools",
-                &self.tools.iter().map(|t| &t.name).collect::<Vec<_>>(),
-            )
-            .field("prompts", &self.prompts)
-            .field("resources", &self.resources)
-            .field("skills", &self.skills)
-            .finish_non_exhaustive()
+        let mut d = f.debug_struct("Router");
+        match &self.parts {
+            Parts::Fixed(c) => d.field("catalog", c),
+            Parts::Live(r) => d.field("registry", r),
+        };
+        d.finish_non_exhaustive()
     }
 }
 
@@ -93,32 +104,35 @@ impl Router {
             .get_or_insert_with(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
     }
 
-    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::toolbox]`.
-    pub fn tools(mut self, tools: impl ToolBox) -> Self {
-        let index = self.boxes.len();
-        for t in tools.tools() {
-            ensure_unique("tool name", &t.name, self.owners.keys().map(String::as_str));
-            self.owners.insert(t.name.clone(), index);
-            let params = HeaderParam::of(&t);
-            if !params.is_empty() {
-                self.header_params.insert(t.name.clone(), params.into());
-            }
-            if let Some(mode) = tools.task_mode(&t.name) {
-                self.task_modes.insert(t.name.clone(), mode);
-            }
-            let scopes = tools.scopes(&t.name);
-            if !scopes.is_empty() {
-                self.tool_scopes.insert(t.name.clone(), scopes.into());
-            }
-            let mut t = t;
-            if self.hide_asks {
-                crate::question::without_asks(&mut t);
-            }
-            self.tools.push(t);
+    /// Makes a builder's change, wherever the catalog is.
+    ///
+    /// # Panics
+    /// When the change is refused (a name or URI already taken): a configuration error.
+    fn build(&mut self, change: impl FnOnce(&mut Catalog) -> Result<(), RegistryError>) {
+        let done = match &mut self.parts {
+            Parts::Fixed(catalog) => change(catalog),
+            Parts::Live(registry) => registry.build(change),
+        };
+        if let Err(e) = done {
+            panic!("{e}");
         }
-        self.boxes.push(Box::new(tools));
+    }
+
+    /// Whether the catalog holds a task-capable tool, or the info advertises tasks.
+    fn tasks(&self) -> bool {
+        match &self.parts {
+            Parts::Fixed(c) => c.tasks,
+            Parts::Live(r) => r.now().tasks,
+        }
+    }
+
+    /// Adds a set of tools: `tools![a, b]`, or a value whose `impl` has `#[rondo_mcp::toolbox]`.
+    /// A task-capable tool also advertises the tasks extension.
+    pub fn tools(mut self, tools: impl ToolBox) -> Self {
+        let tools: Arc<dyn ToolBox> = Arc::new(tools);
+        self.build(|c| c.add_tools(tools, true).map(drop));
         self.info_mut().declare_tools();
-        if !self.task_modes.is_empty() {
+        if self.tasks() {
             self.info_mut().declare_tasks();
         }
         self
@@ -126,15 +140,14 @@ impl Router {
 
     /// Adds prompts: `prompts![a, b]`.
     pub fn prompts(mut self, prompts: PromptSet) -> Self {
-        self.prompts.merge(prompts);
+        self.build(|c| c.add_prompts(prompts));
         self.info_mut().declare_prompts();
         self
     }
 
     /// Adds resources: `resources![a, b]`.
     pub fn resources(mut self, resources: ResourceSet) -> Self {
-        self.resources.merge(resources);
-        self.check_skill_uris();
+        self.build(|c| c.add_resources(resources));
         self.info_mut().declare_resources();
         self
     }
@@ -150,24 +163,9 @@ impl Router {
     /// When a skill file's URI is already taken by another skill or a resource.
     #[cfg(feature = "skills")]
     pub fn skills(mut self, skills: Skills) -> Self {
-        self.skills.merge(skills);
-        self.check_skill_uris();
+        self.build(|c| c.add_skills(skills));
         self.info_mut().declare_skills(true);
         self
-    }
-
-    /// Panics when a resource has the URI of a skill file (which one `resources/read` serves
-    /// would depend on the order they were added).
-    fn check_skill_uris(&self) {
-        for (def, _) in self.resources.definitions() {
-            if let ResourceDef::Static(r) = def {
-                assert!(
-                    !self.skills.serves(&r.uri),
-                    "duplicate resource URI `{}`: a skill file has it too",
-                    r.uri
-                );
-            }
-        }
     }
 
     /// Pages every list (`tools/list`, `prompts/list`, `resources/list`,
@@ -184,21 +182,13 @@ impl Router {
     /// `asks = [..]` lists: key, kind, mode, fallback, and whether the capability is required.
     /// On by default; `false` leaves the key out of every item, added before or after.
     pub fn advertise_asks(mut self, advertise: bool) -> Self {
-        self.hide_asks = !advertise;
-        if self.hide_asks {
-            self.tools
-                .iter_mut()
-                .for_each(crate::question::without_asks);
+        if !advertise {
+            self.build(|c| {
+                c.hide_asks();
+                Ok(())
+            });
         }
         self
-    }
-
-    /// `item` as listed: without what it asks when [`Router::advertise_asks`] is off.
-    fn advertised(&self, mut item: ResourceDef) -> ResourceDef {
-        if self.hide_asks {
-            crate::question::without_asks(&mut item);
-        }
-        item
     }
 
     /// Serves `completion/complete` with `f`.
@@ -211,6 +201,49 @@ impl Router {
         self.info_mut().declare_completions();
         self
     }
+
+    /// The handle that adds and removes this router's tools, prompts and resources while it
+    /// serves, and announces each change (see [`Registry`]). Every call hands out the same one.
+    ///
+    /// The router then advertises `listChanged: true` for tools, prompts and resources (it
+    /// declares all three, since any may be added later), and the server announces on the
+    /// registry's hub ([`Handler::notifier`]). The router's builders still work after it. A
+    /// router never asked for one keeps its parts in place and serves them with no atomic
+    /// operation or lock.
+    pub fn registry(&mut self) -> Registry {
+        let info = self.info_mut();
+        info.declare_tools().list_changed = Some(true);
+        info.declare_prompts().list_changed = Some(true);
+        info.declare_resources().list_changed = Some(true);
+        let tasks = info.serves_tasks();
+        let registry = match std::mem::take(&mut self.parts) {
+            Parts::Live(registry) => registry,
+            Parts::Fixed(mut catalog) => {
+                catalog.tasks |= tasks;
+                Registry::new(catalog)
+            }
+        };
+        self.parts = Parts::Live(registry.clone());
+        registry
+    }
+}
+
+/// Lookups in the catalog, wherever it is.
+impl Router {
+    fn read<R>(&self, lookup: impl FnOnce(&Catalog) -> R) -> R {
+        match &self.parts {
+            Parts::Fixed(catalog) => lookup(catalog),
+            Parts::Live(registry) => lookup(&registry.now()),
+        }
+    }
+
+    /// A slice of the catalog: borrowed from a catalog in place, copied from a registry's.
+    fn read_slice<T: Clone>(&self, lookup: impl Fn(&Catalog) -> &[T]) -> Cow<'_, [T]> {
+        match &self.parts {
+            Parts::Fixed(catalog) => Cow::Borrowed(lookup(catalog)),
+            Parts::Live(registry) => Cow::Owned(lookup(&registry.now()).to_vec()),
+        }
+    }
 }
 
 impl Handler for Router {
@@ -220,52 +253,39 @@ impl Handler for Router {
             .unwrap_or_else(|| ServerInfo::new("rondo", env!("CARGO_PKG_VERSION")))
     }
 
-    async fn list_tools(&self, cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
-        if self.tool_scopes.is_empty() || !cx.lists_filtered() {
-            return Page::slice(&self.tools, cursor, self.page_size, |t| &t.name);
+    fn notifier(&self) -> Option<Notifier> {
+        match &self.parts {
+            Parts::Fixed(_) => None,
+            Parts::Live(registry) => Some(registry.notifier().clone()),
         }
-        let visible: Vec<Tool> = self
-            .tools
-            .iter()
-            .filter(|t| cx.can_see(self.tool_scopes(&t.name)))
-            .cloned()
-            .collect();
-        Page::slice(&visible, cursor, self.page_size, |t| &t.name)
     }
 
-    fn header_params(&self, name: &str) -> &[HeaderParam] {
-        self.header_params.get(name).map_or(&[], |p| p)
+    async fn list_tools(&self, cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {
+        self.read(|c| c.list_tools(cx, cursor, self.page_size))
+    }
+
+    fn header_params(&self, name: &str) -> Cow<'_, [HeaderParam]> {
+        self.read_slice(|c| c.header_params(name))
     }
 
     fn tool_task(&self, name: &str) -> Option<TaskMode> {
-        self.task_modes.get(name).copied()
+        self.read(|c| c.tool_task(name))
     }
 
-    fn tool_scopes(&self, name: &str) -> &[Scope] {
-        self.tool_scopes.get(name).map_or(&[], |s| s)
+    fn tool_scopes(&self, name: &str) -> Cow<'_, [Scope]> {
+        self.read_slice(|c| c.tool_scopes(name))
     }
 
-    fn prompt_scopes(&self, name: &str) -> &[Scope] {
-        self.prompts.scopes(name)
+    fn prompt_scopes(&self, name: &str) -> Cow<'_, [Scope]> {
+        Cow::Borrowed(self.read(|c| c.prompt_scopes(name)))
     }
 
-    fn resource_scopes(&self, uri: &str) -> &[Scope] {
-        self.resources.scopes(uri)
+    fn resource_scopes(&self, uri: &str) -> Cow<'_, [Scope]> {
+        Cow::Borrowed(self.read(|c| c.resource_scopes(uri)))
     }
 
     fn declared_scopes(&self) -> Vec<Scope> {
-        let tools = self
-            .tools
-            .iter()
-            .flat_map(|t| self.tool_scopes.get(&t.name).into_iter().flatten());
-        let mut out: Vec<Scope> = Vec::new();
-        let rest = self.prompts.all_scopes().chain(self.resources.all_scopes());
-        for s in tools.chain(rest) {
-            if !out.contains(s) {
-                out.push(s.clone());
-            }
-        }
-        out
+        self.read(Catalog::declared_scopes)
     }
 
     async fn call_tool(
@@ -274,10 +294,10 @@ impl Handler for Router {
         name: &str,
         arguments: &JsonObject,
     ) -> Result<CallToolResult, Error> {
-        let call = self
-            .owners
-            .get(name)
-            .and_then(|&i| self.boxes[i].call(cx, name, arguments));
+        let call = match &self.parts {
+            Parts::Fixed(catalog) => catalog.call_tool(cx, name, arguments),
+            Parts::Live(registry) => Some(registry.call_tool(cx, name, arguments)),
+        };
         match call {
             Some(fut) => fut.await,
             None => Err(Error::unknown_tool(name)),
@@ -285,12 +305,7 @@ impl Handler for Router {
     }
 
     async fn list_prompts(&self, cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Prompt>, Error> {
-        let mut all = self.prompts.list();
-        all.retain(|p| cx.can_see(self.prompts.scopes(&p.name)));
-        if self.hide_asks {
-            all.iter_mut().for_each(crate::question::without_asks);
-        }
-        Page::slice(&all, cursor, self.page_size, |p| &p.name)
+        self.read(|c| c.list_prompts(cx, cursor, self.page_size))
     }
 
     async fn get_prompt(
@@ -299,12 +314,13 @@ impl Handler for Router {
         name: &str,
         arguments: &JsonObject,
     ) -> Result<GetPromptResult, Error> {
-        match self.prompts.get(cx, name, arguments) {
+        let get = match &self.parts {
+            Parts::Fixed(catalog) => catalog.get_prompt(cx, name, arguments),
+            Parts::Live(registry) => Some(registry.get_prompt(cx, name, arguments)),
+        };
+        match get {
             Some(fut) => fut.await,
-            None => Err(Error::invalid_params(format!(
-                "Unknown prompt: {}",
-                echo(name)
-            ))),
+            None => Err(crate::registry::unknown_prompt(name)),
         }
     }
 
@@ -313,18 +329,7 @@ impl Handler for Router {
         cx: &Cx,
         cursor: Option<&Cursor>,
     ) -> Result<Page<Resource>, Error> {
-        let mut all: Vec<Resource> = self
-            .resources
-            .definitions()
-            .filter(|(_, scopes)| cx.can_see(scopes))
-            .map(|(d, _)| self.advertised(d))
-            .filter_map(|d| match d {
-                ResourceDef::Static(r) => Some(r),
-                ResourceDef::Template(_) => None,
-            })
-            .collect();
-        all.extend_from_slice(self.skills.listed());
-        Page::slice(&all, cursor, self.page_size, |r| &r.uri)
+        self.read(|c| c.list_resources(cx, cursor, self.page_size))
     }
 
     async fn list_resource_templates(
@@ -332,37 +337,25 @@ impl Handler for Router {
         cx: &Cx,
         cursor: Option<&Cursor>,
     ) -> Result<Page<ResourceTemplate>, Error> {
-        let all: Vec<ResourceTemplate> = self
-            .resources
-            .definitions()
-            .filter(|(_, scopes)| cx.can_see(scopes))
-            .map(|(d, _)| self.advertised(d))
-            .filter_map(|d| match d {
-                ResourceDef::Template(t) => Some(t),
-                ResourceDef::Static(_) => None,
-            })
-            .collect();
-        Page::slice(&all, cursor, self.page_size, |t| &t.uri_template)
+        self.read(|c| c.list_resource_templates(cx, cursor, self.page_size))
     }
 
     async fn read_resource(&self, cx: &Cx, uri: &str) -> Result<ReadResourceResult, Error> {
-        if let Some(fut) = self.resources.read(cx, uri) {
-            return fut.await;
-        }
-        match self.skills.read(uri) {
-            Some(fut) => fut.await,
-            None => Err(Error::resource_not_found(uri)),
+        match &self.parts {
+            Parts::Fixed(catalog) => match catalog.read_resource(cx, uri) {
+                Some(read) => read.await,
+                None => Err(Error::resource_not_found(uri)),
+            },
+            Parts::Live(registry) => registry.read_resource(cx, uri).await,
         }
     }
 
     async fn list_skills(&self, _cx: &Cx, cursor: Option<&Cursor>) -> Result<Page<Skill>, Error> {
-        Page::slice(self.skills.entries(), cursor, self.page_size, |s| &s.uri)
+        self.read(|c| Page::slice(c.skills().entries(), cursor, self.page_size, |s| &s.uri))
     }
 
     async fn get_skill(&self, _cx: &Cx, uri: &str) -> Result<Skill, Error> {
-        self.skills
-            .get(uri)
-            .cloned()
+        self.read(|c| c.skills().get(uri).cloned())
             .ok_or_else(|| Error::unknown_skill(uri))
     }
 
@@ -372,8 +365,10 @@ impl Handler for Router {
         uri: &str,
         cursor: Option<&Cursor>,
     ) -> Result<Page<Resource>, Error> {
-        let children = self.skills.directory(uri)?;
-        Page::slice(children, cursor, self.page_size, |r| &r.uri)
+        self.read(|c| {
+            let children = c.skills().directory(uri)?;
+            Page::slice(children, cursor, self.page_size, |r| &r.uri)
+        })
     }
 
     async fn complete(&self, _cx: &Cx, request: CompleteRequest) -> Result<Completion, Error> {

@@ -90,6 +90,50 @@ impl<H: Handler> Server<H> {
         self
     }
 
+    /// Serves a custom request method ([`CustomMethod`](crate::CustomMethod)) at every
+    /// revision, through the middleware like any request.
+    ///
+    /// # Panics
+    ///
+    /// When [`Server::try_method`] refuses it: a core method's name, a name in a core
+    /// namespace or none, or one already served. The message says which and what to do.
+    pub fn method(self, method: crate::CustomMethod) -> Self {
+        self.try_method(method).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Server::method`], with the refusal as an error.
+    pub fn try_method(
+        mut self,
+        method: crate::CustomMethod,
+    ) -> Result<Self, crate::ExtensionError> {
+        Arc::make_mut(&mut self.engine.extensions).add_method(method)?;
+        Ok(self)
+    }
+
+    /// Serves an extension ([`Extension`](crate::Extension)): its settings are declared under
+    /// `capabilities.extensions` (in `server/discover`, and in `initialize` unless it is
+    /// 2026-07-28's only) and its methods served, through the middleware like any request.
+    ///
+    /// # Panics
+    ///
+    /// When [`Server::try_extension`] refuses it: an id without a prefix or already served,
+    /// or a method [`Server::method`] would refuse. The message says which and what to do.
+    pub fn extension(self, extension: crate::Extension) -> Self {
+        self.try_extension(extension)
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    /// [`Server::extension`], with the refusal as an error; nothing is registered then.
+    pub fn try_extension(
+        mut self,
+        extension: crate::Extension,
+    ) -> Result<Self, crate::ExtensionError> {
+        let mut extensions = (*self.engine.extensions).clone();
+        extensions.add_extension(extension, &mut self.config().info.capabilities)?;
+        self.engine.extensions = Arc::new(extensions);
+        Ok(self)
+    }
+
     /// The key ring that seals `requestState`. Every instance behind one load balancer needs
     /// the same ring so any of them can serve any retry, and the same
     /// [shared state](Server::shared_state) so that none serves a round another already took.

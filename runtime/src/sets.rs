@@ -33,9 +33,33 @@ impl<E: SetEntry> ItemSet<E> {
         self.entries.iter()
     }
 
+    /// Whether the set has no entries.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
     /// The entry whose key is `key`.
     pub(crate) fn find(&self, key: &str) -> Option<&E> {
         self.entries.iter().find(|e| e.key() == key)
+    }
+
+    /// The first key of `other` that is taken here or that `other` has twice: what [`merge`]
+    /// would panic on, for a change made while serving, which must fail instead.
+    ///
+    /// [`merge`]: ItemSet::merge
+    pub(crate) fn clash<'o>(&self, other: &'o ItemSet<E>) -> Option<&'o str> {
+        let mut keys = other.entries.iter().map(E::key).enumerate();
+        keys.find(|&(i, k)| {
+            self.find(k).is_some() || other.entries[..i].iter().any(|e| e.key() == k)
+        })
+        .map(|(_, k)| k)
+    }
+
+    /// Removes the entry whose key is `key`; whether there was one.
+    pub(crate) fn remove(&mut self, key: &str) -> bool {
+        let before = self.entries.len();
+        self.entries.retain(|e| e.key() != key);
+        self.entries.len() != before
     }
 
     /// Adds the entries of `other`.

@@ -157,28 +157,28 @@ fn router() -> Router {
 fn a_router_answers_each_targets_scopes() {
     let router = router();
     assert_eq!(
-        names(router.tool_scopes("order_book")),
+        names(&router.tool_scopes("order_book")),
         ["orders:write", "books:read"]
     );
     assert_eq!(
-        names(router.tool_scopes("refund")),
+        names(&router.tool_scopes("refund")),
         ["orders:write", "payments"]
     );
-    assert_eq!(names(router.tool_scopes("open")), Vec::<&str>::new());
-    assert_eq!(names(router.tool_scopes("ping_tool")), Vec::<&str>::new());
-    assert_eq!(names(router.tool_scopes("unknown")), Vec::<&str>::new());
-    assert_eq!(names(router.prompt_scopes("greeting")), ["prompts:use"]);
-    assert_eq!(names(router.prompt_scopes("farewell")), Vec::<&str>::new());
+    assert_eq!(names(&router.tool_scopes("open")), Vec::<&str>::new());
+    assert_eq!(names(&router.tool_scopes("ping_tool")), Vec::<&str>::new());
+    assert_eq!(names(&router.tool_scopes("unknown")), Vec::<&str>::new());
+    assert_eq!(names(&router.prompt_scopes("greeting")), ["prompts:use"]);
+    assert_eq!(names(&router.prompt_scopes("farewell")), Vec::<&str>::new());
     assert_eq!(
-        names(router.resource_scopes("books://catalogue")),
+        names(&router.resource_scopes("books://catalogue")),
         ["books:read"]
     );
     assert_eq!(
-        names(router.resource_scopes("books://item/978-0")),
+        names(&router.resource_scopes("books://item/978-0")),
         ["books:read", "books:detail"]
     );
     assert_eq!(
-        names(router.resource_scopes("books://about")),
+        names(&router.resource_scopes("books://about")),
         Vec::<&str>::new()
     );
 }

@@ -16,11 +16,11 @@ use std::time::Duration;
 
 /// What a recording layer saw of one message, and what it came to.
 #[derive(Debug, Clone, PartialEq)]
-struct Seen {
+pub(crate) struct Seen {
     tag: &'static str,
     direction: Direction,
     notification: bool,
-    method: String,
+    pub(crate) method: String,
     name: Option<String>,
     revision: Revision,
     round: u32,
@@ -29,11 +29,11 @@ struct Seen {
     cancelled: bool,
 }
 
-type Log = Arc<Mutex<Vec<Seen>>>;
+pub(crate) type Log = Arc<Mutex<Vec<Seen>>>;
 
 /// A layer that records every message it passes, before and after.
 #[derive(Clone)]
-struct Record<S> {
+pub(crate) struct Record<S> {
     inner: S,
     tag: &'static str,
     log: Log,
@@ -80,7 +80,7 @@ where
     }
 }
 
-fn record(
+pub(crate) fn record(
     tag: &'static str,
     log: &Log,
 ) -> impl tower::Layer<rondo_mcp::middleware::Stack, Service = Record<rondo_mcp::middleware::Stack>>
@@ -95,7 +95,7 @@ fn record(
 
 /// Refuses every `tools/call` of `deny` without passing it on.
 #[derive(Clone)]
-struct Deny<S> {
+pub(crate) struct Deny<S> {
     inner: S,
     deny: &'static str,
 }
@@ -123,7 +123,7 @@ where
     }
 }
 
-fn deny(
+pub(crate) fn deny(
     what: &'static str,
 ) -> impl tower::Layer<rondo_mcp::middleware::Stack, Service = Deny<rondo_mcp::middleware::Stack>> + use<>
 {

@@ -46,6 +46,7 @@ impl<H: Handler> Engine<H> {
         let info = &self.config.info;
         let mut capabilities = info.capabilities.clone();
         capabilities.shape(revision);
+        self.extensions.handshake_view(&mut capabilities.extensions);
         let mut server_info = info.implementation.clone();
         server_info.shape(revision);
         let result = InitializeResult {

@@ -8,11 +8,11 @@ use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
     Body, CallToolResult, Cursor, Error, GetPromptResult, Method, Page, Params, ReadResourceResult,
-    Request, RequestId, Shape,
+    Request, RequestId, Revision, Shape,
 };
 use futures_util::future::Either;
 use serde::Serialize;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::future::Future;
 use std::pin::pin;
 
@@ -111,7 +111,10 @@ impl<H: Handler> Engine<H> {
                     other => settle(other),
                 }
             }
-            (m, body) if m.is_skills_method() => self.skills(id, m, body, conn, facts).await,
+            (m @ Method::Other(_), body) => self.custom(id, m, body, conn, facts).await,
+            (m, body) if m.is_skills_method() || m.is_task_method() => {
+                self.custom(id, m, body, conn, facts).await
+            }
             (m, _) => Err(Error::method_not_found(m.as_str())),
         }
     }
@@ -139,6 +142,21 @@ impl<H: Handler> Engine<H> {
             other => settle(other),
         }
     }
+}
+
+/// A page as the result of an extension's list method, each item shaped for `revision`.
+pub(super) fn page_result<T: Serialize + Shape>(
+    mut page: Page<T>,
+    key: &str,
+    revision: Revision,
+) -> Result<Value, Error> {
+    page.items.shape(revision);
+    let result = ListResult {
+        key,
+        items: page.items,
+        next_cursor: page.next_cursor,
+    };
+    serde_json::to_value(result).map_err(|e| Error::internal(e.to_string()))
 }
 
 /// A list method's result, `{key: [items], "nextCursor": ..}`, serialised once (by

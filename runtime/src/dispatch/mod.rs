@@ -6,6 +6,7 @@
 //! [`Conn`] it arrived on; [`Server`](crate::Server) is the public face on top of all of them.
 //! Nothing here knows how a message travels.
 
+mod custom;
 mod drive;
 mod layered;
 mod legacy;
@@ -21,6 +22,7 @@ use crate::backchannel::{BackChannel, Outbound};
 use crate::config::Config;
 use crate::cx::{AskState, Cx, Principal, RequestFacts};
 use crate::era::ModernMeta;
+use crate::extension::Extensions;
 use crate::handler::Handler;
 use crate::identity::StepUpSlot;
 use crate::notify::Notifier;
@@ -41,8 +43,8 @@ use tracing::Instrument;
 
 pub(crate) use drive::poll_first;
 
-/// A handler with its configuration and notification hub: everything a request is served
-/// with. Cheap to clone (three `Arc`s); clones share everything.
+/// A handler with its configuration, notification hub and custom methods: everything a
+/// request is served with. Cheap to clone (`Arc`s); clones share everything.
 pub(crate) struct Engine<H> {
     /// The server's handler.
     pub handler: Arc<H>,
@@ -50,6 +52,8 @@ pub(crate) struct Engine<H> {
     pub config: Arc<Config>,
     /// Change announcements for listen streams and 2025-11-25 sessions.
     pub hub: Notifier,
+    /// The custom methods and extensions served (Rondo's own tasks and skills among them).
+    pub extensions: Arc<Extensions>,
 }
 
 impl<H> Clone for Engine<H> {
@@ -58,6 +62,7 @@ impl<H> Clone for Engine<H> {
             handler: self.handler.clone(),
             config: self.config.clone(),
             hub: self.hub.clone(),
+            extensions: self.extensions.clone(),
         }
     }
 }
@@ -138,11 +143,15 @@ type Boxed<'a> = std::pin::Pin<Box<dyn Future<Output = Answered> + Send + 'a>>;
 impl<H: Handler> Engine<H> {
     /// An engine for `handler` with the default settings.
     pub(crate) fn new(handler: H) -> Self {
-        let info = handler.info();
+        let mut info = handler.info();
+        let hub = handler.notifier().unwrap_or_default();
+        let handler = Arc::new(handler);
+        let extensions = custom::built_in(&handler, &mut info);
         Engine {
-            handler: Arc::new(handler),
+            hub,
+            handler,
             config: Arc::new(Config::new(info)),
-            hub: Notifier::default(),
+            extensions: Arc::new(extensions),
         }
     }
 

@@ -1,5 +1,5 @@
 //! The methods only 2026-07-28 serves (`server/discover`, `subscriptions/listen`) in front of
-//! the shared ones.
+//! the shared ones (custom methods and extensions among them, `custom.rs`).
 
 use super::{Answered, Boxed, ClientFacts, Conn, Engine};
 use crate::era::ModernMeta;
@@ -24,12 +24,6 @@ impl<H: Handler> Engine<H> {
             Method::Listen => Either::Left(Either::Right(Box::pin(async move {
                 self.listen(&req, conn, facts()).await
             }) as Boxed<'a>)),
-            ref m if m.is_task_method() => {
-                let facts = facts();
-                Either::Left(Either::Right(
-                    Box::pin(self.task_method(req, conn, facts)) as Boxed<'a>
-                ))
-            }
             _ => {
                 let facts = facts();
                 Either::Right(self.method(req, conn, facts))

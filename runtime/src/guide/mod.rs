@@ -12,6 +12,8 @@
 //! - [`middleware`]: tower layers around every message: an audit log, a rate limit per
 //!   principal, a tool policy, tower's timeout and concurrency limit.
 //! - [`serving`]: stdio, Streamable HTTP, stopping, and the protocol notes.
+//! - [`changing`]: tools, prompts and resources added and removed while serving (the registry).
+//! - [`extending`]: custom request methods and extensions, and how Rondo's own are registered.
 //! - [`fleet`]: many instances behind a load balancer: shared state on Redis, the key ring and
 //!   its rotation, nginx and Kubernetes.
 //! - [`authorization`]: a remote server as an OAuth 2.1 resource server (feature
@@ -37,6 +39,12 @@ pub mod middleware {}
 
 #[doc = include_str!("../../guide/serving.md")]
 pub mod serving {}
+
+#[doc = include_str!("../../guide/changing.md")]
+pub mod changing {}
+
+#[doc = include_str!("../../guide/extending.md")]
+pub mod extending {}
 
 #[doc = include_str!("../../guide/fleet.md")]
 pub mod fleet {}

@@ -224,7 +224,7 @@ impl Protection {
             RpcMethod::ResourcesRead => (handler.resource_scopes(&t.target), "the resource"),
             _ => return None,
         };
-        self.require(who, required, &format!("{what} {}", t.target))
+        self.require(who, &required, &format!("{what} {}", t.target))
     }
 }
 

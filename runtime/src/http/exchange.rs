@@ -99,15 +99,24 @@ pub(crate) struct StepUpWatch {
 /// Runs the exchange's job and answers it. Its `hold` is dropped when the handler finishes.
 pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpBody> {
     let Exchange { job, opts, hold } = *exchange;
-    let id = job.req.id.clone();
+    // Taken apart whole: a `job` partly moved out of would be kept in this future, its
+    // engine's room included, while the request runs.
+    let Job {
+        engine,
+        req,
+        route,
+        principal,
+        cancel,
+        step_up,
+    } = job;
+    let id = req.id.clone();
     let lane = Lane::new(QUEUE);
     let conn = Conn {
         out: Outbound::Lazy(lane.clone()),
-        principal: job.principal,
-        cancel: job.cancel.clone(),
-        step_up: job.step_up.as_ref().map(|w| w.slot.clone()),
+        principal,
+        cancel: cancel.clone(),
+        step_up: step_up.as_ref().map(|w| w.slot.clone()),
     };
-    let (engine, req, route) = (job.engine, job.req, job.route);
     let mut answer = Box::pin(async move {
         let reply = engine.handle(req, route, &conn).await;
         // Every sender is gone once `conn` is: the pump then sees the queue end before the
@@ -143,7 +152,7 @@ pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpB
     }
     let rx = lane.take();
     drop(lane);
-    let guard = opts.modern.then(|| job.cancel.clone().drop_guard());
+    let guard = opts.modern.then(|| cancel.clone().drop_guard());
     let first = match rx {
         Some(mut rx) => rx.recv().await.map(|first| (first, rx)),
         None => None,
@@ -156,7 +165,7 @@ pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpB
                 g.disarm();
             }
             // Nothing was sent yet, so a step-up can still be the HTTP status clients act on.
-            if let (Some(w), Some(msg)) = (&job.step_up, &reply)
+            if let (Some(w), Some(msg)) = (&step_up, &reply)
                 && msg.error_code().is_some()
                 && let Some(s) = w.slot.get()
             {

@@ -127,5 +127,5 @@ fn check_params<H: Handler>(
         return Ok(());
     };
     let params = ep.engine.handler.header_params(&call.target);
-    headers::check_params(headers, params, &call.arguments)
+    headers::check_params(headers, &params, &call.arguments)
 }

@@ -39,16 +39,16 @@ pub(crate) use message::error_response;
 pub(crate) use message::{Message, Written, notification, request, write};
 pub use method::*;
 pub use page::{Cursor, Page};
-pub(crate) use params::{Body, Params, TargetParams, cursor};
+pub(crate) use params::{Body, Params, TargetParams, TaskParams, cursor};
 pub use prompts::*;
 pub use results::*;
 pub(crate) use revision::MODERN_VERSIONS;
 pub use revision::{Revision, UnknownRevision};
 pub(crate) use shape::Shape;
+pub(crate) use skills::legacy_extensions;
 pub use skills::{
     DIRECTORY_MIME_TYPE, GetSkillResult, SKILLS_EXTENSION, Skill, SkillResource, SkillResources,
 };
-pub(crate) use skills::{legacy_extensions, serves_directory_read, serves_skills};
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};

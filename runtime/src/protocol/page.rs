@@ -4,7 +4,10 @@
 //! A [`Cursor`] is opaque to the client. The ones [`Page::slice`] issues name the position of
 //! the next page's first item and that item's name (base64url of `offset:name`); a cursor that
 //! does not decode, points past the end, or names another item than the one now at its position
-//! (the list changed) is `-32602`, so no cursor a client makes up reads outside the list.
+//! (the list changed) is `-32602`, so no cursor a client makes up reads outside the list. A list
+//! that items leave while it is served (a [`Router`](crate::Router) with a
+//! [`Registry`](crate::Registry)) also counts its removals, its *epoch*: its cursors carry it
+//! (`epoch.offset:name`), and one issued before a removal is `-32602` too.
 
 use super::Error;
 use base64::Engine as _;
@@ -37,12 +40,21 @@ impl Cursor {
         Cursor(cursor)
     }
 
-    fn at(offset: usize, name: &str) -> Cursor {
-        Cursor(URL_SAFE_NO_PAD.encode(format!("{offset}:{name}")))
+    fn at(epoch: u64, offset: usize, name: &str) -> Cursor {
+        Cursor(URL_SAFE_NO_PAD.encode(match epoch {
+            0 => format!("{offset}:{name}"),
+            e => format!("{e}.{offset}:{name}"),
+        }))
     }
 
-    /// The offset this cursor names in a list whose item at each index has `name_at(i)`.
-    fn offset(&self, len: usize, name_at: impl Fn(usize) -> String) -> Result<usize, Error> {
+    /// The offset this cursor names in a list of `epoch` whose item at each index has
+    /// `name_at(i)`.
+    fn offset(
+        &self,
+        epoch: u64,
+        len: usize,
+        name_at: impl Fn(usize) -> String,
+    ) -> Result<usize, Error> {
         let invalid = || {
             Error::invalid_params(
                 "Invalid cursor: it was not issued for this list, or the list has changed; list again from the start",
@@ -53,9 +65,11 @@ impl Cursor {
         }
         let text = URL_SAFE_NO_PAD.decode(&self.0).map_err(|_| invalid())?;
         let text = String::from_utf8(text).map_err(|_| invalid())?;
-        let (offset, name) = text.split_once(':').ok_or_else(invalid)?;
+        let (place, name) = text.split_once(':').ok_or_else(invalid)?;
+        let (issued, offset) = place.split_once('.').unwrap_or(("0", place));
+        let issued: u64 = issued.parse().map_err(|_| invalid())?;
         let offset: usize = offset.parse().map_err(|_| invalid())?;
-        if offset >= len || name_at(offset) != name {
+        if issued != epoch || offset >= len || name_at(offset) != name {
             return Err(invalid());
         }
         Ok(offset)
@@ -99,16 +113,30 @@ impl<T: Clone> Page<T> {
         size: Option<usize>,
         name: impl Fn(&T) -> &str,
     ) -> Result<Page<T>, Error> {
+        Page::slice_in(0, items, cursor, size, name)
+    }
+
+    /// [`Page::slice`] of a list that has had `epoch` removals: its cursors carry the epoch,
+    /// and a cursor of another epoch is `-32602`. Items are only ever appended to such a list
+    /// between removals, so a cursor of the current epoch whose item is still at its place
+    /// joins the pages the client has to the rest of the list as it is now.
+    pub(crate) fn slice_in(
+        epoch: u64,
+        items: &[T],
+        cursor: Option<&Cursor>,
+        size: Option<usize>,
+        name: impl Fn(&T) -> &str,
+    ) -> Result<Page<T>, Error> {
         let start = match cursor {
             None => 0,
-            Some(c) => c.offset(items.len(), |i| name(&items[i]).to_owned())?,
+            Some(c) => c.offset(epoch, items.len(), |i| name(&items[i]).to_owned())?,
         };
         let end = size.map_or(items.len(), |n| {
             start.saturating_add(n.max(1)).min(items.len())
         });
         Ok(Page {
             items: items[start..end].to_vec(),
-            next_cursor: (end < items.len()).then(|| Cursor::at(end, name(&items[end]))),
+            next_cursor: (end < items.len()).then(|| Cursor::at(epoch, end, name(&items[end]))),
         })
     }
 }
@@ -170,5 +198,27 @@ mod tests {
             String::as_str,
         );
         assert_eq!(stale.unwrap_err().code, -32602);
+    }
+
+    #[test]
+    fn a_cursor_lives_within_its_epoch() {
+        let items = names(5);
+        let first = Page::slice_in(3, &items, None, Some(2), String::as_str).unwrap();
+        let next = first.next_cursor.expect("a second page");
+        // Items appended: the cursor of the same epoch reads on, to the list as it is now.
+        let longer = names(7);
+        let rest = Page::slice_in(3, &longer, Some(&next), None, String::as_str).unwrap();
+        assert_eq!(rest.items, longer[2..]);
+        // A removal moved the epoch on: refused, whatever is at its place.
+        for epoch in [0, 4] {
+            let stale = Page::slice_in(epoch, &longer, Some(&next), None, String::as_str);
+            assert_eq!(stale.unwrap_err().code, -32602, "epoch {epoch}");
+        }
+        // A cursor of a list without removals is refused by one with some, and back.
+        let plain = Page::slice(&items, None, Some(2), String::as_str).unwrap();
+        let plain = plain.next_cursor.expect("a second page");
+        assert!(Page::slice_in(1, &items, Some(&plain), None, String::as_str).is_err());
+        assert!(Page::slice(&items, Some(&next), None, String::as_str).is_err());
+        assert!(Page::slice(&items, Some(&plain), None, String::as_str).is_ok());
     }
 }

@@ -63,7 +63,9 @@ pub(crate) struct TaskParams {
 }
 
 impl TaskParams {
-    fn parse(method: &Method, mut obj: JsonObject) -> Result<TaskParams, Error> {
+    /// Reads them from `obj`: `taskId` a string, and for `tasks/update` `inputResponses` an
+    /// object (the tasks extension's typed params read them so too).
+    pub(crate) fn read(method: &Method, mut obj: JsonObject) -> Result<TaskParams, Error> {
         let task_id = match obj.remove("taskId") {
             Some(Value::String(s)) => s,
             _ => return Err(Error::invalid_params("`taskId` must be a string")),
@@ -185,7 +187,7 @@ impl Body {
             | Method::ResourcesList
             | Method::ResourceTemplatesList => Body::List(cursor(obj)),
             Method::TasksGet | Method::TasksUpdate | Method::TasksCancel => {
-                Body::Task(TaskParams::parse(method, obj.unwrap_or_default()))
+                Body::Task(TaskParams::read(method, obj.unwrap_or_default()))
             }
             Method::Complete => Body::Complete(
                 serde_json::from_value(Value::Object(obj.unwrap_or_default())).map_err(|e| {

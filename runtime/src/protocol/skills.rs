@@ -5,7 +5,7 @@
 //! The extension is written against 2026-07-28; Rondo also serves it to 2025-11-25 sessions
 //! (docs/design.md, "Skills"), where the results carry no `ttlMs`/`cacheScope`.
 
-use super::{Error, JsonObject, ServerCapabilities, echo};
+use super::{Error, JsonObject, echo};
 use serde::de::{self, Deserializer};
 use serde::ser::Serializer;
 use serde::{Deserialize, Serialize};
@@ -92,29 +92,13 @@ impl Error {
     }
 }
 
-/// The extension's settings in `capabilities`, when it is declared.
-fn settings(caps: &ServerCapabilities) -> Option<&Value> {
-    caps.extensions.as_ref()?.get(SKILLS_EXTENSION)
-}
-
-/// Whether `capabilities` declare the Skills extension.
-pub(crate) fn serves_skills(caps: &ServerCapabilities) -> bool {
-    settings(caps).is_some()
-}
-
-/// Whether `capabilities` declare the Skills extension with `directoryRead: true`.
-pub(crate) fn serves_directory_read(caps: &ServerCapabilities) -> bool {
-    settings(caps).and_then(|s| s.get("directoryRead")) == Some(&Value::Bool(true))
-}
-
-/// The extensions a 2025-11-25 `initialize` declares: the Skills extension only (the tasks
-/// extension is 2026-07-28's; 2025-11-25 has its own `tasks`).
+/// The extensions a 2025-11-25 `initialize` declares: every one but the tasks extension
+/// (2026-07-28's; 2025-11-25 has its own `tasks`). The engine drops those registered as
+/// 2026-07-28 only as well (`Extension::modern_only`).
 pub(crate) fn legacy_extensions(extensions: Option<JsonObject>) -> Option<JsonObject> {
-    let skills = extensions?.remove(SKILLS_EXTENSION)?;
-    Some(JsonObject::from_iter([(
-        SKILLS_EXTENSION.to_owned(),
-        skills,
-    )]))
+    let mut extensions = extensions?;
+    extensions.remove(super::TASKS_EXTENSION);
+    (!extensions.is_empty()).then_some(extensions)
 }
 
 #[cfg(test)]
@@ -151,22 +135,15 @@ mod tests {
     }
 
     #[test]
-    fn the_declaration_is_read_from_the_extensions() {
-        let mut caps = ServerCapabilities::default();
-        assert!(!serves_skills(&caps) && !serves_directory_read(&caps));
-        caps.extensions = Some(JsonObject::from_iter([(
-            SKILLS_EXTENSION.to_owned(),
-            json!({}),
-        )]));
-        assert!(serves_skills(&caps) && !serves_directory_read(&caps));
-        caps.extensions = Some(JsonObject::from_iter([
+    fn a_handshake_declares_every_extension_but_tasks() {
+        let extensions = JsonObject::from_iter([
             (SKILLS_EXTENSION.to_owned(), json!({"directoryRead": true})),
             ("io.modelcontextprotocol/tasks".to_owned(), json!({})),
-        ]));
-        assert!(serves_directory_read(&caps));
+            ("com.acme/echo".to_owned(), json!({"loud": true})),
+        ]);
         assert_eq!(
-            Value::Object(legacy_extensions(caps.extensions).unwrap()),
-            json!({SKILLS_EXTENSION: {"directoryRead": true}})
+            Value::Object(legacy_extensions(Some(extensions)).unwrap()),
+            json!({SKILLS_EXTENSION: {"directoryRead": true}, "com.acme/echo": {"loud": true}})
         );
         let tasks_only =
             JsonObject::from_iter([("io.modelcontextprotocol/tasks".into(), json!({}))]);

@@ -4,6 +4,7 @@
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{HeaderParam, JsonObject};
 use serde_json::{Value, json};
+use std::borrow::Cow;
 use std::sync::{Arc, LazyLock, Mutex};
 use tokio::sync::oneshot;
 
@@ -53,10 +54,10 @@ impl Handler for Probe {
             .with_prompts()
     }
 
-    fn header_params(&self, name: &str) -> &[HeaderParam] {
+    fn header_params(&self, name: &str) -> Cow<'_, [HeaderParam]> {
         static REGION: LazyLock<Vec<HeaderParam>> =
             LazyLock::new(|| HeaderParam::of(&Tool::new("region", "", region_schema())));
-        if name == "region" { &REGION } else { &[] }
+        Cow::Borrowed(if name == "region" { &REGION } else { &[] })
     }
 
     async fn list_tools(&self, _cx: &Cx, _cursor: Option<&Cursor>) -> Result<Page<Tool>, Error> {

@@ -55,7 +55,7 @@ return 1
 /// A [`TaskStore`] on Redis, shared by every instance connected to the same server and key
 /// prefix: a task created through one instance is polled, answered and completed through any.
 ///
-/// Each call is a command or two on a [`ConnectionManager`] (it reconnects by itself; by
+/// Each call is a command or two on a [`RedisConnection`] (it reconnects by itself; by
 /// default a command fails after 500 ms without an answer, and connecting after 1 s), and
 /// fails with [`StoreError::Unavailable`] when Redis cannot be reached. How many records
 /// it holds in all is bounded by Redis itself (`maxmemory`); per principal by
