@@ -379,3 +379,47 @@ fn the_readme_s_compile_error_is_its_ui_test_s() {
         "the README's error is not {file}'s"
     );
 }
+
+/// A file's code without its `//!` header (and the blank lines after it).
+fn without_header(file: &str) -> &str {
+    let mut rest = file;
+    while let Some((line, after)) = rest.split_once('\n') {
+        if !(line.starts_with("//!") || line.trim().is_empty()) {
+            break;
+        }
+        rest = after;
+    }
+    rest.trim_end()
+}
+
+/// The guide's copies of the examples are the examples: each block after a line
+/// `<!-- the file <path>, after its `//!` header -->` is that file, word for word, so the page
+/// shows what `cargo run` runs (and the doctest compiles the same code). design.md §30 says
+/// why the page holds a copy rather than including the file.
+#[test]
+fn the_guide_s_copies_of_the_examples_are_the_examples() {
+    let root = root();
+    let page = root.join("runtime/guide/getting_started.md");
+    let text = std::fs::read_to_string(&page).expect("the page reads");
+    let mut copies = 0;
+    let mut lines = text.lines();
+    while let Some(line) = lines.next() {
+        let Some(path) = line
+            .strip_prefix("<!-- the file ")
+            .and_then(|l| l.strip_suffix(", after its `//!` header -->"))
+        else {
+            continue;
+        };
+        let fence = lines.next().expect("a block follows the marker");
+        assert!(fence.starts_with("```rust"), "{path}: no Rust block after");
+        let block: Vec<&str> = lines.by_ref().take_while(|l| *l != "```").collect();
+        let file = std::fs::read_to_string(root.join(path)).expect(path);
+        assert_eq!(
+            block.join("\n"),
+            without_header(&file),
+            "runtime/guide/getting_started.md's copy of {path} differs from the file: copy the file"
+        );
+        copies += 1;
+    }
+    assert_eq!(copies, 2, "the page copies examples/hello and examples/ask");
+}

@@ -1,4 +1,5 @@
-//! A bookshop MCP server whose `order_book` tool asks the user to confirm.
+//! A bookshop MCP server whose `order_book` tool asks the user to confirm (`bookshop --help`
+//! lists what follows).
 //!
 //! ```text
 //! bookshop              serve MCP over stdin/stdout (point an MCP client at this command)
@@ -31,6 +32,7 @@
 
 mod demo;
 
+use clap::{Parser, Subcommand};
 use rondo_example_bookshop::router;
 use rondo_mcp::auth::{Algorithm, JwtVerifier, ResourceServer};
 use rondo_mcp::http::HttpConfig;
@@ -104,28 +106,64 @@ fn resource_server() -> Result<Option<ResourceServer>, String> {
     Ok(Some(rs))
 }
 
+/// A bookshop MCP server whose `order_book` tool asks the user to confirm.
+///
+/// Without a command it serves MCP over stdin/stdout (point an MCP client at this command).
+/// Environment: RONDO_STATE_KEYS (the key ring a fleet shares, id:secret,...), the
+/// RONDO_REDIS_* variables (one Redis, Sentinel, Cluster, TLS files), BOOKSHOP_ALLOWED_HOSTS
+/// (Host names to accept besides the local ones), and for an OAuth-protected --http endpoint
+/// BOOKSHOP_AUTH_ISSUER, BOOKSHOP_PUBLIC_URL and BOOKSHOP_AUTH_JWKS_URL.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp. SIGTERM or ctrl-c
+    /// stops accepting and drains the requests in flight.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3000")]
+    http: Option<SocketAddr>,
+    /// Share the replay guard, the orders' ledger and the tasks with every instance on this
+    /// Redis (rediss:// for TLS). RONDO_REDIS_URL says the same.
+    #[arg(long, value_name = "URL", global = true)]
+    redis: Option<String>,
+    /// Verify a rediss:// Redis with these CA certificates (PEM), not the system's roots.
+    /// RONDO_REDIS_CA says the same.
+    #[arg(long, value_name = "PATH", global = true)]
+    redis_ca: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run this server as a child process and drive one order through it, as a 2026-07-28
+    /// client and as a 2025-11-25 client.
+    Demo,
+}
+
+impl Args {
+    /// `--redis` and `--redis-ca` over the `RONDO_REDIS_*` variables.
+    fn redis(&self) -> Result<Option<RedisConfig>, rondo_mcp::shared::ConnectError> {
+        RedisConfig::from_flags_and_env(self.redis.as_deref(), self.redis_ca.as_deref())
+    }
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let redis = RedisConfig::from_args_and_env(&mut args).unwrap_or_else(|e| {
+    let redis = args.redis().unwrap_or_else(|e| {
         eprintln!("bookshop: {e}");
         std::process::exit(2);
     });
     let redis = redis.as_ref();
-    match args.first().map(String::as_str) {
-        None => server(redis).await.serve_stdio().await?,
-        Some("--http") => {
-            let addr: SocketAddr = args
-                .get(1)
-                .map(|a| a.parse())
-                .transpose()?
-                .unwrap_or(([127, 0, 0, 1], 3000).into());
+    match (args.command, args.http) {
+        (Some(Command::Demo), _) => demo::run().await?,
+        (None, None) => server(redis).await.serve_stdio().await?,
+        (None, Some(addr)) => {
             let config = http_config().unwrap_or_else(|e| {
                 eprintln!("bookshop: {e}");
                 std::process::exit(2);
@@ -135,13 +173,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
             eprintln!("bookshop: MCP endpoint http://{addr}/mcp");
             rondo_mcp::http::serve_listener(service, listener, rondo_mcp::http::shutdown_signal())
                 .await?;
-        }
-        Some("demo") => demo::run().await?,
-        Some(other) => {
-            eprintln!(
-                "unknown argument `{other}`; usage: bookshop [--http ADDR | demo] [--redis URL] [--redis-ca PATH]"
-            );
-            std::process::exit(2);
         }
     }
     Ok(())

@@ -1,5 +1,6 @@
 //! The example's integration tests, one binary: each file here is a module.
 
+mod command_line;
 mod deploy;
 mod listing;
 mod orders;

@@ -11,35 +11,52 @@
 //! `requestState`, as the instances of a fleet do. A key ring that does not read, or a Redis
 //! that cannot be reached, ends the process with one line and status 2.
 
+use clap::Parser;
 use rondo_example_conformance::server;
 use rondo_mcp::shared::{Redis, RedisConfig};
 use std::net::{Ipv4Addr, SocketAddr};
 
+/// The official conformance suite's server contract, for every protocol revision: Streamable
+/// HTTP at http://127.0.0.1:PORT/mcp (PORT defaults to 3000), or stdin/stdout with --stdio.
+///
+/// RONDO_STATE_KEYS gives the key ring that seals requestState, and the RONDO_REDIS_*
+/// variables (Sentinel, Cluster, TLS files) a shared Redis, as the instances of a fleet use.
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    /// Serve stdin/stdout instead of HTTP.
+    #[arg(long)]
+    stdio: bool,
+    /// The HTTP port on 127.0.0.1.
+    #[arg(long, env = "PORT", default_value_t = 3000)]
+    port: u16,
+    /// Share the replay guard, the effect ledger and the task store on this Redis.
+    /// RONDO_REDIS_URL says the same.
+    #[arg(long, value_name = "URL")]
+    redis: Option<String>,
+    /// Verify a rediss:// Redis with these CA certificates (PEM). RONDO_REDIS_CA says the same.
+    #[arg(long, value_name = "PATH")]
+    redis_ca: Option<String>,
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "info".into()),
         )
         .init();
-    let port: u16 = std::env::var("PORT")
-        .ok()
-        .and_then(|p| p.parse().ok())
-        .unwrap_or(3000);
-    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
+    let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, args.port));
     let mut server = server();
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
     let exit = |e: &dyn std::fmt::Display| -> ! {
         eprintln!("conformance: {e}");
         std::process::exit(2);
     };
-    let redis = RedisConfig::from_args_and_env(&mut args).unwrap_or_else(|e| exit(&e));
-    let stdio = match args.as_slice() {
-        [] => false,
-        [flag] if flag == "--stdio" => true,
-        _ => exit(&"usage: conformance [--stdio] [--redis URL] [--redis-ca PATH]"),
-    };
+    // `--redis` and `--redis-ca` over the `RONDO_REDIS_*` variables.
+    let redis = RedisConfig::from_flags_and_env(args.redis.as_deref(), args.redis_ca.as_deref())
+        .unwrap_or_else(|e| exit(&e));
     let redis = match redis {
         Some(config) => Some(Redis::open(&config).await.unwrap_or_else(|e| exit(&e))),
         None => None,
@@ -54,7 +71,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if let Some(redis) = redis {
         server = server.shared_state(redis);
     }
-    if stdio {
+    if args.stdio {
         server.serve_stdio().await?;
         return Ok(());
     }

@@ -55,3 +55,22 @@ fn a_key_ring_that_does_not_read_stops_it_at_start() {
     assert!(err.starts_with("conformance: RONDO_STATE_KEYS: "), "{err}");
     assert_eq!(err.lines().count(), 1, "{err}");
 }
+
+#[test]
+fn help_names_every_flag_and_port() {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_conformance"))
+        .arg("--help")
+        .output()
+        .expect("runs");
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    for flag in [
+        "--stdio",
+        "--port <PORT>",
+        "[env: PORT",
+        "--redis <URL>",
+        "--redis-ca <PATH>",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from:\n{help}");
+    }
+}

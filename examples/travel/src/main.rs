@@ -1,4 +1,4 @@
-//! The travel-booking MCP server.
+//! The travel-booking MCP server (`travel --help` lists what follows).
 //!
 //! ```text
 //! travel              serve MCP over stdin/stdout (point an MCP client at this command)
@@ -24,6 +24,7 @@
 
 mod demo;
 
+use clap::{Parser, Subcommand};
 use rondo_example_travel::{Config, start};
 use rondo_mcp::prelude::*;
 use rondo_mcp::shared::{Redis, RedisConfig};
@@ -51,32 +52,73 @@ async fn server(redis: Option<&RedisConfig>) -> Result<Server<Router>, Box<dyn s
     Ok(server)
 }
 
+/// The travel-booking MCP server: a flight search picked by the client's model, a booking
+/// approved in two forms, payment on a real page, the travel agent's folders.
+///
+/// Without a command it serves MCP over stdin/stdout (point an MCP client at this command).
+/// Configuration (environment): TRAVEL_FLIGHT_FALLBACK (rank, provider, host),
+/// TRAVEL_MODEL_PROVIDER (fake, http://.., or a command), TRAVEL_WORKSPACE,
+/// TRAVEL_PAYMENT_ADDR (the payment page, default 127.0.0.1:0), RONDO_STATE_KEYS, and the
+/// RONDO_REDIS_* variables (one Redis, Sentinel or Cluster, TLS files).
+#[derive(Parser)]
+#[command(version)]
+struct Args {
+    #[command(subcommand)]
+    command: Option<Command>,
+    /// Serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp, and the HTTP+SSE
+    /// transport of 2024-11-05 clients at /sse.
+    #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "127.0.0.1:3000")]
+    http: Option<SocketAddr>,
+    /// With --http: serve the question figures for Prometheus on ADDR, path /metrics.
+    #[arg(long, value_name = "ADDR", requires = "http")]
+    metrics: Option<SocketAddr>,
+    /// Share the replay guard, the decisions' ledger and the tasks with every instance on
+    /// this Redis (rediss:// for TLS). RONDO_REDIS_URL says the same.
+    #[arg(long, value_name = "URL", global = true)]
+    redis: Option<String>,
+    /// Verify a rediss:// Redis with these CA certificates (PEM). RONDO_REDIS_CA says the same.
+    #[arg(long, value_name = "PATH", global = true)]
+    redis_ca: Option<String>,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run this server as a child process and drive its richest flows through it, as a
+    /// 2026-07-28 client and as a 2025-11-25 client; exits non-zero on a wrong outcome.
+    Demo,
+}
+
+impl Args {
+    /// `--redis` and `--redis-ca` over the `RONDO_REDIS_*` variables.
+    fn redis(&self) -> Result<Option<RedisConfig>, rondo_mcp::shared::ConnectError> {
+        RedisConfig::from_flags_and_env(self.redis.as_deref(), self.redis_ca.as_deref())
+    }
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(
             tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
         )
         .init();
-    let mut args: Vec<String> = std::env::args().skip(1).collect();
-    let redis = RedisConfig::from_args_and_env(&mut args).unwrap_or_else(|e| {
+    let redis = args.redis().unwrap_or_else(|e| {
         eprintln!("travel: {e}");
         std::process::exit(2);
     });
     let redis = redis.as_ref();
-    match args.first().map(String::as_str) {
-        None => server(redis).await?.serve_stdio().await?,
-        Some("--http") => {
-            let addr: SocketAddr = match args.get(1) {
-                Some(a) if a != "--metrics" => a.parse()?,
-                _ => ([127, 0, 0, 1], 3000).into(),
-            };
-            if let Some(i) = args.iter().position(|a| a == "--metrics") {
-                let metrics: SocketAddr = args
-                    .get(i + 1)
-                    .ok_or("--metrics needs an address, such as 127.0.0.1:9464")?
-                    .parse()?;
+    match (args.command, args.http) {
+        (Some(Command::Demo), _) => {
+            if let Err(e) = demo::run().await {
+                eprintln!("\n{e}");
+                std::process::exit(1);
+            }
+        }
+        (None, None) => server(redis).await?.serve_stdio().await?,
+        (None, Some(addr)) => {
+            if let Some(metrics) = args.metrics {
                 rondo_example_travel::metrics::serve(metrics)?;
                 eprintln!("travel: question metrics at http://{metrics}/metrics");
             }
@@ -88,18 +130,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 let _ = tokio::signal::ctrl_c().await;
             };
             rondo_mcp::http::serve(server, addr, shutdown).await?;
-        }
-        Some("demo") => {
-            if let Err(e) = demo::run().await {
-                eprintln!("\n{e}");
-                std::process::exit(1);
-            }
-        }
-        Some(other) => {
-            eprintln!(
-                "unknown argument `{other}`; usage: travel [--http [ADDR] [--metrics ADDR] | demo] [--redis URL] [--redis-ca PATH]"
-            );
-            std::process::exit(2);
         }
     }
     Ok(())

@@ -2,6 +2,7 @@
 
 mod booking;
 mod browser;
+mod command_line;
 mod common;
 mod files;
 mod flights;

@@ -4,6 +4,8 @@
 //! is versioned with the crate, rendered with the API it describes, and every Rust example in it
 //! is a doctest (`cargo test --doc -p rondo-mcp --all-features`).
 //!
+//! - [`getting_started`]: the `Cargo.toml`, a first server, a tool that asks, state, one
+//!   question of each kind, logs, a test at both revisions (feature `http`).
 //! - [`asking`]: questions to the user, `#[elicit]`, `asks = [..]`, fallbacks, URL mode,
 //!   `cx.once`, forms from types (`#[derive(Elicit)]`), client policies.
 //! - [`sampling_and_roots`]: the client's model (`#[sample]`) and folders (`#[roots]`).
@@ -24,6 +26,12 @@
 //! - [`testing`]: the test client, the capability sweep, the Inspector, fuzzing.
 //! - [`examples`]: the example servers, and what three kinds of client see from each.
 //! - [`migrating_from_rmcp`]: a tool written with rmcp beside the same tool in Rondo.
+
+// Feature `http`: its servers take `--http ADDR`. Its first two blocks are copies of
+// `examples/hello` and `examples/ask`, kept equal by a test (design §30).
+#[cfg(feature = "http")]
+#[doc = include_str!("../../guide/getting_started.md")]
+pub mod getting_started {}
 
 #[doc = include_str!("../../guide/asking.md")]
 pub mod asking {}

@@ -236,16 +236,26 @@ const CASES: &[&str] = &[
     " \t{\"jsonrpc\" : \"2.0\" , \"id\" : 1 , \"method\" : \"tools/call\" , \"params\" : { \"name\" : \"t\" } }\r\n",
 ];
 
-/// Every line of every file of the committed fuzz corpora.
+/// Every line of every file of the committed fuzz corpora of `stdio` and `input_responses`
+/// (`fuzz/corpus.tar.gz`, read in place).
 fn corpus_lines() -> Vec<Vec<u8>> {
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus");
+    use std::io::Read as _;
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz/corpus.tar.gz");
+    let Ok(file) = std::fs::File::open(path) else {
+        return Vec::new();
+    };
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(file));
     let mut lines = Vec::new();
-    for target in ["stdio", "input_responses"] {
-        let Ok(dir) = std::fs::read_dir(root.join(target)) else {
-            continue;
-        };
-        for entry in dir.flatten() {
-            let data = std::fs::read(entry.path()).expect("a corpus file reads");
+    for entry in archive.entries().expect("a tar archive") {
+        let mut entry = entry.expect("an archive entry");
+        let path = entry.path().expect("a path").to_string_lossy().into_owned();
+        if ["corpus/stdio/", "corpus/input_responses/"]
+            .iter()
+            .any(|p| path.starts_with(p))
+            && entry.header().entry_type().is_file()
+        {
+            let mut data = Vec::new();
+            entry.read_to_end(&mut data).expect("a corpus file reads");
             lines.extend(data.split(|&b| b == b'\n').map(<[u8]>::to_vec));
         }
     }

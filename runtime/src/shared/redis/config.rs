@@ -108,32 +108,20 @@ impl RedisConfig {
         RedisConfig::from_vars(|name| std::env::var(name).ok())
     }
 
-    /// As [`from_env`](RedisConfig::from_env), with two flags taken out of `args` first, each
-    /// over its variable: `--redis URL` (`RONDO_REDIS_URL`) and `--redis-ca PATH`
-    /// (`RONDO_REDIS_CA`).
-    pub fn from_args_and_env(
-        args: &mut Vec<String>,
+    /// As [`from_env`](RedisConfig::from_env), with a program's two flags over their
+    /// variables: `--redis URL` over `RONDO_REDIS_URL`, `--redis-ca PATH` over
+    /// `RONDO_REDIS_CA` (`None`: the flag was not given). The examples take them with clap.
+    pub fn from_flags_and_env(
+        url: Option<&str>,
+        ca: Option<&str>,
     ) -> Result<Option<RedisConfig>, super::ConnectError> {
-        let mut given = Vec::new();
-        for (flag, var, example) in [
-            ("--redis", URL, "a URL, such as redis://127.0.0.1:6379/0"),
-            ("--redis-ca", CA, "a PEM file of CA certificates"),
-        ] {
-            let Some(i) = args.iter().position(|a| a == flag) else {
-                continue;
-            };
-            if i + 1 >= args.len() {
-                return Err(invalid(flag, format!("{flag} needs {example}")));
-            }
-            given.push((var, args.remove(i + 1)));
-            args.remove(i);
-        }
         RedisConfig::from_vars(|name| {
-            given
-                .iter()
-                .find(|(var, _)| *var == name)
-                .map(|(_, v)| v.clone())
-                .or_else(|| std::env::var(name).ok())
+            let flag = match name {
+                URL => url,
+                CA => ca,
+                _ => None,
+            };
+            flag.map(str::to_owned).or_else(|| std::env::var(name).ok())
         })
     }
 
