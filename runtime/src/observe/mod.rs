@@ -43,7 +43,7 @@ impl Action {
         }
     }
 
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Action::Accept => "accept",
             Action::Decline => "decline",
@@ -70,7 +70,7 @@ pub(crate) enum Reason {
 }
 
 impl Reason {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Reason::CapabilityMissing => "capability_missing",
             Reason::Policy => "policy",
@@ -104,7 +104,7 @@ impl Outcome {
         matches!(self, Outcome::FellBack(_) | Outcome::Unanswered(_))
     }
 
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Outcome::Asked => "asked",
             Outcome::ReAsked => "re_asked",
@@ -181,6 +181,8 @@ pub(crate) fn tell(labels: &Labels, call: &Call<'_>, decisions: Vec<Decision>, p
     if told.is_empty() {
         return;
     }
+    #[cfg(feature = "otel")]
+    crate::otel::questions(&told);
     let l = Labelled::of(labels, call);
     for d in &told {
         one(&l, d);
