@@ -7,6 +7,7 @@ mod files;
 mod flights;
 mod links;
 mod links_redis;
+mod otel;
 mod payment;
 mod schema_formats;
 mod skill;
