@@ -69,7 +69,7 @@ pub(crate) fn adopt(
     }
     if let Some(trace) = trace {
         let parent = extract(trace);
-        if parent.span().span_context().is_valid() || parent.baggage().len() > 0 {
+        if parent.span().span_context().is_valid() || !parent.baggage().is_empty() {
             // Fails only when the layer is not installed, or the span started already (it
             // has not: it was just made).
             let _ = span.set_parent(parent);
