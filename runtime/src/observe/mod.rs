@@ -182,7 +182,7 @@ pub(crate) fn tell(labels: &Labels, call: &Call<'_>, decisions: Vec<Decision>, p
         return;
     }
     #[cfg(feature = "otel")]
-    crate::otel::questions(&told);
+    span_questions(&told);
     let l = Labelled::of(labels, call);
     for d in &told {
         one(&l, d);
@@ -210,6 +210,48 @@ fn one(l: &Labelled, d: &Decision) {
     );
     #[cfg(feature = "metrics")]
     metered::decision(l, d, action, reason);
+}
+
+#[cfg(feature = "otel")]
+/// Records on the request's OpenTelemetry span (design §33) what the current pass told of its
+/// questions: the keys asked, answered (with the action) and settled by a fallback or
+/// unanswered (with the reason).
+fn span_questions(told: &[Decision]) {
+    use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+    let span = tracing::Span::current();
+    if span.is_disabled() {
+        return;
+    }
+    let of = |pick: fn(&Decision) -> Option<String>| -> Vec<opentelemetry::StringValue> {
+        told.iter()
+            .filter_map(pick)
+            .map(opentelemetry::StringValue::from)
+            .collect()
+    };
+    let asked =
+        of(|d| matches!(d.outcome, Outcome::Asked | Outcome::ReAsked).then(|| d.key.clone()));
+    let answered = of(|d| match d.outcome {
+        Outcome::Answered(a) => Some(format!("{}:{}", d.key, a.as_str())),
+        _ => None,
+    });
+    let fallback = of(|d| match d.outcome {
+        Outcome::FellBack(r) => Some(format!("{}:{}", d.key, r.as_str())),
+        _ => None,
+    });
+    let unanswered = of(|d| match d.outcome {
+        Outcome::Unanswered(r) => Some(format!("{}:{}", d.key, r.as_str())),
+        _ => None,
+    });
+    for (key, values) in [
+        ("rondo.questions.asked", asked),
+        ("rondo.questions.answered", answered),
+        ("rondo.questions.fallback", fallback),
+        ("rondo.questions.unanswered", unanswered),
+    ] {
+        if !values.is_empty() {
+            span.set_attribute(key, opentelemetry::Value::Array(values.into()));
+        }
+    }
 }
 
 /// Tells how many rounds a multi-round request took, once it ended.

@@ -19,12 +19,11 @@ mod otlp;
 #[cfg(feature = "otlp")]
 pub use otlp::{Otlp, OtlpError};
 
-use crate::observe::{Decision, Outcome};
 use crate::protocol::{Body, JsonObject, Method, Request, RequestId, Revision, TraceMeta};
 use opentelemetry::baggage::BaggageExt as _;
 use opentelemetry::propagation::{Extractor, Injector, TextMapPropagator};
 use opentelemetry::trace::{Status, TraceContextExt};
-use opentelemetry::{Context, KeyValue, StringValue};
+use opentelemetry::{Context, KeyValue};
 use opentelemetry_sdk::propagation::{BaggagePropagator, TraceContextPropagator};
 use serde_json::Value;
 use tracing::Span;
@@ -152,45 +151,6 @@ pub(crate) fn flow(id: &str, round: u32) {
     let span = Span::current();
     span.set_attribute("rondo.flow.id", id.to_owned());
     span.set_attribute("rondo.flow.round", i64::from(round));
-}
-
-/// Records what the current pass told of its questions: the keys asked, answered (with the
-/// action) and settled by a fallback or unanswered (with the reason).
-pub(crate) fn questions(told: &[Decision]) {
-    let span = Span::current();
-    if span.is_disabled() {
-        return;
-    }
-    let of = |pick: fn(&Decision) -> Option<String>| -> Vec<StringValue> {
-        told.iter()
-            .filter_map(pick)
-            .map(StringValue::from)
-            .collect()
-    };
-    let asked =
-        of(|d| matches!(d.outcome, Outcome::Asked | Outcome::ReAsked).then(|| d.key.clone()));
-    let answered = of(|d| match d.outcome {
-        Outcome::Answered(a) => Some(format!("{}:{}", d.key, a.as_str())),
-        _ => None,
-    });
-    let fallback = of(|d| match d.outcome {
-        Outcome::FellBack(r) => Some(format!("{}:{}", d.key, r.as_str())),
-        _ => None,
-    });
-    let unanswered = of(|d| match d.outcome {
-        Outcome::Unanswered(r) => Some(format!("{}:{}", d.key, r.as_str())),
-        _ => None,
-    });
-    for (key, values) in [
-        ("rondo.questions.asked", asked),
-        ("rondo.questions.answered", answered),
-        ("rondo.questions.fallback", fallback),
-        ("rondo.questions.unanswered", unanswered),
-    ] {
-        if !values.is_empty() {
-            span.set_attribute(key, opentelemetry::Value::Array(values.into()));
-        }
-    }
 }
 
 /// The current span's context as a `traceparent`, for the next round's `requestState`
