@@ -23,6 +23,8 @@ mod lines;
 pub mod middleware;
 mod notify;
 mod observe;
+#[cfg(feature = "otel")]
+pub mod otel;
 mod policy;
 mod prompts;
 pub mod protocol;

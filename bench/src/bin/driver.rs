@@ -31,8 +31,7 @@ fn args() -> Args {
     let mut window = 1000;
     let mut rev = Rev::Legacy;
     let mut it = std::env::args().skip(1);
-    let usage =
-        "usage: driver [--calls N] [--window W] [--rev 2025-11-25|2025-06-18|2026-07-28] -- COMMAND [ARGS..]";
+    let usage = "usage: driver [--calls N] [--window W] [--rev 2025-11-25|2025-06-18|2026-07-28] -- COMMAND [ARGS..]";
     loop {
         match it.next().as_deref() {
             Some("--calls") => calls = it.next().and_then(|n| n.parse().ok()).expect(usage),

@@ -14,6 +14,9 @@
 //!                     (RONDO_REDIS_URL says the same; `rediss://` for TLS)
 //! --redis-ca PATH     verify a rediss:// Redis with these CA certificates (PEM)
 //!                     (RONDO_REDIS_CA says the same)
+//! --otlp              export every request's span over OTLP/HTTP (protobuf) to the endpoint
+//!                     of OTEL_EXPORTER_OTLP_ENDPOINT, or http://localhost:4318; setting that
+//!                     variable (or OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) alone turns it on
 //! ```
 //!
 //! Configuration (environment): `TRAVEL_FLIGHT_FALLBACK` (`rank`, `provider`, `host`),
@@ -26,9 +29,11 @@ mod demo;
 
 use clap::{Parser, Subcommand};
 use rondo_example_travel::{Config, start};
+use rondo_mcp::otel::{Otlp, OtlpError};
 use rondo_mcp::prelude::*;
 use rondo_mcp::shared::{Redis, RedisConfig};
 use std::net::SocketAddr;
+use tracing_subscriber::filter::LevelFilter;
 
 /// The server, configured from the environment, its shared state on the Redis of `--redis URL`
 /// or the `RONDO_REDIS_*` variables. A configuration that does not read, or a Redis that
@@ -79,6 +84,11 @@ struct Args {
     /// Verify a rediss:// Redis with these CA certificates (PEM). RONDO_REDIS_CA says the same.
     #[arg(long, value_name = "PATH", global = true)]
     redis_ca: Option<String>,
+    /// Export every request's span over OTLP/HTTP (protobuf) to the endpoint of
+    /// OTEL_EXPORTER_OTLP_ENDPOINT, or http://localhost:4318. Setting that variable (or
+    /// OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) alone turns it on.
+    #[arg(long, global = true)]
+    otlp: bool,
 }
 
 #[derive(Subcommand)]
@@ -95,15 +105,37 @@ impl Args {
     }
 }
 
+/// The log on stderr (`RUST_LOG`, `warn` by default) and, with `--otlp` or an OTLP endpoint in
+/// the environment, the spans of every request for an OpenTelemetry collector: flushed when
+/// the returned guard drops.
+fn observe(otlp: bool) -> Result<Option<Otlp>, OtlpError> {
+    use tracing_subscriber::prelude::*;
+    let otlp = if otlp {
+        Some(Otlp::new("travel")?)
+    } else {
+        Otlp::from_env("travel")?
+    };
+    let log =
+        tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into());
+    tracing_subscriber::registry()
+        .with(
+            tracing_subscriber::fmt::layer()
+                .with_writer(std::io::stderr)
+                .with_filter(log),
+        )
+        .with(
+            otlp.as_ref()
+                .map(|o| o.layer().with_filter(LevelFilter::INFO)),
+        )
+        .init();
+    Ok(otlp)
+}
+
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(
-            tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| "warn".into()),
-        )
-        .init();
+    // Kept to the end of `main`: dropping it sends the spans still queued.
+    let _otlp = observe(args.otlp)?;
     let redis = args.redis().unwrap_or_else(|e| {
         eprintln!("travel: {e}");
         std::process::exit(2);

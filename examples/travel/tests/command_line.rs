@@ -17,6 +17,7 @@ fn help_names_every_flag_and_the_demo() {
         "--redis-ca <PATH>",
         "demo",
         "--metrics <ADDR>",
+        "--otlp",
     ] {
         assert!(help.contains(flag), "{flag} missing from:\n{help}");
     }

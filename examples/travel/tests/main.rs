@@ -8,6 +8,7 @@ mod files;
 mod flights;
 mod links;
 mod links_redis;
+mod otel;
 mod payment;
 mod schema_formats;
 mod skill;

@@ -234,6 +234,9 @@ impl Cx {
         self.tell(key, kind, Outcome::Asked);
         let request = with_elicitation_id(request);
         let (method, params) = (request.method(), request.params_at(revision));
+        // The question goes out in the current trace (design §33).
+        #[cfg(feature = "otel")]
+        let params = crate::otel::inject(params);
         let sent = match &self.req.config.layers {
             None => {
                 let timeout = self.req.config.ask_timeout;

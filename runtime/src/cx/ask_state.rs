@@ -420,6 +420,9 @@ impl AskState {
             waits: self.waits + u32::from(waited),
             flows: self.flows.clone(),
             once: self.once.iter().cloned().collect(),
+            // The span's, set by the caller (`otel::carried`).
+            #[cfg(feature = "otel")]
+            trace: None,
         };
         (requests, carried)
     }

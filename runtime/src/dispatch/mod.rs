@@ -167,6 +167,7 @@ impl<H: Handler> Engine<H> {
         route: Route,
         conn: &'a Conn,
     ) -> impl Future<Output = Option<Message>> + Send + 'a {
+        #[cfg(not(feature = "otel"))]
         let span = tracing::info_span!(
             "mcp.request",
             method = %req.method,
@@ -175,15 +176,19 @@ impl<H: Handler> Engine<H> {
             name = tracing::field::Empty,
             round = tracing::field::Empty,
         );
-        match &route {
-            Route::Modern(Ok(_)) => {
-                span.record("revision", Revision::V2026_07_28.as_str());
-            }
-            Route::Legacy(session) => {
-                span.record("revision", session.revision.as_str());
-            }
-            Route::Modern(Err(_)) => {}
+        // The same fields, and the OpenTelemetry span's name and kind (design §33).
+        #[cfg(feature = "otel")]
+        let span = crate::otel::request_span(&req);
+        let revision = match &route {
+            Route::Modern(Ok(_)) => Some(Revision::V2026_07_28),
+            Route::Legacy(session) => Some(session.revision),
+            Route::Modern(Err(_)) => None,
+        };
+        if let Some(r) = revision {
+            span.record("revision", r.as_str());
         }
+        #[cfg(feature = "otel")]
+        adopt(&span, &req, &route, revision);
         let id = req.id.clone();
         let answered = match &self.config.layers {
             None => Either::Left(self.answer(req, route, conn)),
@@ -198,6 +203,8 @@ impl<H: Handler> Engine<H> {
                 Ok(None) => None,
                 Err(e) => {
                     tracing::debug!(code = e.code, message = %e.message, "request failed");
+                    #[cfg(feature = "otel")]
+                    crate::otel::failed(e.code, &e.message);
                     Some(Message::error(Some(&id), &e))
                 }
             })
@@ -280,6 +287,18 @@ impl<H: Handler> Engine<H> {
             notifier: self.hub.clone(),
         }
     }
+}
+
+/// Gives the request's span its parent, from the trace context of the request's `_meta` (read
+/// with the route's checked metadata on 2026-07-28, from the params on a session), and its
+/// attributes. Out of line: only the `otel` build has it, and it holds nothing across an await.
+#[cfg(feature = "otel")]
+fn adopt(span: &tracing::Span, req: &Request, route: &Route, revision: Option<Revision>) {
+    let trace = match route {
+        Route::Modern(Ok(meta)) => meta.get().trace.clone(),
+        _ => req.params.meta.as_ref().and_then(Meta::trace),
+    };
+    crate::otel::adopt(span, req, revision, trace.as_deref());
 }
 
 /// What the engine read of a request for its context, moved into it.

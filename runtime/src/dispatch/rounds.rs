@@ -74,6 +74,12 @@ pub(super) trait Asking: Serialize + Shape + Sized + Send {
     fn ends_with(ending: Ending) -> Result<Self, Ending> {
         Err(ending)
     }
+
+    /// Whether the result is a tool's error (`isError`): its span says so (`error.type`).
+    #[cfg(feature = "otel")]
+    fn is_tool_error(&self) -> bool {
+        false
+    }
 }
 
 impl Asking for CallToolResult {
@@ -98,6 +104,11 @@ impl Asking for CallToolResult {
             Ending::Result(result) => Ok(result),
             other => Err(other),
         }
+    }
+
+    #[cfg(feature = "otel")]
+    fn is_tool_error(&self) -> bool {
+        self.is_error == Some(true)
     }
 }
 
@@ -202,10 +213,19 @@ impl<H: Handler> Engine<H> {
         let binding = self.bind(method, conn, params);
         let opened = self.state_codec().open(token, &binding.binding())?;
         let mut responses = responses.unwrap_or_default();
-        // Boxed: only a retry takes a round, and this future would size every request's.
-        Box::pin(self.take_round(&opened, token, &responses)).await?;
+        // Boxed: only a retry takes a round, and this future would size every request's. The
+        // opened state goes into the box and comes back, so that it is not kept in this
+        // future while the guard is asked either.
+        let opened = Box::pin(self.take_round(opened, token, &responses)).await?;
         let mut carried = opened.carried;
         tracing::Span::current().record("round", carried.round);
+        #[cfg(feature = "otel")]
+        {
+            crate::otel::flow(&carried.flow, carried.round);
+            if let Some(previous) = carried.trace.take() {
+                crate::otel::follow(&previous);
+            }
+        }
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
         let flow = Some(std::mem::take(&mut carried.flow));
         let mut asks = AskState::asking(carried, JsonObject::new());
@@ -224,12 +244,12 @@ impl<H: Handler> Engine<H> {
     /// `-32603` and its message. Nothing has run yet either way.
     async fn take_round(
         &self,
-        opened: &Opened,
+        opened: Opened,
         token: &serde_json::Value,
         responses: &JsonObject,
-    ) -> Result<(), Error> {
+    ) -> Result<Opened, Error> {
         let Some(guard) = &self.config.replay else {
-            return Ok(());
+            return Ok(opened);
         };
         let round = opened.round_id();
         let fingerprint = {
@@ -246,10 +266,10 @@ impl<H: Handler> Engine<H> {
             .take_ms(&round, &fingerprint, opened.expires_ms, now_ms)
             .await
         {
-            Ok(RoundUse::First) => Ok(()),
+            Ok(RoundUse::First) => Ok(opened),
             Ok(RoundUse::Again) => {
                 tracing::info!(round, "the same round sent again: served again");
-                Ok(())
+                Ok(opened)
             }
             Ok(RoundUse::Other) => {
                 tracing::warn!(
@@ -305,6 +325,10 @@ impl<H: Handler> Engine<H> {
             },
             other => return settle(other),
         };
+        #[cfg(feature = "otel")]
+        if result.is_tool_error() {
+            crate::otel::tool_error();
+        }
         let (req, from_answers) = (&cx.req, cx.req.round > 0 || !cx.asks().answers.is_empty());
         result.shape(req.revision);
         self.complete(&req.method, req.revision, result, from_answers)
@@ -328,6 +352,11 @@ impl<H: Handler> Engine<H> {
         }
         let (requests, mut carried) = cx.asks().next_round(req.round + 1, waited);
         carried.flow = cx.flow_id().to_owned();
+        #[cfg(feature = "otel")]
+        {
+            crate::otel::flow(&carried.flow, req.round);
+            carried.trace = crate::otel::carried();
+        }
         let binding = Bind {
             method: req.method.as_str(),
             target: cx.target(),

@@ -22,7 +22,8 @@
 //!   `auth-remote`).
 //! - [`tasks`]: long-running tools (the tasks extension).
 //! - [`skills`]: serving a folder of Agent Skills (feature `skills`).
-//! - [`observability`]: which fallbacks your users hit: events and metrics.
+//! - [`observability`]: which fallbacks your users hit: events and metrics; one trace per flow:
+//!   OpenTelemetry spans and OTLP export (features `otel`, `otlp`).
 //! - [`testing`]: the test client, the capability sweep, the Inspector, fuzzing.
 //! - [`examples`]: the example servers, and what three kinds of client see from each.
 //! - [`migrating_from_rmcp`]: a tool written with rmcp beside the same tool in Rondo.

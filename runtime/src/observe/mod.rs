@@ -43,7 +43,7 @@ impl Action {
         }
     }
 
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Action::Accept => "accept",
             Action::Decline => "decline",
@@ -70,7 +70,7 @@ pub(crate) enum Reason {
 }
 
 impl Reason {
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Reason::CapabilityMissing => "capability_missing",
             Reason::Policy => "policy",
@@ -104,7 +104,7 @@ impl Outcome {
         matches!(self, Outcome::FellBack(_) | Outcome::Unanswered(_))
     }
 
-    fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Outcome::Asked => "asked",
             Outcome::ReAsked => "re_asked",
@@ -181,6 +181,8 @@ pub(crate) fn tell(labels: &Labels, call: &Call<'_>, decisions: Vec<Decision>, p
     if told.is_empty() {
         return;
     }
+    #[cfg(feature = "otel")]
+    span_questions(&told);
     let l = Labelled::of(labels, call);
     for d in &told {
         one(&l, d);
@@ -208,6 +210,48 @@ fn one(l: &Labelled, d: &Decision) {
     );
     #[cfg(feature = "metrics")]
     metered::decision(l, d, action, reason);
+}
+
+#[cfg(feature = "otel")]
+/// Records on the request's OpenTelemetry span (design §33) what the current pass told of its
+/// questions: the keys asked, answered (with the action) and settled by a fallback or
+/// unanswered (with the reason).
+fn span_questions(told: &[Decision]) {
+    use tracing_opentelemetry::OpenTelemetrySpanExt as _;
+    let span = tracing::Span::current();
+    if span.is_disabled() {
+        return;
+    }
+    let of = |pick: fn(&Decision) -> Option<String>| -> Vec<opentelemetry::StringValue> {
+        told.iter()
+            .filter_map(pick)
+            .map(opentelemetry::StringValue::from)
+            .collect()
+    };
+    let asked =
+        of(|d| matches!(d.outcome, Outcome::Asked | Outcome::ReAsked).then(|| d.key.clone()));
+    let answered = of(|d| match d.outcome {
+        Outcome::Answered(a) => Some(format!("{}:{}", d.key, a.as_str())),
+        _ => None,
+    });
+    let fallback = of(|d| match d.outcome {
+        Outcome::FellBack(r) => Some(format!("{}:{}", d.key, r.as_str())),
+        _ => None,
+    });
+    let unanswered = of(|d| match d.outcome {
+        Outcome::Unanswered(r) => Some(format!("{}:{}", d.key, r.as_str())),
+        _ => None,
+    });
+    for (key, values) in [
+        ("rondo.questions.asked", asked),
+        ("rondo.questions.answered", answered),
+        ("rondo.questions.fallback", fallback),
+        ("rondo.questions.unanswered", unanswered),
+    ] {
+        if !values.is_empty() {
+            span.set_attribute(key, opentelemetry::Value::Array(values.into()));
+        }
+    }
 }
 
 /// Tells how many rounds a multi-round request took, once it ended.

@@ -21,6 +21,8 @@ mod results;
 mod revision;
 mod shape;
 mod skills;
+#[cfg(feature = "otel")]
+mod trace_meta;
 mod unique;
 
 pub use batch::MAX_BATCH_ENTRIES;
@@ -49,6 +51,8 @@ pub(crate) use skills::legacy_extensions;
 pub use skills::{
     DIRECTORY_MIME_TYPE, GetSkillResult, SKILLS_EXTENSION, Skill, SkillResource, SkillResources,
 };
+#[cfg(feature = "otel")]
+pub(crate) use trace_meta::TraceMeta;
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -95,6 +99,9 @@ pub(crate) struct RequestMeta {
     pub log_level: Option<LoggingLevel>,
     /// `progressToken`.
     pub progress_token: Option<ProgressToken>,
+    /// `traceparent`, `tracestate` and `baggage`, each within its bound.
+    #[cfg(feature = "otel")]
+    pub trace: Option<Box<TraceMeta>>,
 }
 
 /// A request's `_meta`, read when the message is read.
@@ -144,6 +151,15 @@ impl Meta {
             Meta::Value(v) => progress_token(Some(v)),
         }
     }
+
+    /// Its W3C trace context, each value within its bound.
+    #[cfg(feature = "otel")]
+    pub(crate) fn trace(&self) -> Option<Box<TraceMeta>> {
+        match self {
+            Meta::Modern(m) => m.trace.clone(),
+            Meta::Value(v) => TraceMeta::from_value(Some(v)),
+        }
+    }
 }
 
 impl RequestMeta {
@@ -183,6 +199,8 @@ impl RequestMeta {
             client_info: wire.client_info,
             log_level,
             progress_token,
+            #[cfg(feature = "otel")]
+            trace: TraceMeta::from_text(wire.traceparent, wire.tracestate, wire.baggage),
         })
     }
 
@@ -234,6 +252,8 @@ impl RequestMeta {
             client_info,
             log_level,
             progress_token: progress_token(raw),
+            #[cfg(feature = "otel")]
+            trace: TraceMeta::from_value(raw),
         })
     }
 }
@@ -264,6 +284,16 @@ struct MetaText<'a> {
         deserialize_with = "present"
     )]
     progress_token: Option<&'a RawValue>,
+    /// SEP-414's trace context, as text: a value that is no string is ignored, not an error.
+    #[cfg(feature = "otel")]
+    #[serde(default, borrow)]
+    traceparent: Option<&'a RawValue>,
+    #[cfg(feature = "otel")]
+    #[serde(default, borrow)]
+    tracestate: Option<&'a RawValue>,
+    #[cfg(feature = "otel")]
+    #[serde(default, borrow)]
+    baggage: Option<&'a RawValue>,
 }
 
 /// A member that is written, `null` included, as its text.

@@ -108,6 +108,11 @@ pub(crate) struct Carried {
     /// The names of the effects this flow recorded with [`Cx::once`](crate::Cx::once): every
     /// round that seals the next state renews their records to outlive it.
     pub once: Vec<String>,
+    /// The span of the round that sealed the state, as a W3C `traceparent`: the next round's
+    /// span links to it (design §33). Absent from tokens sealed without an OpenTelemetry span,
+    /// and from every token sealed before it existed.
+    #[cfg(feature = "otel")]
+    pub trace: Option<String>,
 }
 
 /// The sealed payload: the binding, an expiry, and what the round carried. Short field names
@@ -143,6 +148,9 @@ struct Payload {
     flows: BTreeMap<String, u64>,
     #[serde(rename = "o", default, skip_serializing_if = "Vec::is_empty")]
     once: Vec<String>,
+    #[cfg(feature = "otel")]
+    #[serde(rename = "tp", default, skip_serializing_if = "Option::is_none")]
+    trace: Option<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -166,6 +174,8 @@ impl Payload {
             waits: carried.waits,
             flows: carried.flows,
             once: carried.once,
+            #[cfg(feature = "otel")]
+            trace: carried.trace,
         }
     }
 
@@ -199,6 +209,8 @@ impl Payload {
             waits: self.waits,
             flows: self.flows,
             once: self.once,
+            #[cfg(feature = "otel")]
+            trace: self.trace,
         }
     }
 }
@@ -353,6 +365,8 @@ mod tests {
             waits: 1,
             flows: BTreeMap::from([("pay".to_owned(), 7)]),
             once: vec!["order".to_owned()],
+            #[cfg(feature = "otel")]
+            trace: Some("00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".to_owned()),
         };
         let keys = KeyRing::new(1, [3; 32]);
         let token = codec(&keys, 0).seal(binding(), carried.clone()).unwrap();

@@ -1,0 +1,136 @@
+//! The W3C trace context a request may carry in `_meta` (SEP-414: `traceparent`, `tracestate`,
+//! `baggage`, unprefixed), read with the `otel` feature only. A value past its bound, or not a
+//! string, is dropped here, before anything parses it: it is ignored, never an error
+//! (design §33).
+
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+/// The longest `traceparent` read: version `00`'s 55 characters (W3C Trace Context § 3.2). A
+/// later version's extra fields are longer; none is defined, and such a header is ignored.
+pub(crate) const MAX_TRACEPARENT: usize = 55;
+/// The longest `tracestate` read (W3C Trace Context § 3.3.1.1: a vendor may drop one past 512).
+pub(crate) const MAX_TRACESTATE: usize = 512;
+/// The most `tracestate` members read (W3C Trace Context § 3.3.1.1: at most 32).
+pub(crate) const MAX_TRACESTATE_MEMBERS: usize = 32;
+/// The longest `baggage` read, in bytes (W3C Baggage § 3.3.1: at least 8192 must be taken; no
+/// more is).
+pub(crate) const MAX_BAGGAGE: usize = 8192;
+
+/// The trace context of one request's `_meta`, each value within its bound.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct TraceMeta {
+    /// `traceparent`.
+    pub traceparent: Option<String>,
+    /// `tracestate`.
+    pub tracestate: Option<String>,
+    /// `baggage`.
+    pub baggage: Option<String>,
+}
+
+impl TraceMeta {
+    /// The keys, as the `_meta` of a request names them.
+    pub(crate) const TRACEPARENT: &'static str = "traceparent";
+    /// See [`TraceMeta::TRACEPARENT`].
+    pub(crate) const TRACESTATE: &'static str = "tracestate";
+    /// See [`TraceMeta::TRACEPARENT`].
+    pub(crate) const BAGGAGE: &'static str = "baggage";
+
+    /// Reads the three keys from their text (`None` when none is there and usable): boxed, as
+    /// most requests carry none and the metadata that holds it is moved by value.
+    pub(crate) fn from_text(
+        traceparent: Option<&RawValue>,
+        tracestate: Option<&RawValue>,
+        baggage: Option<&RawValue>,
+    ) -> Option<Box<TraceMeta>> {
+        let text = |raw: Option<&RawValue>, max: usize| {
+            let raw = raw?.get();
+            // A string within the bound has at most `max` bytes between its quotes; longer
+            // text is never decoded.
+            if raw.len() > max + 2 {
+                return None;
+            }
+            serde_json::from_str::<String>(raw).ok()
+        };
+        TraceMeta {
+            traceparent: text(traceparent, MAX_TRACEPARENT),
+            tracestate: text(tracestate, MAX_TRACESTATE),
+            baggage: text(baggage, MAX_BAGGAGE),
+        }
+        .bounded()
+    }
+
+    /// Reads the three keys of a `_meta` object.
+    pub(crate) fn from_value(meta: Option<&Value>) -> Option<Box<TraceMeta>> {
+        let meta = meta?.as_object()?;
+        let text = |key: &str, max: usize| {
+            let s = meta.get(key)?.as_str()?;
+            (s.len() <= max).then(|| s.to_owned())
+        };
+        TraceMeta {
+            traceparent: text(Self::TRACEPARENT, MAX_TRACEPARENT),
+            tracestate: text(Self::TRACESTATE, MAX_TRACESTATE),
+            baggage: text(Self::BAGGAGE, MAX_BAGGAGE),
+        }
+        .bounded()
+    }
+
+    /// Drops a `tracestate` of too many members, and the whole when nothing is left.
+    fn bounded(mut self) -> Option<Box<TraceMeta>> {
+        if let Some(state) = &self.tracestate
+            && state.split(',').count() > MAX_TRACESTATE_MEMBERS
+        {
+            self.tracestate = None;
+        }
+        let empty =
+            self.traceparent.is_none() && self.tracestate.is_none() && self.baggage.is_none();
+        (!empty).then(|| Box::new(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    const PARENT: &str = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+
+    #[test]
+    fn values_past_their_bounds_are_dropped_before_they_are_read() {
+        let long = "a".repeat(10_000);
+        let meta = json!({
+            "traceparent": long,
+            "tracestate": "k=v",
+            "baggage": "x".repeat(MAX_BAGGAGE + 1),
+        });
+        let read = TraceMeta::from_value(Some(&meta)).unwrap();
+        assert_eq!(read.traceparent, None);
+        assert_eq!(read.tracestate.as_deref(), Some("k=v"));
+        assert_eq!(read.baggage, None);
+
+        let members: Vec<String> = (0..33).map(|i| format!("k{i}=v")).collect();
+        let meta = json!({ "traceparent": PARENT, "tracestate": members.join(",") });
+        let read = TraceMeta::from_value(Some(&meta)).unwrap();
+        assert_eq!(read.traceparent.as_deref(), Some(PARENT));
+        assert_eq!(read.tracestate, None);
+
+        assert_eq!(
+            TraceMeta::from_value(Some(&json!({"traceparent": 7}))),
+            None
+        );
+        assert_eq!(TraceMeta::from_value(Some(&json!({}))), None);
+    }
+
+    #[test]
+    fn the_text_reader_agrees_with_the_value_reader() {
+        let raw = |v: Value| RawValue::from_string(v.to_string()).unwrap();
+        let (p, s, b) = (raw(json!(PARENT)), raw(json!("a=b")), raw(json!("k=v")));
+        let read = TraceMeta::from_text(Some(&p), Some(&s), Some(&b)).unwrap();
+        let meta = json!({"traceparent": PARENT, "tracestate": "a=b", "baggage": "k=v"});
+        assert_eq!(Some(read), TraceMeta::from_value(Some(&meta)));
+        let long = raw(json!("f".repeat(56)));
+        assert_eq!(TraceMeta::from_text(Some(&long), None, None), None);
+        let number = raw(json!(5));
+        assert_eq!(TraceMeta::from_text(Some(&number), None, None), None);
+    }
+}
