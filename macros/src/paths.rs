@@ -209,7 +209,8 @@ private_items! {
     tool_definition => "tool_definition";
     /// `tool_args()`: runs the argument parsers; a failure is a result the model can read.
     tool_args => "tool_args";
-    /// `input_schema::<T>()`: the schema of the arguments struct.
+    /// `input_schema(json_schema)`: the schema of the arguments struct, from its
+    /// `JsonSchema::json_schema` (a function pointer: the runtime's code is not generic).
     input_schema => "input_schema";
     /// `no_arguments()`: the schema of a tool without arguments.
     no_arguments => "no_arguments";
@@ -228,7 +229,7 @@ private_items! {
     trait_into_prompt_result => "IntoPromptResult";
     /// `prompt_definition()`: builds a [`Paths::prompt`].
     prompt_definition => "prompt_definition";
-    /// `prompt_arguments::<T>()`: the listed arguments, read from the arguments struct's schema.
+    /// `prompt_arguments(json_schema)`: the listed arguments, read from the arguments struct's schema.
     prompt_arguments => "prompt_arguments";
     /// `prompt_args()`: runs the argument parsers; a failure is `-32602`.
     prompt_args => "prompt_args";
@@ -252,8 +253,8 @@ private_items! {
     /// `BTreeMap`: the template variables, by name.
     btree_map => "BTreeMap";
 
-    /// `assert_unique()`: the list macros' `const` check for a repeated name or URI.
-    assert_unique => "assert_unique";
+    /// `Duplicates`: the list macros' `const` check for a repeated name or URI.
+    duplicates => "Duplicates";
 
     /// `Asked`: what a question function returns, its inputs kept for rendering or fallback.
     asked => "Asked";

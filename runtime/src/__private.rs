@@ -27,6 +27,7 @@ pub use crate::question::private::{
 }; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
+pub use crate::sets::Duplicates; // tools![], prompts![], resources![]: names (or URIs) listed twice
 #[cfg(feature = "skills")]
 pub use crate::skills::{EmbeddedFile, EmbeddedSkill, Skills, embedded as embedded_skills}; // skills!
 pub use crate::tools::{
@@ -34,7 +35,7 @@ pub use crate::tools::{
 }; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
-use schemars::JsonSchema;
+use schemars::{Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -88,18 +89,11 @@ pub fn tool_definition(
     }
 }
 
-/// The JSON Schema (2020-12, standard formats only) of `T`, without the root's `$schema` and `title` noise.
-fn schema_of<T: JsonSchema>() -> serde_json::Map<String, Value> {
-    let schema = crate::schema::root_schema_for::<T>();
-    let mut obj = schema.as_object().cloned().unwrap_or_default();
-    obj.remove("$schema");
-    obj.remove("title");
-    obj
-}
-
-/// `#[tool]`: the input schema of the generated arguments struct.
-pub fn input_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
-    schema_of::<T>()
+/// `#[tool]`, `#[prompt]`: the JSON Schema (2020-12, standard formats only) of the generated
+/// arguments struct, from its `JsonSchema::json_schema` function (not generic: one copy for
+/// every tool), without the root's `$schema` and `title` noise.
+pub fn input_schema(json_schema: fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
+    crate::schema::root_object_with(json_schema)
 }
 
 /// `#[tool]`: the schema of a tool with no arguments.
@@ -130,7 +124,7 @@ pub fn arg<T: for<'de> Deserialize<'de>>(
 ) -> Result<T, String> {
     match arguments.get(name) {
         Some(value) => T::deserialize(value).map_err(|e| format!("`{name}`: {e}")),
-        None => T::deserialize(Absent(name)).map_err(|e| e.to_string()),
+        None => T::deserialize(Absent(name)).map_err(error_text),
     }
 }
 
@@ -140,12 +134,24 @@ pub fn flattened<T: for<'de> Deserialize<'de>>(
     arguments: &JsonObject,
     named: &[&str],
 ) -> Result<T, String> {
-    let rest: JsonObject = arguments
-        .iter()
-        .filter(|(k, _)| !named.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    T::deserialize(Value::Object(rest)).map_err(|e| e.to_string())
+    T::deserialize(rest(arguments, named)).map_err(error_text)
+}
+
+/// The arguments `flattened` reads: the object less the `named` ones. Not generic, so the map
+/// is built (and its entries sorted) by one copy of this code, not one per `#[args]` type.
+fn rest(arguments: &JsonObject, named: &[&str]) -> Value {
+    Value::Object(
+        arguments
+            .iter()
+            .filter(|(k, _)| !named.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
+}
+
+/// A deserialisation error as the text a tool's caller reads.
+fn error_text(e: serde_json::Error) -> String {
+    e.to_string()
 }
 
 /// A missing argument: `None` for an `Option`, "missing field" for anything else.
@@ -213,8 +219,8 @@ pub fn prompt_definition(
 
 /// `#[prompt]`: the argument list, read from the arguments struct's schema (names, required,
 /// descriptions), so the listing and the parsing cannot disagree.
-pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
-    let schema = schema_of::<T>();
+pub fn prompt_arguments(json_schema: fn(&mut SchemaGenerator) -> Schema) -> Vec<PromptArgument> {
+    let schema = input_schema(json_schema);
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -300,19 +306,6 @@ pub fn template_args<T>(
         ))
         .with_data(serde_json::json!({ "uri": uri }))
     })
-}
-
-/// tools![], prompts![], resources![]: fails compilation when a later entry reuses the name
-/// (or URI) of an earlier one; each earlier entry comes with the message naming both, written by
-/// the list macro.
-pub const fn assert_unique(name: &str, earlier: &[(&str, &str)]) {
-    let mut i = 0;
-    while i < earlier.len() {
-        if crate::sets::str_eq(name, earlier[i].0) {
-            panic!("{}", earlier[i].1);
-        }
-        i += 1;
-    }
 }
 
 /// A value `#[elicit(default = ..)]` accepts for a field of type `T`: a `T`, a plain value for an

@@ -12,21 +12,51 @@
 //! `isize`'s depends on the platform; 128-bit bounds are past what a JSON number carries
 //! portably), as does any other format outside the standard (`ip` for `IpAddr`).
 
-use schemars::generate::SchemaSettings;
+use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::transform::{RecursiveTransform, RestrictFormats};
 use schemars::{JsonSchema, Schema};
 use serde_json::Value;
 
+use crate::protocol::JsonObject;
+
 /// The root schema of `T` (JSON Schema 2020-12, with `$schema`, `title` and `$defs`), carrying only
 /// standard formats.
 pub(crate) fn root_schema_for<T: JsonSchema>() -> Schema {
+    generator().into_root_schema_for::<T>()
+}
+
+/// The generator every schema comes from.
+fn generator() -> SchemaGenerator {
     // `RestrictFormats` keeps the formats of the dialect the root's `$schema` names (2020-12 here:
     // schemars' list, Validation §7.3), in `$defs` and every subschema too.
     SchemaSettings::draft2020_12()
         .with_transform(RecursiveTransform(number_bounds))
         .with_transform(RestrictFormats::default())
         .into_generator()
-        .into_root_schema_for::<T>()
+}
+
+/// The root schema a `JsonSchema::json_schema` function writes, as [`root_schema_for`] makes it
+/// but without `$schema` and `title`, and not generic: the macros' hidden arguments structs pass
+/// their function, so building a tool's input schema is one copy of this code for every tool,
+/// not one of schemars' generic root-schema code per tool (design §9, "Build cost"). For a type
+/// that no field refers back to (a hidden arguments struct), the same schema: schemars' generic
+/// path also adds a `title` and `$schema` (which the input schema leaves out) and marks the
+/// root's id so that a field of the type itself becomes `"$ref": "#"`.
+pub(crate) fn root_object_with(json_schema: fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
+    let mut generator = generator();
+    let mut schema = json_schema(&mut generator);
+    let definitions = generator.take_definitions(false);
+    if !definitions.is_empty() {
+        // The draft 2020-12 settings' `definitions_path`, `#/$defs`.
+        schema.insert("$defs".to_owned(), Value::Object(definitions));
+    }
+    for transform in generator.transforms_mut() {
+        transform.transform(&mut schema);
+    }
+    match schema.to_value() {
+        Value::Object(object) => object,
+        _ => JsonObject::new(),
+    }
 }
 
 /// Adds the bounds a schemars number format stands for, where the schema does not state them.

@@ -58,7 +58,8 @@ fn definition(prompt: &Prompt, paths: &Paths) -> TokenStream {
             paths.prompt_arguments(),
             args_struct_ident(&prompt.sig.ident),
         );
-        quote!(#prompt_arguments::<#s>())
+        let json_schema = paths.json_schema();
+        quote!(#prompt_arguments(<#s as #json_schema>::json_schema))
     };
     let (name, description) = (&prompt.name, &prompt.description);
     let title = optional(prompt.title.as_ref());

@@ -51,8 +51,8 @@ fn definition(tool: &Tool, paths: &Paths, asks: Group) -> TokenStream {
             quote_spanned!(expr.span()=> #schema_object(#expr))
         }
         (None, false) => {
-            let input_schema = paths.input_schema();
-            quote!(#input_schema::<#s>())
+            let (input_schema, json_schema) = (paths.input_schema(), paths.json_schema());
+            quote!(#input_schema(<#s as #json_schema>::json_schema))
         }
         (None, true) => {
             let no_arguments = paths.no_arguments();
