@@ -68,8 +68,9 @@ def measure(n, rlib, deps, out):
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--record", action="store_true", help="write the figures, plus 5%%, as the bounds")
+    parser.add_argument("--rlib", type=Path, help="measure against this librondo_mcp-*.rlib (its folder has its dependencies) instead of the test build's")
     args = parser.parse_args()
-    rlib, deps = built_runtime()
+    rlib, deps = (args.rlib.resolve(), args.rlib.resolve().parent) if args.rlib else built_runtime()
     out = ROOT / "target" / "build-guard"
     out.mkdir(parents=True, exist_ok=True)
     figures = {n: measure(n, rlib, deps, out) for n in COUNTS}

@@ -27,6 +27,7 @@ pub use crate::question::private::{
 }; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
+pub use crate::schema::Property; // #[tool], #[prompt]: a named argument of the input schema
 pub use crate::sets::Duplicates; // tools![], prompts![], resources![]: names (or URIs) listed twice
 #[cfg(feature = "skills")]
 pub use crate::skills::{EmbeddedFile, EmbeddedSkill, Skills, embedded as embedded_skills}; // skills!
@@ -93,7 +94,13 @@ pub fn tool_definition(
 /// arguments struct, from its `JsonSchema::json_schema` function (not generic: one copy for
 /// every tool), without the root's `$schema` and `title` noise.
 pub fn input_schema(json_schema: fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
-    crate::schema::root_object_with(json_schema)
+    crate::schema::root_object_with(&json_schema)
+}
+
+/// `#[tool]`, `#[prompt]` with named arguments only: the input schema of `properties`, the same
+/// as the schema of a derived struct of them (design §9, "Build cost").
+pub fn input_schema_of(properties: &[Property]) -> JsonObject {
+    crate::schema::root_object_with(&|generator| crate::schema::object_of(generator, properties))
 }
 
 /// `#[tool]`: the schema of a tool with no arguments.
@@ -154,6 +161,30 @@ fn error_text(e: serde_json::Error) -> String {
     e.to_string()
 }
 
+/// `#[tool]`, `#[prompt]`: [`Property::optional`] of an argument of type `T`,
+/// `Optional::<T>::optional`: whether [`arg`] accepts the argument absent. One function per
+/// argument type, not per tool. When `T` is not `Deserialize` the inherent function's bound
+/// fails and the path resolves to [`NotParsed`]'s instead (rustc passes over an inherent item
+/// whose bounds fail for a trait's), so the one error is `arg::<T>`'s, at the user's type.
+pub struct Optional<T>(std::marker::PhantomData<T>);
+
+impl<T: for<'de> Deserialize<'de>> Optional<T> {
+    /// Whether `T` reads an absent argument (an `Option` does).
+    pub fn optional() -> bool {
+        T::deserialize(Absent("")).is_ok()
+    }
+}
+
+/// The stand-in for [`Optional::optional`] of a type that is not `Deserialize` (see there).
+pub trait NotParsed {
+    /// Never called: the code that names it has a type error already.
+    fn optional() -> bool {
+        false
+    }
+}
+
+impl<T> NotParsed for Optional<T> {}
+
 /// A missing argument: `None` for an `Option`, "missing field" for anything else.
 struct Absent(&'static str);
 
@@ -175,18 +206,17 @@ impl<'de> serde::Deserializer<'de> for Absent {
     }
 }
 
-/// `#[tool]`: runs the argument parsers; a failure is a tool execution error the model can read.
-pub fn tool_args<T>(
+/// `#[tool]`: an argument that does not parse, as a tool execution error the model can read
+/// (the call's future, ready).
+pub fn invalid_tool_arguments(
     tool: &str,
-    arguments: &JsonObject,
-    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
-) -> Result<T, CallToolResult> {
-    parse(arguments).map_err(|e| {
-        CallToolResult::error(format!(
-            "Invalid arguments for tool `{tool}`: {}",
-            crate::protocol::echo(e)
-        ))
-    })
+    error: String,
+) -> BoxFuture<'static, Result<CallToolResult, Error>> {
+    let result = CallToolResult::error(format!(
+        "Invalid arguments for tool `{tool}`: {}",
+        crate::protocol::echo(error)
+    ));
+    Box::pin(std::future::ready(Ok(result)))
 }
 
 /// A type a `#[prompt]` argument may have: prompt arguments are strings on the wire.
@@ -219,8 +249,7 @@ pub fn prompt_definition(
 
 /// `#[prompt]`: the argument list, read from the arguments struct's schema (names, required,
 /// descriptions), so the listing and the parsing cannot disagree.
-pub fn prompt_arguments(json_schema: fn(&mut SchemaGenerator) -> Schema) -> Vec<PromptArgument> {
-    let schema = input_schema(json_schema);
+pub fn prompt_arguments(schema: JsonObject) -> Vec<PromptArgument> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -244,18 +273,16 @@ pub fn prompt_arguments(json_schema: fn(&mut SchemaGenerator) -> Schema) -> Vec<
         .collect()
 }
 
-/// `#[prompt]`: runs the argument parsers; a failure is `-32602`.
-pub fn prompt_args<T>(
+/// `#[prompt]`: an argument that does not parse, as `-32602` (the get's future, ready).
+pub fn invalid_prompt_arguments(
     prompt: &str,
-    arguments: &JsonObject,
-    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
-) -> Result<T, Error> {
-    parse(arguments).map_err(|e| {
-        Error::invalid_params(format!(
-            "Invalid arguments for prompt `{prompt}`: {}",
-            crate::protocol::echo(e)
-        ))
-    })
+    error: String,
+) -> BoxFuture<'static, Result<GetPromptResult, Error>> {
+    let error = Error::invalid_params(format!(
+        "Invalid arguments for prompt `{prompt}`: {}",
+        crate::protocol::echo(error)
+    ));
+    Box::pin(std::future::ready(Err(error)))
 }
 
 /// `#[resource]`: the listing of a resource or template.
@@ -287,25 +314,27 @@ pub fn resource_definition(
     }
 }
 
-/// `#[resource]`: runs the parsers of the parameters over the template variables; a failure is
-/// `-32602`.
-pub fn template_args<T>(
-    uri: &str,
-    vars: BTreeMap<String, String>,
-    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
-) -> Result<T, Error> {
-    let obj: JsonObject = vars
-        .into_iter()
+/// `#[resource]`: the template variables, as the arguments object its parameters are parsed
+/// from.
+pub fn template_arguments(vars: BTreeMap<String, String>) -> JsonObject {
+    vars.into_iter()
         .map(|(k, v)| (k, Value::String(v)))
-        .collect();
-    parse(&obj).map_err(|e| {
-        Error::invalid_params(format!(
-            "Invalid resource URI `{}`: {}",
-            crate::protocol::echo(uri),
-            crate::protocol::echo(e)
-        ))
-        .with_data(serde_json::json!({ "uri": uri }))
-    })
+        .collect()
+}
+
+/// `#[resource]`: a template variable that does not parse, as `-32602` naming the URI (the
+/// read's future, ready).
+pub fn invalid_template_arguments(
+    uri: &str,
+    error: String,
+) -> BoxFuture<'static, Result<ReadResourceResult, Error>> {
+    let error = Error::invalid_params(format!(
+        "Invalid resource URI `{}`: {}",
+        crate::protocol::echo(uri),
+        crate::protocol::echo(error)
+    ))
+    .with_data(serde_json::json!({ "uri": uri }));
+    Box::pin(std::future::ready(Err(error)))
 }
 
 /// A value `#[elicit(default = ..)]` accepts for a field of type `T`: a `T`, a plain value for an

@@ -36,13 +36,13 @@ fn generator() -> SchemaGenerator {
 }
 
 /// The root schema a `JsonSchema::json_schema` function writes, as [`root_schema_for`] makes it
-/// but without `$schema` and `title`, and not generic: the macros' hidden arguments structs pass
-/// their function, so building a tool's input schema is one copy of this code for every tool,
-/// not one of schemars' generic root-schema code per tool (design §9, "Build cost"). For a type
-/// that no field refers back to (a hidden arguments struct), the same schema: schemars' generic
-/// path also adds a `title` and `$schema` (which the input schema leaves out) and marks the
-/// root's id so that a field of the type itself becomes `"$ref": "#"`.
-pub(crate) fn root_object_with(json_schema: fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
+/// but without `$schema` and `title`, and not generic: the macros' input schemas come through
+/// here, so building one is one copy of this code for every tool, not one of schemars' generic
+/// root-schema code per tool (design §9, "Build cost"). For a schema that nothing in it refers
+/// back to (a tool's arguments), the same schema: schemars' generic path also adds a `title`
+/// and `$schema` (which an input schema leaves out) and marks the root's id so that a field of
+/// the type itself becomes `"$ref": "#"`.
+pub(crate) fn root_object_with(json_schema: &dyn Fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
     let mut generator = generator();
     let mut schema = json_schema(&mut generator);
     let definitions = generator.take_definitions(false);
@@ -57,6 +57,47 @@ pub(crate) fn root_object_with(json_schema: fn(&mut SchemaGenerator) -> Schema) 
         Value::Object(object) => object,
         _ => JsonObject::new(),
     }
+}
+
+/// One named argument of a `#[tool]` or `#[prompt]`, as the macros describe it: static data
+/// and two functions, which are generic over the argument's type only (one copy per type in a
+/// crate, however many tools take it).
+#[derive(Clone, Copy)]
+pub struct Property {
+    /// The name on the wire.
+    pub name: &'static str,
+    /// `#[arg(description = ..)]`.
+    pub description: Option<&'static str>,
+    /// The schema of the argument's type: `SchemaGenerator::subschema_for::<T>`.
+    pub schema: fn(&mut SchemaGenerator) -> Schema,
+    /// Whether the argument may be left out: whether its parser accepts it absent (an
+    /// `Option`).
+    pub optional: fn() -> bool,
+}
+
+/// The schema of an object whose fields are `properties`: what `#[derive(JsonSchema)]` writes
+/// for a struct of them (each field's schema with its description, `required` for the fields
+/// that are not optional, in order), without a derive and its code per tool.
+pub(crate) fn object_of(generator: &mut SchemaGenerator, properties: &[Property]) -> Schema {
+    let mut object = JsonObject::new();
+    object.insert("type".to_owned(), "object".into());
+    let mut props = JsonObject::new();
+    let mut required = Vec::new();
+    for p in properties {
+        let mut schema = (p.schema)(generator);
+        if let Some(description) = p.description.filter(|d| !d.is_empty()) {
+            schema.insert("description".to_owned(), description.into());
+        }
+        props.insert(p.name.to_owned(), schema.to_value());
+        if !(generator.contract().is_deserialize() && (p.optional)()) {
+            required.push(Value::from(p.name));
+        }
+    }
+    object.insert("properties".to_owned(), Value::Object(props));
+    if !required.is_empty() {
+        object.insert("required".to_owned(), Value::Array(required));
+    }
+    Schema::from(object)
 }
 
 /// Adds the bounds a schemars number format stands for, where the schema does not state them.
@@ -167,5 +208,100 @@ mod tests {
             schema["properties"]["by_name"]["additionalProperties"],
             json!({"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX})
         );
+    }
+
+    /// A user type behind a `$ref`, with its own description.
+    #[allow(dead_code)]
+    #[derive(JsonSchema, serde::Deserialize)]
+    struct Place {
+        /// The city.
+        city: String,
+        zip: Option<u16>,
+    }
+
+    #[allow(dead_code)]
+    #[derive(JsonSchema, serde::Deserialize)]
+    enum Mode {
+        Fast,
+        Slow { by: u8 },
+    }
+
+    // What the macros' derived arguments struct was for these arguments (the form they still
+    // derive with an `#[args]` parameter), field for field as `args_struct` writes them (and
+    // without a doc comment, which it never has).
+    #[allow(dead_code, non_camel_case_types)]
+    #[derive(JsonSchema)]
+    struct __RondoArgs_all {
+        #[serde(rename = "cityName")]
+        #[schemars(description = "Where")]
+        city: String,
+        #[serde(rename = "days")]
+        days: Option<u32>,
+        #[serde(rename = "empty")]
+        #[schemars(description = "")]
+        empty: bool,
+        #[serde(rename = "place")]
+        #[schemars(description = "The place")]
+        place: Place,
+        #[serde(rename = "places")]
+        places: Vec<Place>,
+        #[serde(rename = "maybe")]
+        maybe: Option<Place>,
+        #[serde(rename = "mode")]
+        mode: Mode,
+        #[serde(rename = "any")]
+        any: Value,
+        #[serde(rename = "unit")]
+        unit: (),
+        #[serde(rename = "count")]
+        count: i64,
+    }
+
+    /// A property as the macros write it for an argument of type `T`.
+    fn property<T: JsonSchema + for<'de> serde::Deserialize<'de>>(
+        name: &'static str,
+        description: Option<&'static str>,
+    ) -> Property {
+        Property {
+            name,
+            description,
+            schema: SchemaGenerator::subschema_for::<T>,
+            optional: || crate::__private::arg::<T>(&JsonObject::new(), "x").is_ok(),
+        }
+    }
+
+    /// Named arguments described as static data (`object_of`) have exactly the schema the
+    /// derived struct had: properties, descriptions, `required` and its order, `$defs`, the
+    /// number bounds; so no tool's `inputSchema` changed when the derive went.
+    #[test]
+    fn named_arguments_have_the_schema_their_derived_struct_had() {
+        let derived = root_object_with(&__RondoArgs_all::json_schema);
+        let properties = [
+            property::<String>("cityName", Some("Where")),
+            property::<Option<u32>>("days", None),
+            property::<bool>("empty", Some("")),
+            property::<Place>("place", Some("The place")),
+            property::<Vec<Place>>("places", None),
+            property::<Option<Place>>("maybe", None),
+            property::<Mode>("mode", None),
+            property::<Value>("any", None),
+            property::<()>("unit", None),
+            property::<i64>("count", None),
+        ];
+        let described = root_object_with(&|g| object_of(g, &properties));
+        assert_eq!(Value::Object(described), Value::Object(derived.clone()));
+        // What it compares: a `$ref` with its description, and the optional fields left out of
+        // `required`.
+        assert_eq!(
+            derived["properties"]["place"],
+            json!({"$ref": "#/$defs/Place", "description": "The place"})
+        );
+        assert_eq!(
+            derived["required"],
+            json!([
+                "cityName", "empty", "place", "places", "mode", "any", "unit", "count"
+            ])
+        );
+        assert!(derived["$defs"]["Mode"].is_object(), "{derived:#?}");
     }
 }
