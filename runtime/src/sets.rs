@@ -203,14 +203,14 @@ impl<const N: usize> Duplicates<N> {
             p += 1;
         }
         let joined = buf.split_at(len).0;
-        let valid = match std::str::from_utf8(joined) {
+        let message = match std::str::from_utf8(joined) {
             Ok(s) => s,
             Err(e) => match std::str::from_utf8(joined.split_at(e.valid_up_to()).0) {
                 Ok(s) => s,
                 Err(_) => "",
             },
         };
-        panic!("{}", valid);
+        panic!("{}", message);
     }
 }
 
@@ -265,5 +265,82 @@ const fn less(a: Option<&str>, b: Option<&str>) -> bool {
         (Some(a), Some(b)) => matches!(str_cmp(a, b), Ordering::Less),
         (Some(_), None) => true,
         (None, _) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The first entry each entry repeats the key of, as `Duplicates::new` finds it.
+    fn firsts<const N: usize>(keys: [Option<&'static str>; N]) -> Vec<Option<usize>> {
+        let d = Duplicates::new(keys, [""; N], "", "");
+        d.first
+            .iter()
+            .map(|&f| (f != NO_DUPLICATE).then_some(f))
+            .collect()
+    }
+
+    #[test]
+    fn each_repeat_names_the_first_entry_with_its_key_and_no_handler_is_skipped() {
+        assert_eq!(firsts([Some("a"), Some("b")]), [None, None]);
+        assert_eq!(
+            firsts([
+                Some("b"),
+                Some("a"),
+                Some("c"),
+                Some("a"),
+                Some("b"),
+                Some("a")
+            ]),
+            [None, None, None, Some(1), Some(0), Some(1)]
+        );
+        // Not handlers: no key, never a duplicate of each other.
+        assert_eq!(
+            firsts([None, Some("x"), None, Some("x"), None]),
+            [None, None, None, Some(1), None]
+        );
+        // Prefixes and lengths order, they do not match.
+        assert_eq!(
+            firsts([Some("ab"), Some("a"), Some("abc"), Some(""), Some("a")]),
+            [None, None, None, None, Some(1)]
+        );
+        assert_eq!(firsts::<0>([]), Vec::<Option<usize>>::new());
+    }
+
+    #[test]
+    fn many_keys_sort_like_the_standard_library() {
+        // 300 names in a scrambled order, every seventh repeated later: the const heapsort
+        // finds exactly the repeats a hash set finds.
+        let names: Vec<&'static str> = (0..300)
+            .map(|i| &*Box::leak(format!("t{}", (i * 37) % 257).into_boxed_str()))
+            .collect();
+        let keys: [Option<&'static str>; 300] = std::array::from_fn(|i| Some(names[i]));
+        let mut seen = std::collections::HashMap::new();
+        let expected: Vec<Option<usize>> = names
+            .iter()
+            .enumerate()
+            .map(|(i, n)| match seen.get(n) {
+                Some(&first) => Some(first),
+                None => {
+                    seen.insert(*n, i);
+                    None
+                }
+            })
+            .collect();
+        assert!(expected.iter().filter(|e| e.is_some()).count() > 30);
+        assert_eq!(firsts(keys), expected);
+    }
+
+    #[test]
+    #[should_panic(expected = "`b::find` has the same tool name as `search`, earlier in this list")]
+    fn the_message_names_both_paths_as_written() {
+        Duplicates::new(
+            [Some("s"), Some("t"), Some("s")],
+            ["search", "other", "b::find"],
+            "has the same tool name as",
+            "earlier in this list",
+        )
+        .check(2);
     }
 }
