@@ -24,6 +24,7 @@ tables and append them, with the date, commit and load, to bench/results/build-m
 
 import argparse
 import datetime
+import json
 import os
 import re
 import shutil
@@ -70,21 +71,28 @@ def edit(d, value):
     main.write_text(text)
 
 
-def one_round(d, target, name, counter):
-    """Clean debug, rebuild after an edit, check after an edit, clean release: seconds each."""
-    cargo(d, target, "clean", "-p", name)
-    clean = timed(d, target, "build")
-    counter[0] += 1
-    edit(d, counter[0])
-    rebuild = timed(d, target, "build")
-    cargo(d, target, "check")
-    counter[0] += 1
-    edit(d, counter[0])
-    check = timed(d, target, "check")
-    cargo(d, target, "clean", "-p", name, "--release")
-    release = timed(d, target, "build", "--release")
+def one_round(d, target, name, counter, only):
+    """Clean debug, rebuild after an edit, check after an edit, clean release (those of them in
+    `only`): seconds each."""
+    out = {}
+    if "clean debug" in only:
+        cargo(d, target, "clean", "-p", name)
+        out["clean debug"] = timed(d, target, "build")
+    if "rebuild" in only:
+        cargo(d, target, "build")
+        counter[0] += 1
+        edit(d, counter[0])
+        out["rebuild"] = timed(d, target, "build")
+    if "check" in only:
+        cargo(d, target, "check")
+        counter[0] += 1
+        edit(d, counter[0])
+        out["check"] = timed(d, target, "check")
+    if "clean release" in only:
+        cargo(d, target, "clean", "-p", name, "--release")
+        out["clean release"] = timed(d, target, "build", "--release")
     edit(d, 0)
-    return {"clean debug": clean, "clean release": release, "rebuild": rebuild, "check": check}
+    return out
 
 
 def context():
@@ -106,42 +114,70 @@ def fmt(values):
     return f"{statistics.median(values):.2f}"
 
 
+COLUMNS = ["clean debug", "clean release", "rebuild", "check"]
+
+
 def cmd_time(args):
+    """Times the crates, appending each round to a `.jsonl` file in bench/results/ as it is
+    measured (a run cut short keeps what it measured), then prints the table of that file."""
     out = BENCH / "target" / "build-many"
-    head = f"Build cost, {'every fifth tool asking a form question, ' if args.questions else ''}{args.runs} runs: {context()}\n"
+    stamp = datetime.datetime.now(datetime.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    raw = BENCH / "results" / f"build-many-time-{stamp}.jsonl"
     crates = {}
     for fw in FRAMEWORKS:
         target = out / f"target-{fw}"
         for n in args.tools:
-            d = generate(out, fw, n, args.questions, args.args)
-            crates[fw, n] = d
+            crates[fw, n] = generate(out, fw, n, args.questions, args.args)
         print(f"== {fw}: dependencies (debug, release, check)", file=sys.stderr)
         first = crates[fw, args.tools[0]]
         for profile in ([], ["--release"]):
             cargo(first, target, "build", *profile)
         cargo(first, target, "check")
-    results = {key: {} for key in crates}
+    header = {"context": context(), "args": args.args, "questions": args.questions, "only": args.only}
+    with open(raw, "a") as f:
+        f.write(json.dumps(header) + "\n")
     counter = [0]
     for run in range(args.runs):
         for n in args.tools:
             for fw in FRAMEWORKS:
                 d = crates[fw, n]
                 print(f"== run {run + 1}/{args.runs}: {d.name}", file=sys.stderr)
-                for k, v in one_round(d, out / f"target-{fw}", d.name, counter).items():
-                    results[fw, n].setdefault(k, []).append(v)
-                print(f"   {results[fw, n]}", file=sys.stderr)
-    cols = ["clean debug", "clean release", "rebuild", "check"]
-    order = " / ".join(FRAMEWORKS)
-    lines = [head, f"Seconds, median of the runs, {order}.\n",
-             "| tools | clean debug | clean release | rebuild after editing one tool (debug) | `cargo check` after editing one tool |",
-             "|---|---|---|---|---|"]
-    for n in args.tools:
-        cells = [" / ".join(fmt(results[fw, n][c]) for fw in FRAMEWORKS) for c in cols]
+                row = {"framework": fw, "tools": n, "run": run + 1, **one_round(d, out / f"target-{fw}", d.name, counter, args.only)}
+                print(f"   {row}", file=sys.stderr)
+                with open(raw, "a") as f:
+                    f.write(json.dumps(row) + "\n")
+    print(f"(raw figures in {raw.relative_to(ROOT)})", file=sys.stderr)
+    print(table([raw]))
+
+
+def table(files):
+    """The Markdown table of the rounds in `files` (`.jsonl` from `time`; several files are
+    pooled): per tool count, each framework's median, and every run."""
+    rows, contexts = [], []
+    for path in files:
+        for line in Path(path).read_text().splitlines():
+            item = json.loads(line)
+            (contexts if "context" in item else rows).append(item)
+    frameworks = list(dict.fromkeys(r["framework"] for r in rows))
+    counts = sorted({r["tools"] for r in rows})
+    cell = lambda fw, n, c: [r[c] for r in rows if r["framework"] == fw and r["tools"] == n and c in r]
+    lines = [f"- {c['context']}; arguments: {c['args']}{'; every fifth tool asks a form question' if c['questions'] else ''}" for c in contexts]
+    lines += ["", f"Seconds, median of the runs, {' / '.join(frameworks)}.", "",
+              "| tools | clean debug | clean release | rebuild after editing one tool (debug) | `cargo check` after editing one tool |",
+              "|---|---|---|---|---|"]
+    for n in counts:
+        cells = [" / ".join(fmt(cell(fw, n, c)) if cell(fw, n, c) else "–" for fw in frameworks) for c in COLUMNS]
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
-    lines.append("\nAll runs (seconds):\n")
-    for (fw, n), r in results.items():
-        lines.append(f"- {fw} {n}: " + "; ".join(f"{c} {', '.join(f'{v:.2f}' for v in r[c])}" for c in cols))
-    record("time" + ("-questions" if args.questions else ""), "\n".join(lines) + "\n")
+    lines += ["", "Every run (seconds):", ""]
+    for fw in frameworks:
+        for n in counts:
+            runs = "; ".join(f"{c} {', '.join(f'{v:.2f}' for v in cell(fw, n, c))}" for c in COLUMNS if cell(fw, n, c))
+            lines.append(f"- {fw} {n}: {runs}")
+    return "\n".join(lines) + "\n"
+
+
+def cmd_table(args):
+    print(table(args.files))
 
 
 def count_lines(path):
@@ -240,10 +276,13 @@ def cmd_where(args):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=["gen", "time", "lines", "where"])
+    p.add_argument("command", choices=["gen", "time", "table", "lines", "where"])
+    p.add_argument("files", nargs="*", help="table: the .jsonl files of `time` runs to pool")
     p.add_argument("--top", type=int, default=25, help="where: how many function groups to show")
     p.add_argument("--tools", default=None, help="tool counts, comma-separated")
     p.add_argument("--runs", type=int, default=3)
+    p.add_argument("--only", default=",".join(COLUMNS),
+                   help="time: which figures, comma-separated (default: all): " + ", ".join(COLUMNS))
     p.add_argument("--questions", action="store_true", help="every fifth tool asks a form question")
     p.add_argument("--out", help="gen: where to write the crates")
     p.add_argument("--args", choices=["params", "struct", "mixed"], default="struct",
@@ -255,6 +294,9 @@ def main():
         FRAMEWORKS.insert(1, "base")
     default = {"lines": "25,100,300", "where": "25,100"}.get(args.command, "1,25,100,300")
     args.tools = [int(t) for t in (args.tools or default).split(",")]
+    args.only = [c.strip() for c in args.only.split(",")]
+    if unknown := set(args.only) - set(COLUMNS):
+        sys.exit(f"--only: unknown {', '.join(sorted(unknown))}; the figures are {', '.join(COLUMNS)}")
     if args.command == "gen":
         if not args.out:
             sys.exit("gen needs --out DIR")
@@ -263,6 +305,8 @@ def main():
                 print(generate(args.out, fw, n, args.questions, args.args))
     elif args.command == "time":
         cmd_time(args)
+    elif args.command == "table":
+        cmd_table(args)
     elif args.command == "where":
         cmd_where(args)
     else:

@@ -217,6 +217,8 @@ private_items! {
     input_schema_of => "input_schema_of";
     /// `Property`: one named argument of [`Paths::input_schema_of`].
     property => "Property";
+    /// `flattened_schema::<T>`: the schema of a lone `#[args] T` parameter.
+    flattened_schema => "flattened_schema";
     /// `Optional`: `Optional::<T>::optional` is a property's `optional`.
     optional => "Optional";
     /// `NotParsed`: the stand-in `optional` for a type that is not `Deserialize`.

@@ -36,7 +36,7 @@ pub use crate::tools::{
 }; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
-use schemars::{Schema, SchemaGenerator};
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -95,6 +95,13 @@ pub fn tool_definition(
 /// every tool), without the root's `$schema` and `title` noise.
 pub fn input_schema(json_schema: fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
     crate::schema::root_object_with(&json_schema)
+}
+
+/// `#[tool]`, `#[prompt]` whose one parameter is `#[args] T`: the `json_schema` function of its
+/// input schema (`schema::Flattened<T>`'s). The macros name it with `T` spanned at the user's
+/// type, so a `T` that is not `JsonSchema` is one error there.
+pub fn flattened_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    crate::schema::Flattened::<T>::json_schema(generator)
 }
 
 /// `#[tool]`, `#[prompt]` with named arguments only: the input schema of `properties`, the same

@@ -59,6 +59,20 @@ pub(crate) fn root_object_with(json_schema: &dyn Fn(&mut SchemaGenerator) -> Sch
     }
 }
 
+/// The arguments of a `#[tool]` or `#[prompt]` whose one parameter is `#[args] T`: its schema is
+/// this struct's (`T`'s fields flattened into the object, as the hidden arguments struct each
+/// such tool used to derive had it). One derive here, generic over `T`, instead of one per
+/// tool: the function generic over `T` is one copy per `#[args]` type (design §9, "Build
+/// cost").
+#[derive(JsonSchema)]
+// Neither this doc comment nor the name is part of the schema.
+#[schemars(title = "", description = "")]
+#[allow(dead_code)] // read by schemars only
+pub(crate) struct Flattened<T> {
+    #[serde(flatten)]
+    args: T,
+}
+
 /// One named argument of a `#[tool]` or `#[prompt]`, as the macros describe it: static data
 /// and two functions, which are generic over the argument's type only (one copy per type in a
 /// crate, however many tools take it).
@@ -303,5 +317,61 @@ mod tests {
             ])
         );
         assert!(derived["$defs"]["Mode"].is_object(), "{derived:#?}");
+    }
+
+    // The hidden arguments struct of a tool whose one parameter is `#[args] T`, as
+    // `args_struct` wrote it, for each kind of `T` the flattening treats apart.
+    #[allow(dead_code, non_camel_case_types)]
+    #[derive(JsonSchema)]
+    struct __RondoArgs_place {
+        #[serde(flatten)]
+        args: Place,
+    }
+    #[allow(dead_code, non_camel_case_types)]
+    #[derive(JsonSchema)]
+    struct __RondoArgs_mode {
+        #[serde(flatten)]
+        args: Mode,
+    }
+    #[allow(dead_code, non_camel_case_types)]
+    #[derive(JsonSchema)]
+    struct __RondoArgs_maybe {
+        #[serde(flatten)]
+        args: Option<Place>,
+    }
+    #[allow(dead_code, non_camel_case_types)]
+    #[derive(JsonSchema)]
+    struct __RondoArgs_object {
+        #[serde(flatten)]
+        args: JsonObject,
+    }
+    #[allow(dead_code)]
+    #[derive(JsonSchema)]
+    #[serde(deny_unknown_fields)]
+    struct Strict {
+        a: u8,
+    }
+    #[allow(dead_code, non_camel_case_types)]
+    #[derive(JsonSchema)]
+    struct __RondoArgs_strict {
+        #[serde(flatten)]
+        args: Strict,
+    }
+
+    /// `Flattened<T>` has the schema each tool's own derived struct had.
+    #[test]
+    fn one_args_parameter_has_the_schema_its_derived_struct_had() {
+        fn same<A: JsonSchema, B: JsonSchema>() {
+            let (a, b) = (root_object_with(&A::json_schema), root_object_with(&B::json_schema));
+            assert_eq!(Value::Object(a), Value::Object(b));
+        }
+        same::<__RondoArgs_place, Flattened<Place>>();
+        same::<__RondoArgs_mode, Flattened<Mode>>();
+        same::<__RondoArgs_maybe, Flattened<Option<Place>>>();
+        same::<__RondoArgs_object, Flattened<JsonObject>>();
+        same::<__RondoArgs_strict, Flattened<Strict>>();
+        // What it compares: the fields of the struct, flattened.
+        let place = root_object_with(&Flattened::<Place>::json_schema);
+        assert_eq!(place["required"], json!(["city"]), "{place:#?}");
     }
 }

@@ -36,24 +36,36 @@ pub fn args_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
 }
 
 /// Whether the input schema comes from a derived arguments struct ([`args_struct`]): only with an
-/// `#[args]` parameter, whose fields schemars flattens into the object. Named arguments alone
-/// are described as static data instead ([`input_schema`]).
+/// `#[args]` parameter next to named ones, whose fields schemars flattens into the object. An
+/// `#[args]` parameter alone is `Flattened<T>`'s schema, and named arguments alone are static
+/// data ([`input_schema`]).
 pub fn needs_args_struct(sig: &Signature) -> bool {
-    sig.args.iter().any(|a| a.flatten)
+    sig.args.len() > 1 && sig.args.iter().any(|a| a.flatten)
 }
 
-/// The input schema of a function with arguments, a `JsonObject` expression: for named
-/// arguments only, `input_schema_of(&[Property { .. }, ..])`, the schema a derived struct of
-/// them would have, from static data and two functions per argument type (no derive, nothing
-/// generic per tool: design §9, "Build cost"); with an `#[args]` parameter, the schema of the
-/// derived [`args_struct`] named `s`. `Property::schema` is `subschema_for::<T>`, spanned at the
-/// user's type, so a type that is not `JsonSchema` is one error there; `Property::optional` is
-/// `Optional::<T>::optional`, which resolves to a stand-in when `T` is not `Deserialize`, so
-/// that error is only the parser's (`__private::Optional`).
+/// The input schema of a function with arguments, a `JsonObject` expression, with nothing
+/// generic per tool (design §9, "Build cost"):
+/// - named arguments only: `input_schema_of(&[Property { .. }, ..])`, the schema a derived struct
+///   of them would have, from static data and two functions per argument type.
+///   `Property::schema` is `subschema_for::<T>`, spanned at the user's type, so a type that is
+///   not `JsonSchema` is one error there; `Property::optional` is `Optional::<T>::optional`,
+///   which resolves to a stand-in when `T` is not `Deserialize`, so that error is only the
+///   parser's (`__private::Optional`);
+/// - one `#[args] T`: `flattened_schema::<T>`, the schema of the runtime's `Flattened<T>`
+///   (spanned at `T` likewise);
+/// - both: the derived [`args_struct`] named `s`.
 pub fn input_schema(paths: &Paths, sig: &Signature, s: &syn::Ident) -> TokenStream {
+    let (input_schema, json_schema) = (paths.input_schema(), paths.json_schema());
     if needs_args_struct(sig) {
-        let (input_schema, json_schema) = (paths.input_schema(), paths.json_schema());
         return quote!(#input_schema(<#s as #json_schema>::json_schema));
+    }
+    if let [only] = sig.args.as_slice()
+        && only.flatten
+    {
+        let ty = &only.ty;
+        let flattened = paths.flattened_schema().at(ty.span());
+        let schema = quote_spanned!(ty.span()=> #flattened::<#ty>);
+        return quote!(#input_schema(#schema));
     }
     let (property, generator) = (paths.property(), paths.schema_generator());
     let (optional_ty, not_parsed) = (paths.optional(), paths.not_parsed());
@@ -80,7 +92,7 @@ pub fn input_schema(paths: &Paths, sig: &Signature, s: &syn::Ident) -> TokenStre
 }
 
 /// `#[derive(JsonSchema)] struct __RondoArgs_f { ... }`: one field per argument, for the schema
-/// only (parsing goes through `parse_args`), when there is an `#[args]` parameter
+/// only (parsing goes through `parse_args`), when an `#[args]` parameter is next to named ones
 /// ([`needs_args_struct`]). Fields are spanned at the user's type, so a type that is not
 /// `JsonSchema` is one error there.
 pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenStream {
