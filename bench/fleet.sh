@@ -4,11 +4,14 @@
 #   bench/fleet.sh                       # both parts: about 10 min after the builds
 #   PARTS=guard bench/fleet.sh           # PARTS: any of guard fleet
 #   RUNS=1 SECONDS_PER_RUN=1 FLEET_RUNS=1 FLEET_SECONDS=2 bench/fleet.sh   # a smoke run
+#   BASELINE=06c99596 PARTS=guard bench/fleet.sh   # the guard part, A/B against that commit
 #
 # 1. guard (`src/bin/guard_bench.rs`): one `rondo_guarded` server with its replay guard in
 #    memory, on a Redis that fsyncs every write, and on one that keeps nothing on disk (both on
 #    127.0.0.1), two-round flows from CONNS (1,32) clients, SECONDS_PER_RUN (5) s per run, RUNS
 #    (5) runs; the driver on CPU 0 with Redis, the server on CPU 1 (taskset).
+#    With BASELINE=COMMIT, that commit's `rondo_guarded` (built from `git archive` in a
+#    temporary directory, its own target directory) runs too, interleaved (`--baseline`).
 # 2. fleet (`src/bin/fleet_bench.rs`): three release bookshops behind nginx
 #    (deploy/nginx/rondo.conf) with and without `--redis`, CLIENTS (32,256,448) clients doing order
 #    flows, FLEET_SECONDS (10) s per run, FLEET_RUNS (3) runs, a fresh fleet for each; nothing
@@ -30,8 +33,19 @@ command -v taskset >/dev/null || { echo "taskset is missing (util-linux)" >&2; e
 
 cargo build --release --quiet --manifest-path Cargo.toml \
   --bin guard_bench --bin rondo_guarded --bin fleet_bench
-cargo build --release --quiet --manifest-path ../Cargo.toml -p rondo-example-bookshop --bin bookshop
+if [[ " $PARTS " == *" fleet "* ]]; then
+  cargo build --release --quiet --manifest-path ../Cargo.toml -p rondo-example-bookshop --bin bookshop
+fi
 bin=target/release
+baseline=()
+if [[ -n "${BASELINE:-}" ]]; then
+  old="$(mktemp -d)"
+  trap 'rm -rf "$old"' EXIT
+  git -C .. archive "$BASELINE" | tar -x -C "$old"
+  CARGO_TARGET_DIR="$PWD/target/baseline" cargo build --release --quiet \
+    --manifest-path "$old/bench/Cargo.toml" --bin rondo_guarded
+  baseline=(--baseline "$PWD/target/baseline/release/rondo_guarded" --baseline-name "$BASELINE")
+fi
 
 echo "## Machine"
 echo
@@ -47,7 +61,7 @@ for part in $PARTS; do
       echo "## The replay guard: in memory, on Redis"
       echo
       taskset -c 0 "$bin/guard_bench" --runs "$RUNS" --seconds "$SECONDS_PER_RUN" \
-        --conns "$CONNS" --server-cpu 1 --redis-cpu 0
+        --conns "$CONNS" --server-cpu 1 --redis-cpu 0 "${baseline[@]}"
       echo
       ;;
     fleet)

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Run the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in
-# package.json / package-lock.json) against a Rondo server, at both requirement sets:
-# 2026-07-28 (stateless wire) and then 2025-11-25 (stateful wire).
+# package.json / package-lock.json) against a Rondo server: the two requirement sets the suite
+# has, 2026-07-28 (stateless wire) and 2025-11-25 (stateful wire), then the scenarios tagged with
+# the two revisions before, 2025-06-18 and 2025-03-26 (`--spec-version`; the suite has no
+# requirement set for them, and its SDK-driven scenarios still negotiate 2025-11-25: NOTES.md
+# §0), then every scenario of the suite.
 #
 # Usage:
 #   conformance/run.sh <server-url>                     e.g. http://127.0.0.1:8080/mcp (already listening)
@@ -10,8 +13,10 @@
 #
 # Environment:
 #   CONFORMANCE_TIMEOUT_MS    per-scenario timeout passed to --timeout (default 20000)
-#   CONFORMANCE_REQUIREMENTS  requirement sets to run, in order (default "2026-07-28 2025-11-25 all";
-#                             `all` is `--suite all`: every scenario of the suite, at both revisions)
+#   CONFORMANCE_REQUIREMENTS  sets to run, in order (default "2026-07-28 2025-11-25 2025-06-18 2025-03-26 all";
+#                             2026-07-28 and 2025-11-25 are `--requirements REV`, 2025-06-18 and
+#                             2025-03-26 `--spec-version REV`, `all` is `--suite all`: every scenario of
+#                             the suite, at both revisions)
 #   CONFORMANCE_VERBOSE=1     stream the suite's full output instead of only the SUMMARY
 #   CONFORMANCE_READY_SECS    --serve-and-test: seconds to wait for the port (default 60)
 #
@@ -29,7 +34,7 @@ RESULTS_ROOT="$REPO_ROOT/.conformance-results"
 NODE="$SCRIPT_DIR/node_modules/.bin/node"
 CLI="$SCRIPT_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 TIMEOUT_MS="${CONFORMANCE_TIMEOUT_MS:-20000}"
-REQUIREMENTS="${CONFORMANCE_REQUIREMENTS:-2026-07-28 2025-11-25 all}"
+REQUIREMENTS="${CONFORMANCE_REQUIREMENTS:-2026-07-28 2025-11-25 2025-06-18 2025-03-26 all}"
 READY_SECS="${CONFORMANCE_READY_SECS:-60}"
 
 log() { printf '[conformance] %s\n' "$*" >&2; }
@@ -69,8 +74,12 @@ run_suites() {
     logf="$RESULTS_ROOT/$rev.log"
     rm -rf -- "$out"
     mkdir -p "$out"
-    if [[ "$rev" == all ]]; then select=(--suite all); else select=(--requirements "$rev"); fi
-    log "requirements $rev against $url (timeout ${TIMEOUT_MS} ms/scenario; full log: $logf)"
+    case "$rev" in
+      all) select=(--suite all) ;;
+      2025-06-18 | 2025-03-26) select=(--spec-version "$rev") ;;
+      *) select=(--requirements "$rev") ;;
+    esac
+    log "${select[*]} against $url (timeout ${TIMEOUT_MS} ms/scenario; full log: $logf)"
     set +e
     if [[ "${CONFORMANCE_VERBOSE:-0}" == 1 ]]; then
       (cd "$SCRIPT_DIR" && "$NODE" "$CLI" server --url "$url" "${select[@]}" \
@@ -83,7 +92,7 @@ run_suites() {
     fi
     set -e
     if [[ "${CONFORMANCE_VERBOSE:-0}" != 1 ]]; then
-      echo "===== conformance --requirements $rev ====="
+      echo "===== conformance ${select[*]} ====="
       if grep -q '=== SUMMARY ===' "$logf"; then
         sed -n '/=== SUMMARY ===/,$p' "$logf"
       else
@@ -92,17 +101,17 @@ run_suites() {
       fi
     fi
     if [[ $rc -eq 0 ]]; then
-      log "requirements $rev: scored scenarios PASSED (baseline respected)"
+      log "$rev: scored scenarios PASSED (baseline respected)"
     else
-      log "requirements $rev: scored scenarios FAILED (exit $rc)"
+      log "$rev: scored scenarios FAILED (exit $rc)"
       overall=1
     fi
     # Every scenario, scored or not, against the committed outcomes (a skip or a new failure of an
     # unscored scenario is a regression too).
     if "$NODE" "$SCRIPT_DIR/outcomes.mjs" "$out" "$SCRIPT_DIR/expected-outcomes-$rev.txt"; then
-      log "requirements $rev: every scenario's outcome as expected"
+      log "$rev: every scenario's outcome as expected"
     else
-      log "requirements $rev: scenario outcomes differ from expected-outcomes-$rev.txt"
+      log "$rev: scenario outcomes differ from expected-outcomes-$rev.txt"
       overall=1
     fi
   done

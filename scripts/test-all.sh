@@ -2,9 +2,10 @@
 # Every check CI runs, in order; stops at the first failure and prints how long each step took.
 # Installs what it needs itself, in the background while the first steps compile: the Rust
 # crates through cargo, the conformance suite's pinned Node.js packages (including a Node 22
-# binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDK and MCP Inspector
-# through `npm ci` in interop/ts/, the browser test's pinned playwright-core through `npm ci` in
-# examples/travel/browser/, the pinned MCP Python SDK into a virtual environment under target/
+# binary) through `npm ci` in conformance/, the pinned MCP TypeScript SDKs (2.x and a 1.x release
+# per older revision) and MCP Inspector through `npm ci` in interop/ts/, the browser test's pinned
+# playwright-core through `npm ci` in examples/travel/browser/, the pinned MCP Python SDKs (2.x,
+# and a 1.x release per older revision) into virtual environments under target/
 # (interop/tooling.sh), and from Debian's packages, when missing (as root: apt-get),
 # redis-server (the Redis tests and the fleet), nginx (the fleet) and chromium (the payment
 # page's browser test). One target directory, debug builds only, every cargo command with the
@@ -80,6 +81,7 @@ prepare() {
   source interop/tooling.sh
   npm_ci examples/travel/browser
   python_venv
+  python_1x
 }
 (prepare) >target/prepare.log 2>&1 &
 prepare_pid=$!
@@ -138,10 +140,10 @@ step "the README's first command: the travel demo (it checks its own outcome), t
 target/debug/travel demo
 target/debug/bookshop demo
 
-step "official MCP conformance suite, both revisions, every scenario against its expected outcome"
+step "official MCP conformance suite: the 2026-07-28 and 2025-11-25 requirement sets, the scenarios tagged 2025-06-18 and 2025-03-26, every scenario; each against its expected outcomes"
 bash conformance/run.sh --serve-and-test target/debug/conformance
 
-step "real clients: the official MCP Python and TypeScript SDKs, and the MCP Inspector CLI, against the example servers, both revisions, stdio and HTTP"
+step "real clients: the official MCP Python and TypeScript SDKs (2.x at 2026-07-28 and 2025-11-25, a 1.x release per older revision), and the MCP Inspector CLI, against the example servers, stdio and HTTP"
 bash interop/run.sh --built
 
 step "waiting for the docs and the packaged crates, and for clippy over the lib's feature subsets"
@@ -155,7 +157,7 @@ step "the payment page in a real browser: headless Chromium (Debian's chromium, 
 RONDO_NODE="$PWD/conformance/node_modules/.bin/node" CHROMIUM=/usr/bin/chromium \
   cargo test --workspace --all-features --test main --locked -- --ignored browser::
 
-step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance"
+step "a fleet: three bookshops sharing one Redis behind nginx (deploy/nginx/rondo.conf), retries and replays across instances, key rotation over rolling restarts, Redis restarted, a killed instance, Redis faults (frozen, stalled, full, killed; restarted without persistence)"
 # The test runs its own nginx in the foreground and its own redis-server (persistent, killed and
 # started again by one test) from a temporary directory, on 127.0.0.1 ports.
 cargo test --workspace --all-features --test fleet --locked -- --ignored --test-threads 1

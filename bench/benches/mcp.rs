@@ -55,11 +55,7 @@ fn label(fw: Fw, rev: Rev) -> String {
         Fw::Rondo => "rondo",
         Fw::Rmcp => "rmcp",
     };
-    let rev = match rev {
-        Rev::Legacy => "2025-11-25",
-        Rev::Modern => "2026-07-28",
-    };
-    format!("{fw} {rev}")
+    format!("{fw} {}", rev.version())
 }
 
 /// The tool that asks, per framework and revision (rmcp has one per revision).
@@ -74,10 +70,8 @@ fn asking_tool(fw: Fw, rev: Rev) -> &'static str {
 async fn connect(fw: Fw, rev: Rev, checked: bool) -> PipeClient {
     let (mut wire, r, w) = pipes();
     if checked {
-        wire = wire.checked(Validator::new(match rev {
-            Rev::Legacy => Revision::V2025_11_25,
-            Rev::Modern => Revision::V2026_07_28,
-        }));
+        let revision = Revision::parse(rev.version()).expect("a revision Rondo serves");
+        wire = wire.checked(Validator::new(revision));
     }
     match fw {
         Fw::Rondo => {
@@ -159,7 +153,7 @@ fn bench_flow(g: &mut BenchmarkGroup<'_, WallTime>, fw: Fw, rev: Rev, flow: Flow
 
 fn tools_call(c: &mut Criterion) {
     let mut g = c.benchmark_group("tools_call/sequential");
-    for rev in [Rev::Legacy, Rev::Modern] {
+    for rev in [Rev::Legacy, Rev::V2025_06_18, Rev::Modern] {
         for fw in [Fw::Rondo, Fw::Rmcp] {
             bench_flow(&mut g, fw, rev, Flow::Add);
         }

@@ -13,18 +13,36 @@ use tokio::io::{
 pub enum Rev {
     /// 2025-11-25: `initialize` once, then requests without `_meta`.
     Legacy,
+    /// 2025-06-18 (the official SDKs' 1.x clients): as 2025-11-25, with another version.
+    V2025_06_18,
     /// 2026-07-28: no handshake; every request names the version and the client's capabilities
     /// in `params._meta`.
     Modern,
 }
 
+impl Rev {
+    /// Its version string.
+    pub fn version(self) -> &'static str {
+        match self {
+            Rev::Legacy => "2025-11-25",
+            Rev::V2025_06_18 => "2025-06-18",
+            Rev::Modern => "2026-07-28",
+        }
+    }
+
+    /// Whether it opens with `initialize`.
+    pub fn handshake(self) -> bool {
+        self != Rev::Modern
+    }
+}
+
 /// Client capabilities with form elicitation, as JSON.
 pub const FORM_CAPS: &str = r#"{"elicitation":{"form":{}}}"#;
 
-/// The `initialize` request (2025-11-25).
-pub fn initialize(id: u64, caps: &str) -> String {
+/// The `initialize` request of `version`.
+pub fn initialize(id: u64, version: &str, caps: &str) -> String {
     format!(
-        r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{caps},"clientInfo":{{"name":"rondo-bench","version":"0"}}}}}}"#
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{caps},"clientInfo":{{"name":"rondo-bench","version":"0"}}}}}}"#
     )
 }
 
@@ -34,7 +52,7 @@ pub const INITIALIZED: &str = r#"{"jsonrpc":"2.0","method":"notifications/initia
 /// A `tools/call` request; `extra` is appended to `params` verbatim (`,"requestState":..`).
 pub fn call(rev: Rev, caps: &str, id: u64, tool: &str, arguments: &str, extra: &str) -> String {
     match rev {
-        Rev::Legacy => format!(
+        Rev::Legacy | Rev::V2025_06_18 => format!(
             r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{tool}","arguments":{arguments}{extra}}}}}"#
         ),
         Rev::Modern => format!(
@@ -150,11 +168,11 @@ impl<W: AsyncWrite + Unpin, R: AsyncRead + Unpin> Wire<W, R> {
         self.recv().await.expect("an answer")
     }
 
-    /// The 2025-11-25 handshake: `initialize`, checked, then `notifications/initialized`.
-    pub async fn initialize(&mut self, caps: &str) {
-        let answer = self.request(&initialize(0, caps)).await;
+    /// The handshake at `version`: `initialize`, checked, then `notifications/initialized`.
+    pub async fn initialize(&mut self, version: &str, caps: &str) {
+        let answer = self.request(&initialize(0, version, caps)).await;
         assert_eq!(
-            answer["result"]["protocolVersion"], "2025-11-25",
+            answer["result"]["protocolVersion"], version,
             "initialize answered {answer}"
         );
         self.send_line(INITIALIZED).await;
@@ -181,8 +199,8 @@ pub struct Client<W, R> {
 impl<W: AsyncWrite + Unpin, R: AsyncRead + Unpin> Client<W, R> {
     /// Connects: at 2025-11-25 this runs the handshake; at 2026-07-28 there is none.
     pub async fn connect(mut wire: Wire<W, R>, rev: Rev, caps: &'static str) -> Self {
-        if rev == Rev::Legacy {
-            wire.initialize(caps).await;
+        if rev.handshake() {
+            wire.initialize(rev.version(), caps).await;
         }
         Client {
             wire,

@@ -12,7 +12,7 @@ use rondo_mcp::http::HttpConfig;
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{JsonObject, Revision};
 use rondo_mcp::question::{Read, Rendered};
-use rondo_mcp::state::{GuardError, KeyRing, MemoryReplayGuard, ReplayGuard};
+use rondo_mcp::state::{GuardError, KeyRing, MemoryReplayGuard, ReplayGuard, RoundUse};
 use rondo_mcp::testing::ManualClock;
 use rondo_mcp::{Elicit, elicit, roots, sample, tool};
 use serde_json::{Value, json};
@@ -233,7 +233,26 @@ pub fn stdio(data: &[u8]) {
         out
     });
     for line in out.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        check_line(line);
+    }
+}
+
+/// Asserts that a line the server wrote is one JSON-RPC message, or the answer to a
+/// 2025-03-26 batch: a non-empty array of responses.
+fn check_line(line: &[u8]) {
+    if line.first() != Some(&b'[') {
         check_message(line);
+        return;
+    }
+    let batch: Vec<&serde_json::value::RawValue> = serde_json::from_slice(line)
+        .unwrap_or_else(|e| panic!("not a JSON array ({e}): {}", String::from_utf8_lossy(line)));
+    assert!(!batch.is_empty(), "an empty batch answer");
+    for entry in batch {
+        let msg = check_message(entry.get().as_bytes());
+        assert!(
+            msg.get("method").is_none(),
+            "a batch answer holds responses: {msg}"
+        );
     }
 }
 
@@ -275,16 +294,17 @@ impl FreshGuard {
 struct Guard(Arc<FreshGuard>);
 
 impl ReplayGuard for Guard {
-    async fn first_use(
+    async fn take(
         &self,
         round: &str,
+        fingerprint: &str,
         expires_at: SystemTime,
         now: SystemTime,
-    ) -> Result<bool, GuardError> {
-        self.0.current().first_use(round, expires_at, now).await
-    }
-    async fn release(&self, round: &str) -> Result<(), GuardError> {
-        self.0.current().release(round).await
+    ) -> Result<RoundUse, GuardError> {
+        self.0
+            .current()
+            .take(round, fingerprint, expires_at, now)
+            .await
     }
 }
 
@@ -464,7 +484,11 @@ pub fn form_answer(data: &[u8]) {
     }
     let accepted = json!({"action": "accept", "content": answer});
     let form = Form::<Everything>::new("Fill in everything");
-    for revision in [Revision::V2025_11_25, Revision::V2026_07_28] {
+    for revision in [
+        Revision::V2025_06_18,
+        Revision::V2025_11_25,
+        Revision::V2026_07_28,
+    ] {
         let sent = form.request(revision);
         for a in [&answer, &accepted] {
             match form.read("everything", &sent, a.clone()) {

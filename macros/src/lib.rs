@@ -247,7 +247,7 @@ pub fn elicit(args: TokenStream, item: TokenStream) -> TokenStream {
 ///
 /// Keys: `fallback = some_fn | refuse` (required), `crate = ::path`. A request with tools
 /// (`.tools(..)`) goes only to a client that declared `sampling.tools`. A question without a
-/// fallback does not compile (`tests/ui/sample/fail/no_fallback.rs`):
+/// fallback does not compile (`ui-tests/ui/sample/fail/no_fallback.rs`):
 ///
 /// ```compile_fail
 /// # use rondo_mcp::{Sample, sample};
@@ -290,7 +290,7 @@ pub fn sample(args: TokenStream, item: TokenStream) -> TokenStream {
 /// ```
 ///
 /// Keys: `fallback = some_fn | refuse` (required), `crate = ::path`. A question without a
-/// fallback, or with a body, does not compile (`tests/ui/roots/fail/`):
+/// fallback, or with a body, does not compile (`ui-tests/ui/roots/fail/`):
 ///
 /// ```compile_fail
 /// # use rondo_mcp::{Roots, roots};

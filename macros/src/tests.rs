@@ -1,5 +1,5 @@
 //! Expansion snapshots (CONTRIBUTING.md, "Tests"): each macro shape expanded from `proc_macro2`
-//! input, pretty-printed and compared with `tests/snapshots/`. Bless with `UPDATE_EXPECT=1`, then
+//! input, pretty-printed and compared with `macros/tests/snapshots/`. Bless with `UPDATE_EXPECT=1`, then
 //! read the diff: generated code names the runtime only as `::rondo_mcp::__private::..` and std
 //! only by full paths.
 
@@ -265,7 +265,7 @@ fn skills_folder_with_a_crate_path() {
 #[cfg(feature = "skills")]
 #[test]
 fn skills_folder_that_is_missing() {
-    // Only the error (at the literal: `tests/ui/skills/fail/missing_folder.rs`), no stub: the
+    // Only the error (at the literal: `ui-tests/ui/skills/fail/missing_folder.rs`), no stub: the
     // expression is the error.
     let out = crate::skills::expand(quote!("no-such-folder"));
     check(

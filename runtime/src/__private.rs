@@ -340,7 +340,7 @@ pub fn invalid_template_arguments(
         crate::protocol::echo(uri),
         crate::protocol::echo(error)
     ))
-    .with_data(serde_json::json!({ "uri": uri }));
+    .with_data(serde_json::json!({ "uri": crate::protocol::echo(uri) }));
     Box::pin(std::future::ready(Err(error)))
 }
 

@@ -10,7 +10,7 @@
 //! `MCP-Protocol-Version` header naming anything but a 2025-era version makes the message
 //! modern, and a 2025-era header without a session is refused.
 
-use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Meta, Method, RequestMeta};
+use crate::protocol::{Error, Inbound, MODERN_VERSIONS, Meta, Method, Request, RequestMeta};
 
 /// The `MCP-Protocol-Version` header of an HTTP message; stdio has none.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,16 +76,22 @@ pub(crate) struct Signals {
 impl Signals {
     /// The signals `msg` carries itself, before the transport adds its header and session.
     pub(crate) fn of(msg: &Inbound) -> Signals {
-        let (modern_meta, initialize) = match msg {
-            Inbound::Request(req) => (
-                req.params.meta.as_ref().is_some_and(Meta::names_version),
-                req.method == Method::Initialize,
-            ),
-            _ => (false, false),
-        };
+        match msg {
+            Inbound::Request(req) => Signals::of_request(req),
+            _ => Signals {
+                modern_meta: false,
+                initialize: false,
+                version_header: VersionHeader::Absent,
+                session: false,
+            },
+        }
+    }
+
+    /// [`Signals::of`] a request.
+    pub(crate) fn of_request(req: &Request) -> Signals {
         Signals {
-            modern_meta,
-            initialize,
+            modern_meta: req.params.meta.as_ref().is_some_and(Meta::names_version),
+            initialize: req.method == Method::Initialize,
             version_header: VersionHeader::Absent,
             session: false,
         }

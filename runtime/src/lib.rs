@@ -7,6 +7,7 @@ extern crate self as rondo_mcp;
 #[cfg(feature = "auth")]
 pub mod auth;
 mod backchannel;
+mod batch_reply;
 mod canonical;
 mod config;
 mod cx;

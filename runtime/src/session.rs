@@ -1,21 +1,21 @@
-//! [`LegacySession`]: what a 2025-11-25 session negotiated at `initialize` and what it changed
-//! since (log level, resource subscriptions). One stdio process after `initialize`, or one
-//! HTTP `Mcp-Session-Id`.
+//! [`LegacySession`]: what a session of a handshake revision (2024-11-05 to 2025-11-25)
+//! negotiated at `initialize` and what it changed since (log level, resource subscriptions).
+//! One stdio process after `initialize`, one HTTP `Mcp-Session-Id`, or one HTTP+SSE stream.
 
 use crate::backchannel::BackChannel;
 use crate::notify::Change;
 use crate::notify::filter::{Advertised, too_many_uris, uri_too_long};
 use crate::policy::ClientSide;
-use crate::protocol::{Error, LoggingLevel, MAX_URI_BYTES};
+use crate::protocol::{Error, LoggingLevel, MAX_URI_BYTES, Revision};
 use crate::sync::lock;
 use std::collections::BTreeSet;
 use std::sync::{Arc, Mutex};
 
-/// A 2025-11-25 session.
+/// A session of a handshake revision.
 #[derive(Debug)]
 pub(crate) struct LegacySession {
-    /// The negotiated version.
-    pub protocol_version: String,
+    /// The negotiated revision: what the session is sent is shaped for it.
+    pub revision: Revision,
     /// What the client declared at `initialize` (capabilities and name), as the server's
     /// client policy narrowed it; every request of the session shares it.
     pub client: Arc<ClientSide>,
@@ -28,10 +28,10 @@ pub(crate) struct LegacySession {
 }
 
 impl LegacySession {
-    /// A session that negotiated `protocol_version` with `client`.
-    pub(crate) fn new(protocol_version: String, client: Arc<ClientSide>) -> LegacySession {
+    /// A session that negotiated `revision` with `client`.
+    pub(crate) fn new(revision: Revision, client: Arc<ClientSide>) -> LegacySession {
         LegacySession {
-            protocol_version,
+            revision,
             client,
             back: Arc::new(BackChannel::default()),
             log_level: Mutex::new(None),

@@ -140,7 +140,7 @@ async fn a_failed_effect_is_not_recorded_and_runs_again() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_run_of_the_same_flow_waits_for_the_first_and_an_interrupted_one_is_never_run_again() {
+async fn a_run_of_the_same_flow_waits_for_the_first_and_a_cancelled_one_finishes_its_effect() {
     let shop = Shop {
         slow: Some(Duration::from_secs(2)),
         ..Shop::default()
@@ -157,7 +157,9 @@ async fn a_run_of_the_same_flow_waits_for_the_first_and_an_interrupted_one_is_ne
         ("ordered #1", "ordered #1")
     );
 
-    // A run cancelled while placing: its outcome is unknown, so it is never placed again.
+    // A run cancelled while placing (the client gave up on it) is not torn between its
+    // effect and its record: it finishes both. Meanwhile the same round, sent again, is told
+    // the step is being done; after, it gets the outcome. Placed once.
     let slow = Shop {
         slow: Some(Duration::from_secs(60)),
         ..Shop::default()
@@ -166,7 +168,6 @@ async fn a_run_of_the_same_flow_waits_for_the_first_and_an_interrupted_one_is_ne
     let state = first_round(&c).await;
     let interrupted = tokio::time::timeout(Duration::from_secs(1), answer(&c, &state, Some(true)));
     assert!(interrupted.await.is_err(), "still placing");
-    // The client gave up on it; the same round again, on a fresh request.
     c.notify(
         "notifications/cancelled",
         json!({"requestId": 2, "reason": "gave up"}),
@@ -179,10 +180,106 @@ async fn a_run_of_the_same_flow_waits_for_the_first_and_an_interrupted_one_is_ne
         text(&r).starts_with("This step is being done by another request of the same call"),
         "{r:#}"
     );
+    assert_eq!(slow.placed.load(Ordering::SeqCst), 0, "still placing");
+    tokio::time::sleep(Duration::from_secs(60)).await;
+    let r = answer(&c, &state, Some(true)).await.unwrap();
+    assert_eq!(text(&r), "ordered #1", "{r:#}");
+    assert_eq!(slow.placed.load(Ordering::SeqCst), 1, "placed once");
+}
+
+/// The user is sent to a page and the tool waits until it is done there.
+#[elicit(url, fallback = refuse)]
+fn pay_page() -> Url {
+    Url::new("Pay on the page", "https://pay.example/p/1")
+}
+
+/// Books once, then waits on the payment page (each wait a round that reseals the state).
+#[derive(Clone, Default)]
+struct Trip {
+    booked: Arc<AtomicUsize>,
+    paid: Arc<std::sync::atomic::AtomicBool>,
+}
+
+#[toolbox]
+impl Trip {
+    /// Books the trip, then sends the user to pay.
+    #[tool(asks = [pay_page])]
+    async fn book_and_pay(&self, cx: &Cx) -> Result<String, String> {
+        let booked = cx
+            .once("book", async {
+                Ok::<_, String>(self.booked.fetch_add(1, Ordering::SeqCst) + 1)
+            })
+            .await?;
+        let Answer::Accept(page) = cx.ask(pay_page()).await else {
+            return Ok(format!("booking #{booked}, unpaid"));
+        };
+        let paid = self.paid.clone();
+        page.finished(cx, || {
+            let paid = paid.load(Ordering::SeqCst);
+            async move { paid.then_some(()) }
+        })
+        .await;
+        Ok(format!("booking #{booked}, paid"))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_effect_is_kept_for_the_whole_flow_however_long_the_user_stays_on_a_page() {
+    // The state lives 60 s; the user spends 5 minutes on the page, in waits of 50 s each. The
+    // booking's record was claimed at the start: it must outlive every round, not 60 s + 30 s.
+    let clock = rondo_mcp::testing::ManualClock::new(1_800_000_000_000);
+    let trip = Trip::default();
+    let server = Server::new(Router::new(ServerInfo::new("trips", "1")).tools(trip.clone()))
+        .clock(clock.clone())
+        .state_ttl(Duration::from_secs(60))
+        .flow_wait(Duration::from_millis(10));
+    let c = TestClient::modern(server)
+        .capabilities(ClientCapabilities::with_elicitation_url())
+        .script(Script::new())
+        .connect()
+        .await
+        .expect("connects");
+    let call = |extra: Value| {
+        let mut p = json!({"name": "book_and_pay", "arguments": {}});
+        p.as_object_mut()
+            .unwrap()
+            .extend(extra.as_object().unwrap().clone());
+        c.request("tools/call", p)
+    };
+    let first = call(json!({})).await.unwrap();
+    assert_eq!(first["resultType"], "input_required", "{first:#}");
+    let key = first["inputRequests"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .next()
+        .unwrap()
+        .clone();
+    let mut state = call(json!({"requestState": first["requestState"],
+        "inputResponses": {key: {"action": "accept"}}}))
+    .await
+    .unwrap();
+    for _ in 0..6 {
+        assert_eq!(state["resultType"], "input_required", "{state:#}");
+        assert!(
+            state.get("inputRequests").is_none(),
+            "only waiting: {state:#}"
+        );
+        clock.advance(Duration::from_secs(50));
+        state = call(json!({"requestState": state["requestState"]}))
+            .await
+            .unwrap();
+    }
+    trip.paid.store(true, Ordering::SeqCst);
+    clock.advance(Duration::from_secs(50));
+    let done = call(json!({"requestState": state["requestState"]}))
+        .await
+        .unwrap();
+    assert_eq!(text(&done), "booking #1, paid", "{done:#}");
     assert_eq!(
-        slow.placed.load(Ordering::SeqCst),
-        0,
-        "never placed twice, nor at all"
+        trip.booked.load(Ordering::SeqCst),
+        1,
+        "booked once in 350 s"
     );
 }
 
@@ -193,16 +290,18 @@ async fn a_redis_that_cannot_be_reached_at_start_is_an_error_naming_the_url_with
         .unwrap_err();
     let shown = e.to_string();
     assert!(
-        shown.starts_with("cannot reach Redis at redis://app:***@127.0.0.1:1/0: "),
+        shown.starts_with("cannot reach Redis at redis://***:***@127.0.0.1:1/0: "),
         "{shown}"
     );
     assert!(!shown.contains("s3cret"), "{shown}");
-    let e = rondo_mcp::shared::Redis::connect("not a url")
+    // A password with an unencoded `/` does not parse as the URL it was meant to be: not shown.
+    let e = rondo_mcp::shared::Redis::connect("redis://:sl/ashS3cret@127.0.0.1:1/0")
         .await
         .unwrap_err();
     assert!(
-        e.to_string()
-            .starts_with("cannot reach Redis at not a url: "),
+        e.to_string().starts_with(
+            "cannot reach Redis at (a URL that does not parse, not shown: it may hold a password): "
+        ) && !e.to_string().contains("ash"),
         "{e}"
     );
 }
@@ -271,16 +370,14 @@ async fn a_server_with_a_key_ring_and_its_state_in_memory_warns_once_at_start() 
 struct NeverSeen;
 
 impl rondo_mcp::state::ReplayGuard for NeverSeen {
-    async fn first_use(
+    async fn take(
         &self,
+        _: &str,
         _: &str,
         _: std::time::SystemTime,
         _: std::time::SystemTime,
-    ) -> Result<bool, rondo_mcp::state::GuardError> {
-        Ok(true)
-    }
-    async fn release(&self, _: &str) -> Result<(), rondo_mcp::state::GuardError> {
-        Ok(())
+    ) -> Result<rondo_mcp::state::RoundUse, rondo_mcp::state::GuardError> {
+        Ok(rondo_mcp::state::RoundUse::First)
     }
 }
 
@@ -293,16 +390,33 @@ impl rondo_mcp::state::Ledger for Ledger {
     async fn claim(
         &self,
         key: &str,
+        claimant: &str,
         expires_at: std::time::SystemTime,
         now: std::time::SystemTime,
     ) -> Result<rondo_mcp::state::Claim, rondo_mcp::state::LedgerError> {
-        self.0.claim(key, expires_at, now).await
+        self.0.claim(key, claimant, expires_at, now).await
     }
-    async fn record(&self, key: &str, outcome: &str) -> Result<(), rondo_mcp::state::LedgerError> {
-        self.0.record(key, outcome).await
+    async fn record(
+        &self,
+        key: &str,
+        claimant: &str,
+        outcome: &str,
+    ) -> Result<(), rondo_mcp::state::LedgerError> {
+        self.0.record(key, claimant, outcome).await
     }
-    async fn release(&self, key: &str) -> Result<(), rondo_mcp::state::LedgerError> {
-        self.0.release(key).await
+    async fn release(
+        &self,
+        key: &str,
+        claimant: &str,
+    ) -> Result<(), rondo_mcp::state::LedgerError> {
+        self.0.release(key, claimant).await
+    }
+    async fn extend(
+        &self,
+        key: &str,
+        until: std::time::SystemTime,
+    ) -> Result<(), rondo_mcp::state::LedgerError> {
+        self.0.extend(key, until).await
     }
 }
 
@@ -332,7 +446,7 @@ mod on_redis {
     }
 
     #[tokio::test]
-    async fn a_final_round_replayed_on_the_other_instance_is_refused_and_orders_nothing() {
+    async fn a_final_round_sent_again_on_the_other_instance_gets_its_outcome_and_orders_nothing() {
         let Some(redis) = RedisServer::start() else {
             return;
         };
@@ -342,14 +456,18 @@ mod on_redis {
         let r = answer(&a, &state, Some(true)).await.unwrap();
         assert_eq!(text(&r), "ordered #1");
         for c in [&b, &a, &b] {
-            let e = answer(c, &state, Some(true)).await.unwrap_err();
+            // Unchanged: the same round, served again, the recorded outcome.
+            let r = answer(c, &state, Some(true)).await.unwrap();
+            assert_eq!(text(&r), "ordered #1");
+            // Changed: refused before the tool runs.
+            let e = answer(c, &state, None).await.unwrap_err();
             assert_eq!((e.code, e.message.as_str()), (-32602, FROZEN));
         }
         // Asked on one, answered on the other: the fleet serves any retry once.
         let state = first_round(&a).await;
         let r = answer(&b, &state, Some(true)).await.unwrap();
         assert_eq!(text(&r), "ordered #2");
-        let e = answer(&a, &state, Some(true)).await.unwrap_err();
+        let e = answer(&a, &state, Some(false)).await.unwrap_err();
         assert_eq!(e.code, -32602);
         assert_eq!(shop.placed.load(Ordering::SeqCst), 2);
     }
@@ -429,6 +547,60 @@ mod on_redis {
             "{r:#}"
         );
         assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
+    }
+
+    /// Sends one command to the Redis at `url` (`redis://127.0.0.1:PORT/`); its first reply
+    /// line.
+    fn command(url: &str, args: &[&str]) -> String {
+        use std::io::{BufRead, Write};
+        let addr = url.trim_start_matches("redis://").trim_end_matches('/');
+        let mut s = std::net::TcpStream::connect(addr).expect("connects");
+        let mut out = format!("*{}\r\n", args.len());
+        for a in args {
+            out.push_str(&format!("${}\r\n{a}\r\n", a.len()));
+        }
+        s.write_all(out.as_bytes()).expect("writes");
+        let mut line = String::new();
+        std::io::BufReader::new(s)
+            .read_line(&mut line)
+            .expect("reads");
+        line.trim_end().to_owned()
+    }
+
+    #[tokio::test]
+    async fn a_full_redis_is_named_full_and_nothing_is_done() {
+        let Some(redis) = RedisServer::start() else {
+            return;
+        };
+        let shop = Shop::default();
+        let [a, _] = fleet(&redis.url(), &shop, true).await;
+        let [c, _] = fleet(&redis.url(), &shop, false).await;
+        let (guarded, unguarded) = (first_round(&a).await, first_round(&c).await);
+        assert_eq!(
+            command(&redis.url(), &["CONFIG", "SET", "maxmemory", "1"]),
+            "+OK"
+        );
+        let e = answer(&a, &guarded, Some(true)).await.unwrap_err();
+        assert_eq!(e.code, -32603, "{e:?}");
+        assert_eq!(
+            e.message,
+            "Redis, the server's shared state, is full (maxmemory) and refused to record this; try again later"
+        );
+        let r = answer(&c, &unguarded, Some(true)).await.unwrap();
+        assert!(
+            text(&r).starts_with("Nothing was done: Redis, the server's shared state, is full"),
+            "{r:#}"
+        );
+        assert_eq!(shop.placed.load(Ordering::SeqCst), 0);
+        // Room again: the same rounds, sent again as they were told, complete once.
+        assert_eq!(
+            command(&redis.url(), &["CONFIG", "SET", "maxmemory", "0"]),
+            "+OK"
+        );
+        let r = answer(&a, &guarded, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #1", "{r:#}");
+        let r = answer(&c, &unguarded, Some(true)).await.unwrap();
+        assert_eq!(text(&r), "ordered #2", "{r:#}");
     }
 
     #[tokio::test]

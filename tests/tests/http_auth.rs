@@ -724,7 +724,7 @@ async fn a_step_up_between_rounds_keeps_the_answers() {
     assert_eq!(other["error"]["code"], -32602, "{other}");
     assert_eq!(other["error"]["message"], "Invalid or expired requestState");
     // The same retry with the stepped-up token completes: the state and its answer are kept
-    // (the round the 403 took was given back to the replay guard).
+    // (the replay guard serves the same round, same state and answers, again).
     let done = post_modern(s.addr, &retry, as_("ivan-write"))
         .await
         .json()
@@ -735,8 +735,14 @@ async fn a_step_up_between_rounds_keeps_the_answers() {
         2,
         "the tool ran again, with the kept answer"
     );
-    // Now the round is taken for good.
-    let replay = post_modern(s.addr, &retry, as_("ivan-write"))
+    // Now the round is taken for these answers: other answers are refused.
+    let declined = modern(
+        2,
+        "tools/call",
+        json!({"name": "checkout", "arguments": {}, "requestState": irr["result"]["requestState"],
+            "inputResponses": {"confirm": {"action": "decline"}}}),
+    );
+    let replay = post_modern(s.addr, &declined, as_("ivan-write"))
         .await
         .json()
         .await;

@@ -1,6 +1,6 @@
 //! `testing::Sweep` over the asking servers of these tests and the conformance example (every
-//! tool under every combination of capabilities, both revisions, five ways of answering), and
-//! the sweep itself: it fails on a peer that asks what the client did not declare, on a tool
+//! tool under every combination of capabilities each revision has, every revision, five ways
+//! of answering), and the sweep itself: it fails on a peer that asks what the client did not declare, on a tool
 //! that errs, and on one that hangs; it follows a tool that runs only as a task through its
 //! task at 2026-07-28 and checks what the task asks.
 
@@ -50,12 +50,13 @@ async fn the_conformance_server_asks_only_what_each_client_declared() {
         .run()
         .await;
     assert!(report.calls() > 1000, "{report}");
-    // `failing_job` runs only as a task: at 2025-11-25 it is refused (-32021, the tasks
-    // extension), at 2026-07-28 followed as a task to its isError result.
+    // `failing_job` runs only as a task: at the handshake revisions (200 clients) it is
+    // refused (-32021, the tasks extension), at 2026-07-28 (120) followed as a task to its
+    // isError result.
     let job = report.outcomes("failing_job").expect("swept");
     assert_eq!(
         (job.calls, job.tasks, job.refused, job.errors),
-        (240, 120, 120, 120),
+        (320, 120, 200, 120),
         "{report}"
     );
     // `test_tool_with_task` asks by rounds first, then starts its task.
@@ -242,16 +243,12 @@ async fn the_sweep_fails_a_tool_that_errs_or_hangs() {
         .iter()
         .map(|f| (f.target.as_str(), f.problem.as_str()))
         .collect();
-    assert_eq!(
-        problems,
-        [
-            ("broken", "answered with error -32603: the database is gone"),
-            ("stuck", "no answer within 300ms"),
-            ("broken", "answered with error -32603: the database is gone"),
-            ("stuck", "no answer within 300ms"),
-        ],
-        "{report}"
-    );
+    // Both tools fail for the one client of each of the five revisions.
+    let per_client = [
+        ("broken", "answered with error -32603: the database is gone"),
+        ("stuck", "no answer within 300ms"),
+    ];
+    assert_eq!(problems, per_client.repeat(5), "{report}");
 }
 
 #[tokio::test]
@@ -287,7 +284,8 @@ async fn a_host_the_client_policy_narrows_is_never_asked_for_a_form() {
     })
     .sum();
     assert_eq!(forms, 0, "{host}");
-    assert_eq!(host.outcomes("buy").map(|o| o.refused), Some(48), "{host}");
+    // One client per capability set each revision can declare: 24 + 24 + 8 + 4 + 4.
+    assert_eq!(host.outcomes("buy").map(|o| o.refused), Some(64), "{host}");
     // Another host is asked as before.
     let other = Sweep::new(server)
         .client_info(Implementation::new("Attentive Host", "3.1"))
@@ -325,7 +323,7 @@ async fn resource_templates_are_read_with_a_uri_made_from_them_or_given() {
         .run()
         .await;
     let o = report.outcomes(TEMPLATE).expect("the template was swept");
-    assert_eq!(o.calls, 240, "{report}");
+    assert_eq!(o.calls, 320, "{report}");
     assert!(report.asked(TEMPLATE, "confirm") > 0, "{report}");
     // Without a URI, `sweep` stands for the id: a vault the resource does not know, so a
     // client that accepts is answered with an error, which the sweep reports.
@@ -377,10 +375,10 @@ fn jobs() -> Server<Router> {
 async fn a_tool_that_runs_only_as_a_task_is_followed_through_its_task() {
     let report = Sweep::new(jobs).skip("sneaky_job").run().await;
     let o = report.outcomes("guarded_job").expect("swept");
-    // 240 clients: the 120 of 2026-07-28 call it again declaring the tasks extension and
-    // follow the task; the 120 of 2025-11-25 are refused (no tasks extension there), and so
-    // are the 60 of 2026-07-28 that cannot show the form (the task fails with -32021). Of
-    // the 60 that can, accept, decline and cancel end with a result; garbage (asked again
+    // 320 clients: the 120 of 2026-07-28 call it again declaring the tasks extension and
+    // follow the task; the 200 of the handshake revisions are refused (no tasks extension
+    // there), and so are the 60 of 2026-07-28 that cannot show the form (the task fails
+    // with -32021). Of the 60 that can, accept, decline and cancel end with a result; garbage (asked again
     // until the client's rounds are spent) and silence leave it unfinished, and cancelled.
     assert_eq!(
         (
@@ -391,7 +389,7 @@ async fn a_tool_that_runs_only_as_a_task_is_followed_through_its_task() {
             o.unfinished,
             o.failed
         ),
-        (240, 120, 180, 36, 24, 0),
+        (320, 120, 260, 36, 24, 0),
         "{report}"
     );
     // Asked once per task whatever the polls showed: once each for 48 clients, and seven
@@ -403,7 +401,7 @@ async fn a_tool_that_runs_only_as_a_task_is_followed_through_its_task() {
         "{report}"
     );
     assert!(
-        report.to_string().contains("240 calls (120 as tasks)"),
+        report.to_string().contains("320 calls (120 as tasks)"),
         "{report}"
     );
 }

@@ -1,11 +1,12 @@
 //! A round's answers are taken once, and what a flow may rely on (design §5): the flow id is the
 //! same on every round of one call and fresh for every call; the replay guard (on by default)
-//! refuses a retry sent again with the frozen `-32602` before the tool runs, is bounded, and can
-//! be replaced or turned off; and a large answer is never a server error: the fields a form does
+//! refuses a round sent again with other answers with the frozen `-32602` before the tool runs,
+//! serves it again unchanged (the idempotency key), is bounded, and can be replaced or turned
+//! off; and a large answer is never a server error: the fields a form does
 //! not read are not carried, and answers that are still too large are `-32602` naming the cap.
 
 use rondo_mcp::prelude::*;
-use rondo_mcp::state::{GuardError, MemoryReplayGuard, ReplayGuard};
+use rondo_mcp::state::{GuardError, MemoryReplayGuard, ReplayGuard, RoundUse};
 use rondo_mcp::testing::ManualClock;
 use rondo_mcp::testing::{Reply, Script, TestClient};
 use rondo_mcp::{Elicit, elicit, toolbox};
@@ -201,23 +202,37 @@ async fn the_flow_id_is_the_same_on_every_round_of_a_call_and_fresh_for_each_cal
 }
 
 #[tokio::test]
-async fn a_retry_sent_again_is_refused_before_the_tool_runs() {
+async fn a_round_sent_again_with_other_answers_is_refused_before_the_tool_runs_and_unchanged_is_served()
+ {
     let bank = Bank::default();
     let c = modern(server(&bank), Script::new()).await;
     let state = first_round(&c, "charge").await;
     let done = retry(&c, "charge", &state, "pay", yes()).await.unwrap();
     assert_eq!(done["content"][0]["text"], "charged");
     assert_eq!(bank.probe.runs.load(Ordering::SeqCst), 2);
-    for _ in 0..3 {
-        let e = retry(&c, "charge", &state, "pay", yes()).await.unwrap_err();
+    for other in [
+        json!({"action": "decline"}),
+        accept(json!({"approve": false})),
+        json!({"action": "accept", "content": {"approve": true}, "extra": 1}),
+    ] {
+        let e = retry(&c, "charge", &state, "pay", other).await.unwrap_err();
         assert_eq!((e.code, e.message.as_str()), (-32602, FROZEN));
     }
     assert_eq!(
         bank.probe.runs.load(Ordering::SeqCst),
         2,
-        "the tool never ran again"
+        "the tool never ran for other answers"
     );
-    assert_eq!(bank.probe.charged.lock().unwrap().len(), 1);
+    // The same round unchanged, its members in another order (a client that lost its answer,
+    // or was told to try again): served again, from the top. What the tool does once is
+    // `cx.once`'s to keep once (fleet_state.rs); this tool does not use it, so it charges again
+    // under the same flow id, as it would without a guard.
+    let same = json!({"content": {"approve": true}, "action": "accept"});
+    let again = retry(&c, "charge", &state, "pay", same).await.unwrap();
+    assert_eq!(again["content"][0]["text"], "charged");
+    assert_eq!(bank.probe.runs.load(Ordering::SeqCst), 3);
+    let charged = bank.probe.charged.lock().unwrap().clone();
+    assert_eq!((charged.len(), &charged[0]), (2, &charged[1]));
 }
 
 #[tokio::test]
@@ -279,29 +294,28 @@ async fn at_its_bound_the_memory_guard_refuses_retries_until_rounds_expire() {
 /// A guard of a fleet's shared store, here unreachable, or a store that saw every round.
 struct Store {
     asked: AtomicUsize,
-    answer: Result<bool, GuardError>,
+    answer: Result<RoundUse, GuardError>,
 }
 
 /// The guard the server holds, sharing the store with the test.
 struct Shared(Arc<Store>);
 
 impl ReplayGuard for Shared {
-    async fn first_use(
+    async fn take(
         &self,
         round: &str,
+        fingerprint: &str,
         expires_at: SystemTime,
         now: SystemTime,
-    ) -> Result<bool, GuardError> {
+    ) -> Result<RoundUse, GuardError> {
         assert!(round.ends_with(".1"), "the flow id and the round: {round}");
+        assert_eq!(fingerprint.len(), 32, "{fingerprint}");
         assert_eq!(
             expires_at.duration_since(now).unwrap(),
             Duration::from_secs(600)
         );
         self.0.asked.fetch_add(1, Ordering::SeqCst);
         self.0.answer.clone()
-    }
-    async fn release(&self, _round: &str) -> Result<(), GuardError> {
-        unreachable!("no step-up here")
     }
 }
 
@@ -313,7 +327,7 @@ async fn a_plugged_guard_decides_and_its_errors_are_the_clients_to_see() {
             -32603,
             "the replay store is unreachable",
         ),
-        (Ok(false), -32602, FROZEN),
+        (Ok(RoundUse::Other), -32602, FROZEN),
     ] {
         let bank = Bank::default();
         let store = Arc::new(Store {

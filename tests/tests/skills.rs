@@ -428,6 +428,31 @@ async fn no_other_spelling_of_a_path_reads_anything() {
 }
 
 #[tokio::test]
+async fn an_unknown_uri_is_quoted_short_in_the_error_data() {
+    // A client's 1 MB URI costs it 100 characters of answer, as `skills/get` quotes it.
+    let long = format!("skill://pdf-forms/{}", "a".repeat(1 << 20));
+    for (how, skills) in both() {
+        for rev in REVS {
+            let c = client(rev, router(skills.clone())).await;
+            let e = c.read_resource(&long).await.unwrap_err();
+            assert_eq!(e.message, "Resource not found", "{how} {rev}");
+            let quoted = e
+                .data
+                .as_ref()
+                .and_then(|d| d["uri"].as_str())
+                .unwrap_or_default();
+            assert_eq!(
+                quoted.chars().count(),
+                101,
+                "{how} {rev}: {}",
+                &quoted[..quoted.len().min(200)]
+            );
+            assert!(quoted.starts_with("skill://pdf-forms/aaa") && quoted.ends_with('…'));
+        }
+    }
+}
+
+#[tokio::test]
 async fn a_server_without_the_extension_does_not_know_its_methods() {
     for rev in REVS {
         let info = ServerInfo::new("plain", "1.0.0").with_resources();

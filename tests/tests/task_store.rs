@@ -75,7 +75,7 @@ mod redis {
     use crate::task_store_support::Pair;
     use crate::task_store_support::redis_server::RedisServer;
     use rondo_mcp::shared::{RedisReplayGuard, RedisTaskStore};
-    use rondo_mcp::state::{Clock, ReplayGuard, SystemClock};
+    use rondo_mcp::state::{Clock, ReplayGuard, RoundUse, SystemClock};
     use rondo_mcp::tasks::{Lease, StoreError, TaskRecord, TaskStore};
     use std::sync::Arc;
     use std::time::{Duration, SystemTime};
@@ -188,44 +188,46 @@ mod redis {
         let two = RedisReplayGuard::connect(&server.url()).await.unwrap();
         let now = SystemTime::now();
         let later = now + Duration::from_secs(600);
-        assert_eq!(one.first_use("flow.1", later, now).await, Ok(true));
         assert_eq!(
-            two.first_use("flow.1", later, now).await,
-            Ok(false),
-            "replayed on another instance"
+            one.take("flow.1", "yes", later, now).await,
+            Ok(RoundUse::First)
         );
-        assert_eq!(one.first_use("flow.1", later, now).await, Ok(false));
-        assert_eq!(two.first_use("flow.2", later, now).await, Ok(true));
+        assert_eq!(
+            two.take("flow.1", "no", later, now).await,
+            Ok(RoundUse::Other),
+            "replayed on another instance with other answers"
+        );
+        assert_eq!(
+            two.take("flow.1", "yes", later, now).await,
+            Ok(RoundUse::Again),
+            "the same round sent again, on another instance"
+        );
+        assert_eq!(
+            one.take("flow.1", "no", later, now).await,
+            Ok(RoundUse::Other)
+        );
+        assert_eq!(
+            two.take("flow.2", "no", later, now).await,
+            Ok(RoundUse::First)
+        );
         // Forgotten once the state (plus the skew) has expired: it is refused as expired then.
         let exact = RedisReplayGuard::connect(&server.url())
             .await
             .unwrap()
             .with_skew(Duration::ZERO);
         let soon = now + Duration::from_millis(300);
-        assert_eq!(exact.first_use("flow.3", soon, now).await, Ok(true));
-        assert_eq!(exact.first_use("flow.3", soon, now).await, Ok(false));
+        assert_eq!(
+            exact.take("flow.3", "a", soon, now).await,
+            Ok(RoundUse::First)
+        );
+        assert_eq!(
+            exact.take("flow.3", "b", soon, now).await,
+            Ok(RoundUse::Other)
+        );
         tokio::time::sleep(Duration::from_millis(800)).await;
         assert_eq!(
-            exact.first_use("flow.3", soon, SystemTime::now()).await,
-            Ok(true)
+            exact.take("flow.3", "b", soon, SystemTime::now()).await,
+            Ok(RoundUse::First)
         );
-    }
-
-    #[tokio::test]
-    async fn a_released_round_is_taken_once_more_on_any_instance() {
-        let Some(server) = RedisServer::start() else {
-            return;
-        };
-        let one = RedisReplayGuard::connect(&server.url()).await.unwrap();
-        let two = RedisReplayGuard::connect(&server.url()).await.unwrap();
-        let now = SystemTime::now();
-        let later = now + Duration::from_secs(600);
-        assert_eq!(one.first_use("step.1", later, now).await, Ok(true));
-        // A step-up gives the round back; the client's retry may land on another instance.
-        one.release("step.1").await.unwrap();
-        assert_eq!(two.first_use("step.1", later, now).await, Ok(true));
-        assert_eq!(one.first_use("step.1", later, now).await, Ok(false));
-        // Releasing a round never taken is harmless.
-        two.release("never.1").await.unwrap();
     }
 }

@@ -32,7 +32,7 @@ fn args() -> Args {
     let mut rev = Rev::Legacy;
     let mut it = std::env::args().skip(1);
     let usage =
-        "usage: driver [--calls N] [--window W] [--rev 2025-11-25|2026-07-28] -- COMMAND [ARGS..]";
+        "usage: driver [--calls N] [--window W] [--rev 2025-11-25|2025-06-18|2026-07-28] -- COMMAND [ARGS..]";
     loop {
         match it.next().as_deref() {
             Some("--calls") => calls = it.next().and_then(|n| n.parse().ok()).expect(usage),
@@ -40,6 +40,7 @@ fn args() -> Args {
             Some("--rev") => {
                 rev = match it.next().as_deref() {
                     Some("2025-11-25") => Rev::Legacy,
+                    Some("2025-06-18") => Rev::V2025_06_18,
                     Some("2026-07-28") => Rev::Modern,
                     _ => panic!("{usage}"),
                 }
@@ -78,8 +79,8 @@ async fn main() {
         child.stdin.take().expect("piped"),
         child.stdout.take().expect("piped"),
     );
-    if rev == Rev::Legacy {
-        wire.initialize(FORM_CAPS).await;
+    if rev.handshake() {
+        wire.initialize(rev.version(), FORM_CAPS).await;
     }
     let (to_server, mut from_server) = wire.into_parts();
 

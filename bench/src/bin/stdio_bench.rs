@@ -285,10 +285,7 @@ async fn mem_run(server: &str, cpu: Option<&str>, w: usize) -> (u64, u64) {
 }
 
 fn rev_name(rev: Rev) -> &'static str {
-    match rev {
-        Rev::Legacy => "2025-11-25",
-        Rev::Modern => "2026-07-28",
-    }
+    rev.version()
 }
 
 /// The table's cells for one row: each server's spread, then the two ratios.

@@ -204,6 +204,22 @@ fn the_deployment_points_at_the_redis_of_the_manifests_and_that_redis_keeps_what
     assert_eq!(flag(&args, "--appendonly"), Some("yes"), "{args:?}");
     assert_eq!(flag(&args, "--appendfsync"), Some("always"), "{args:?}");
     assert_eq!(flag(&args, "--maxmemory-policy"), Some("noeviction"));
+    // Bounded well under the container's limit: full, it refuses writes instead of being
+    // killed, with room left for the fork that rewrites its file.
+    let mb = |v: &str, unit: &str| -> u64 {
+        v.strip_suffix(unit)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{v}: a number of {unit}"))
+    };
+    let bound = mb(flag(&args, "--maxmemory").expect("--maxmemory"), "mb");
+    let limit = c["resources"]["limits"]["memory"]
+        .as_str()
+        .expect("a memory limit");
+    let limit = mb(limit, "Mi");
+    assert!(
+        bound > 0 && bound * 4 <= limit * 3,
+        "maxmemory {bound}mb, limit {limit}Mi"
+    );
     let dir = flag(&args, "--dir").expect("--dir");
     let mount = c["volumeMounts"]
         .as_array()

@@ -5,3 +5,4 @@ mod listing;
 mod orders;
 mod schema_formats;
 mod sweep;
+mod unreachable_redis;

@@ -62,13 +62,19 @@ async fn the_same_retry_sent_again_orders_nothing() {
         done["content"][0]["text"],
         "Ordered 2 x \"The Rust Programming Language\", standard delivery."
     );
+    // The same round sent again (a client that lost the answer): the same answer, from the
+    // order's record; nothing placed again.
     for _ in 0..3 {
-        let again = answer(&c, 2, &state, approve()).await.unwrap_err();
-        assert_eq!(
-            (again.code, again.message.as_str()),
-            (-32602, "Invalid or expired requestState")
-        );
+        let again = answer(&c, 2, &state, approve()).await.unwrap();
+        assert_eq!(again["content"], done["content"], "{again:#}");
     }
+    // The same round with another answer: refused before the tool runs.
+    let changed = json!({"action": "accept", "content": {"approve": true, "delivery": "express"}});
+    let e = answer(&c, 2, &state, changed).await.unwrap_err();
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (-32602, "Invalid or expired requestState")
+    );
     let placed = orders(&c).await;
     assert_eq!(placed.len(), 1, "one order: {placed:#?}");
     assert_eq!(placed[0]["quantity"], 2);

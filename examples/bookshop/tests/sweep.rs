@@ -1,5 +1,5 @@
-//! The bookshop under every client: each tool called by clients of both revisions that
-//! declare each combination of elicitation (form, URL), sampling (with and without tools) and
+//! The bookshop under every client: each tool called by clients of every revision that
+//! declare each combination their revision has of elicitation (form, URL), sampling (with and without tools) and
 //! roots, and that accept, decline, cancel, answer garbage or never answer
 //! (`rondo_mcp::testing::Sweep`). The bookshop asks for nothing a client did not declare, every
 //! call ends, and every message fits the official schema.
@@ -29,6 +29,6 @@ async fn the_bookshop_asks_each_client_only_what_it_declared() {
     let orders = report
         .outcomes("order_book")
         .expect("order_book was called");
-    assert_eq!(orders.calls, 240, "{report}");
+    assert_eq!(orders.calls, 320, "{report}");
     assert!(report.asked("order_book", "confirm_order") > 0, "{report}");
 }

@@ -1,8 +1,13 @@
 //! `PORT=3000 cargo run -p rondo-example-conformance` serves the conformance suite's server
-//! contract at `http://127.0.0.1:3000/mcp`, for both protocol revisions.
+//! contract at `http://127.0.0.1:3000/mcp`, for every protocol revision.
+//!
+//! `--stdio` serves it over stdin/stdout instead (`interop/` drives its prompts, resources and
+//! content types with clients of every revision, on both transports).
 //!
 //! `--redis URL` (or `RONDO_REDIS_URL`) shares the replay guard, the effect ledger and the
-//! task store on that Redis, as the instances of a fleet do.
+//! task store on that Redis, and `RONDO_STATE_KEYS` gives the key ring that seals
+//! `requestState`, as the instances of a fleet do. A key ring that does not read, or a Redis
+//! that cannot be reached, ends the process with one line and status 2.
 
 use rondo_example_conformance::server;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -22,13 +27,35 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let addr = SocketAddr::from((Ipv4Addr::LOCALHOST, port));
     let mut server = server();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let redis = match args.as_slice() {
-        [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
-        [flag, url] if flag == "--redis" => Some(rondo_mcp::shared::Redis::connect(url).await?),
-        _ => return Err("usage: conformance [--redis URL]".into()),
+    let (stdio, args) = match args.split_first() {
+        Some((flag, rest)) if flag == "--stdio" => (true, rest),
+        _ => (false, args.as_slice()),
     };
+    let redis = match args {
+        [] => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await,
+        [flag, url] if flag == "--redis" => rondo_mcp::shared::Redis::connect(url).await.map(Some),
+        _ => {
+            eprintln!("usage: conformance [--stdio] [--redis URL]");
+            std::process::exit(2);
+        }
+    };
+    let redis = redis.unwrap_or_else(|e| {
+        eprintln!("conformance: {e}");
+        std::process::exit(2);
+    });
+    let keys = rondo_mcp::state::KeyRing::from_env("RONDO_STATE_KEYS").unwrap_or_else(|e| {
+        eprintln!("conformance: RONDO_STATE_KEYS: {e}");
+        std::process::exit(2);
+    });
+    if let Some(keys) = keys {
+        server = server.state_keys(keys);
+    }
     if let Some(redis) = redis {
         server = server.shared_state(redis);
+    }
+    if stdio {
+        server.serve_stdio().await?;
+        return Ok(());
     }
     eprintln!("conformance server on http://{addr}/mcp");
     // SIGTERM or ctrl-c: stop accepting and drain the requests in flight.

@@ -3,4 +3,5 @@
 mod contract;
 mod schema_formats;
 mod skills;
+mod startup;
 mod tasks;

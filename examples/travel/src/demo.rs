@@ -1,5 +1,7 @@
 //! `travel demo`: starts this binary as a stdio MCP server and drives its richest flows like a
-//! client would, once at 2026-07-28 and once at 2025-11-25, printing every message: the flight
+//! client would, once at 2026-07-28, once at 2025-11-25 and once at 2025-06-18 (a client of the
+//! official SDKs' 1.x lines, which has forms but no URL mode, so the payment is refused with
+//! the capability it needs), printing every message: the flight
 //! search answered by the client's model and then by the server's fallback, a declined booking,
 //! a booking approved in two forms over two rounds (2026-07-28: the `requestState` that carries
 //! the first answer into the second round), and the payment completed on the server's page,
@@ -30,6 +32,7 @@ type Res<T> = Result<T, Box<dyn std::error::Error>>;
 
 const MODERN: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
+const OLDER: &str = "2025-06-18";
 
 /// How long a request waits for its answer, the user for the payment page, and the server to
 /// exit once its input closed.
@@ -251,7 +254,7 @@ fn sampled(text: &str) -> (&'static str, Reply) {
     ("sampling/createMessage", Reply::Raw(reply))
 }
 
-/// The flows both revisions share, from the flight search to the payment. `fallback` makes the
+/// The flows every revision shares, from the flight search to the booking. `fallback` makes the
 /// second search go without the model (2026-07-28: the capabilities of a request that does not
 /// declare sampling; 2025-11-25, `None`: the user rejects the sampling request).
 async fn flows(d: &Demo, fallback: Option<Value>) -> Res<()> {
@@ -309,7 +312,11 @@ async fn flows(d: &Demo, fallback: Option<Value>) -> Res<()> {
     expect("rounds of the booking", r.rounds, want_rounds)?;
     let want = "Booked Barcelona: flights 15 June 2027 to 22 June 2027, Hotel Arts Barcelona (beachfront), 7 nights, $3,000 in total for Ada Lovelace (window seat, suite room, travel insurance): booking trip-1. Pay with pay_for_trip(booking_id: \"trip-1\").";
     expect("the booking", r.text().as_str(), want)?;
+    Ok(())
+}
 
+/// The payment on the server's page (URL mode), and the used link opened again.
+async fn payment(d: &Demo) -> Res<()> {
     println!("\n-- pay_for_trip: payment on the server's page (URL mode)");
     d.user
         .expect_answers([("elicitation/create", Reply::Accept(None))]);
@@ -406,6 +413,7 @@ async fn modern() -> Res<()> {
     skill(&d.client).await?;
     let no_sampling = json!({"elicitation": {"form": {}, "url": {}}});
     flows(&d, Some(no_sampling)).await?;
+    payment(&d).await?;
     let shown = d.close().await?;
     expect("questions shown", shown.len(), 5)
 }
@@ -421,19 +429,45 @@ async fn legacy() -> Res<()> {
     )?;
     skill(&d.client).await?;
     flows(&d, None).await?;
+    payment(&d).await?;
     let shown = d.close().await?;
     expect("questions shown", shown.len(), 6)
 }
 
-/// Runs both conversations.
+async fn older() -> Res<()> {
+    println!("\n== {OLDER}: a client of the official SDKs' 1.x lines; forms, but no URL mode ==");
+    let caps = json!({"elicitation": {}, "sampling": {}});
+    let d = Demo::start(Revision::V2025_06_18, caps).await?;
+    expect(
+        "negotiated version",
+        d.client.initialize_result().map(|r| &r["protocolVersion"]),
+        Some(&json!(OLDER)),
+    )?;
+    flows(&d, None).await?;
+    println!("\n-- pay_for_trip: the payment page needs URL mode, which {OLDER} does not have");
+    let params = json!({"name": "pay_for_trip", "arguments": {"booking_id": "trip-1"}});
+    let refused = d.client.call("tools/call", params).await;
+    let e = refused.err().ok_or("demo: the payment was not refused")?;
+    println!("  => error {}: {}", e.code, e.message);
+    expect(
+        "the refusal names what is missing",
+        (e.code, e.data.map(|d| d["requiredCapabilities"].clone())),
+        (-32021, Some(json!({"elicitation": {"url": {}}}))),
+    )?;
+    let shown = d.close().await?;
+    expect("questions shown", shown.len(), 5)
+}
+
+/// Runs the three conversations.
 pub async fn run() -> Res<()> {
     println!(
-        "travel demo: the same tool code (and the same skill, plan-a-trip) serves both protocol revisions."
+        "travel demo: the same tool code (and the same skill, plan-a-trip) serves every protocol revision."
     );
     modern().await?;
     legacy().await?;
+    older().await?;
     println!(
-        "\ndone: at both revisions the skill read back with its manifest's digest, the model and the fallback picked flights, a declined booking booked nothing, a booking took two forms, and the payment completed on the page through a link that pays once."
+        "\ndone: at every revision the model and the fallback picked flights, a declined booking booked nothing and a booking took two forms; at 2026-07-28 and 2025-11-25 the skill read back with its manifest's digest and the payment completed on the page through a link that pays once; at 2025-06-18, without URL mode, the payment was refused naming it."
     );
     Ok(())
 }

@@ -15,9 +15,17 @@
 //!
 //! **Single use.** Nothing is stored when a link is made. The completion endpoint claims the
 //! link's flow in an effect ledger (the `rondo_mcp::state::Ledger` that `Cx::once` uses), under
-//! `{flow}/pay-link`, before it pays: the first claim pays, every later one (a second POST, two
-//! at once) is refused. The ledger is this process's memory, or, with `--redis`, the Redis the
-//! fleet shares, so a link is spent once across every instance.
+//! `{flow}/pay-link`, before it pays, and records the receipt after: the first claim pays; a
+//! press while another is paying waits for its receipt and is told the link was used. The
+//! ledger is this process's memory, or, with `--redis`, the Redis the fleet shares, so a link
+//! is spent once across every instance.
+//!
+//! **Nothing untrue.** A page says a link was used only when a payment was recorded (the
+//! booking's receipt, or the receipt recorded under the link), never from a claim alone: a
+//! claim whose answer Redis sent too late (stalled by a slow disk or a fork) is given back by
+//! the ledger once Redis answers, so the press that was told "try again" can pay, once. A
+//! claim still unrecorded after a wait is [`Refusal::InProgress`]: nothing more is charged,
+//! reload to see.
 //!
 //! **The user.** A link records who started the call (`cx.principal()`). The travel example
 //! has no user login on its pages, so nothing compares it there; a server whose pages have a
@@ -98,6 +106,9 @@ pub enum Refusal {
     OtherUser,
     /// The record of used links cannot be reached (Redis down, or the memory ledger full).
     Unavailable,
+    /// Another completion with this link is paying, or was cut off before recording what it
+    /// did; nothing is recorded yet.
+    InProgress,
 }
 
 impl Refusal {
@@ -108,7 +119,7 @@ impl Refusal {
             Refusal::Expired | Refusal::Used => 410,
             Refusal::PaidElsewhere => 409,
             Refusal::SignIn | Refusal::OtherUser => 403,
-            Refusal::Unavailable => 503,
+            Refusal::Unavailable | Refusal::InProgress => 503,
         }
     }
 
@@ -122,6 +133,7 @@ impl Refusal {
             Refusal::SignIn => "Sign in to pay",
             Refusal::OtherUser => "This payment link is for another account",
             Refusal::Unavailable => "Payments are unavailable right now",
+            Refusal::InProgress => "This payment is still being completed",
         }
     }
 
@@ -158,6 +170,11 @@ impl Refusal {
                 "This server cannot check payment links at the moment. Nothing was paid. Try \
                  again in a minute."
             }
+            Refusal::InProgress => {
+                "Another press of Pay with this link is being completed, or was cut off before \
+                 it finished. Nothing more will be charged. Reload this page in a minute: it \
+                 says whether the booking was paid, or shows the Pay button again."
+            }
         }
     }
 }
@@ -178,24 +195,25 @@ impl Uses {
     async fn claim(
         &self,
         key: &str,
+        claimant: &str,
         until: SystemTime,
         now: SystemTime,
     ) -> Result<Claim, LedgerError> {
         match self {
-            Uses::Memory(l) => l.claim(key, until, now).await,
-            Uses::Redis(l) => l.claim(key, until, now).await,
+            Uses::Memory(l) => l.claim(key, claimant, until, now).await,
+            Uses::Redis(l) => l.claim(key, claimant, until, now).await,
         }
     }
-    async fn record(&self, key: &str, outcome: &str) -> Result<(), LedgerError> {
+    async fn record(&self, key: &str, claimant: &str, outcome: &str) -> Result<(), LedgerError> {
         match self {
-            Uses::Memory(l) => l.record(key, outcome).await,
-            Uses::Redis(l) => l.record(key, outcome).await,
+            Uses::Memory(l) => l.record(key, claimant, outcome).await,
+            Uses::Redis(l) => l.record(key, claimant, outcome).await,
         }
     }
-    async fn release(&self, key: &str) -> Result<(), LedgerError> {
+    async fn release(&self, key: &str, claimant: &str) -> Result<(), LedgerError> {
         match self {
-            Uses::Memory(l) => l.release(key).await,
-            Uses::Redis(l) => l.release(key).await,
+            Uses::Memory(l) => l.release(key, claimant).await,
+            Uses::Redis(l) => l.release(key, claimant).await,
         }
     }
 }
@@ -225,7 +243,16 @@ impl fmt::Debug for PayLinks {
 /// A link the completion endpoint claimed: [`PayLinks::spent`] records what it paid, or
 /// [`PayLinks::unclaim`] gives it back when nothing was paid.
 #[derive(Debug)]
-pub struct Claimed(String);
+pub struct Claimed {
+    key: String,
+    /// This completion's own id: only it records or gives back its claim.
+    claimant: String,
+}
+
+/// How long a completion waits for another completion of the same link to record what it
+/// paid, before it answers [`Refusal::InProgress`]; and how often it looks.
+pub const CLAIM_WAIT: Duration = Duration::from_secs(5);
+const CLAIM_POLL: Duration = Duration::from_millis(50);
 
 impl PayLinks {
     /// Links sealed with `keys`, for the store `store` (its id), on `clock`; their use recorded
@@ -308,18 +335,35 @@ impl PayLinks {
         })
     }
 
-    /// Claims `link` for a payment: the first claim of its flow's link gets it; a later one, or
-    /// one while another is paying, is [`Refusal::Used`]. Across the fleet when the uses are on
-    /// Redis.
+    /// Claims `link` for a payment: the first claim of its flow's link gets it. A link whose
+    /// payment is recorded is [`Refusal::Used`]; one that another completion holds is waited
+    /// for (at most [`CLAIM_WAIT`]): [`Refusal::Used`] once it records its receipt, the claim
+    /// when it gave it back (it paid nothing), else [`Refusal::InProgress`]. Across the fleet
+    /// when the uses are on Redis.
     pub async fn claim(&self, link: &Link) -> Result<Claimed, Refusal> {
         let key = format!("{}/{USE}", link.flow);
         let until = at_ms(link.expires_ms.saturating_add(millis(SKEW)));
-        match self.0.uses.claim(&key, until, at_ms(self.now_ms())).await {
-            Ok(Claim::First) => Ok(Claimed(key)),
-            Ok(Claim::Running | Claim::Done(_)) => Err(Refusal::Used),
-            Err(e) => {
-                tracing::warn!(error = %e, "payment page: the record of used links cannot be reached");
-                Err(Refusal::Unavailable)
+        let mut id = [0u8; 16];
+        getrandom::fill(&mut id).map_err(|_| Refusal::Unavailable)?;
+        let claimant = hex(&id);
+        let waited = tokio::time::Instant::now();
+        loop {
+            match self
+                .0
+                .uses
+                .claim(&key, &claimant, until, at_ms(self.now_ms()))
+                .await
+            {
+                Ok(Claim::First) => return Ok(Claimed { key, claimant }),
+                Ok(Claim::Done(_)) => return Err(Refusal::Used),
+                Ok(Claim::Running) if waited.elapsed() < CLAIM_WAIT => {
+                    tokio::time::sleep(CLAIM_POLL).await;
+                }
+                Ok(Claim::Running) => return Err(Refusal::InProgress),
+                Err(e) => {
+                    tracing::warn!(error = %e, "payment page: the record of used links cannot be reached");
+                    return Err(Refusal::Unavailable);
+                }
             }
         }
     }
@@ -327,15 +371,21 @@ impl PayLinks {
     /// Records that the claimed link paid (`receipt`).
     pub async fn spent(&self, claimed: Claimed, receipt: &str) {
         let outcome = serde_json::json!({ "receipt": receipt }).to_string();
-        if let Err(e) = self.0.uses.record(&claimed.0, &outcome).await {
-            // The claim stays until it expires: the link is refused as used meanwhile.
+        if let Err(e) = self
+            .0
+            .uses
+            .record(&claimed.key, &claimed.claimant, &outcome)
+            .await
+        {
+            // The claim stays until it expires: later presses find the booking paid in the
+            // store, or wait and answer that the payment is in progress.
             tracing::warn!(error = %e, "payment page: a used link's record was not written");
         }
     }
 
     /// Gives the claim back: nothing was paid with it.
     pub async fn unclaim(&self, claimed: Claimed) {
-        if let Err(e) = self.0.uses.release(&claimed.0).await {
+        if let Err(e) = self.0.uses.release(&claimed.key, &claimed.claimant).await {
             tracing::warn!(error = %e, "payment page: a link's claim was not released");
         }
     }

@@ -2,7 +2,8 @@
 //!
 //! ```text
 //! travel              serve MCP over stdin/stdout (point an MCP client at this command)
-//! travel --http ADDR  serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp
+//! travel --http ADDR  serve Streamable HTTP on ADDR (default 127.0.0.1:3000), path /mcp,
+//!                     and the HTTP+SSE transport of 2024-11-05 clients at /sse
 //!                     (add `--metrics ADDR` to serve the question figures for Prometheus
 //!                     on ADDR, path /metrics)
 //! travel demo         run this server as a child process and drive its richest flows through
@@ -24,12 +25,22 @@ use rondo_example_travel::{Config, start};
 use rondo_mcp::prelude::*;
 use std::net::SocketAddr;
 
+/// The server, configured from the environment, its shared state on the Redis of `--redis URL`
+/// or `RONDO_REDIS_URL`. A configuration that does not read, or a Redis that cannot be reached,
+/// ends the process with one line (the URL without its secrets) and status 2.
 async fn server(redis: Option<&str>) -> Result<Server<Router>, Box<dyn std::error::Error>> {
-    let mut config = Config::from_env().map_err(|e| format!("configuration: {e}"))?;
-    config.shared = match redis {
-        Some(url) => Some(rondo_mcp::shared::Redis::connect(url).await?),
-        None => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await?,
+    let mut config = Config::from_env().unwrap_or_else(|e| {
+        eprintln!("travel: configuration: {e}");
+        std::process::exit(2);
+    });
+    let shared = match redis {
+        Some(url) => rondo_mcp::shared::Redis::connect(url).await.map(Some),
+        None => rondo_mcp::shared::Redis::from_env("RONDO_REDIS_URL").await,
     };
+    config.shared = shared.unwrap_or_else(|e| {
+        eprintln!("travel: {e}");
+        std::process::exit(2);
+    });
     let (server, travel) = start(config).await?;
     eprintln!(
         "travel: payment page at {}/pay/ (each payment gets a link of its own)",
@@ -73,7 +84,9 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 eprintln!("travel: question metrics at http://{metrics}/metrics");
             }
             let server = server(redis).await?;
-            eprintln!("travel: MCP endpoint http://{addr}/mcp");
+            eprintln!(
+                "travel: MCP endpoint http://{addr}/mcp (2024-11-05 clients: http://{addr}/sse)"
+            );
             let shutdown = async {
                 let _ = tokio::signal::ctrl_c().await;
             };

@@ -8,8 +8,8 @@
 //! the user here in URL mode and waits until the page reports the payment.
 //!
 //! A refused link is a page for the person who opened it: the status (404 unknown, 410 expired
-//! or used, 409 paid through another link, 403 another user's, 503 unavailable) and a sentence
-//! saying what happened and what to do. The completion endpoint answers JSON, the same
+//! or used, 409 paid through another link, 403 another user's, 503 unavailable or another
+//! press still completing) and a sentence saying what happened and what to do. The completion endpoint answers JSON, the same
 //! sentence in `error`, which the page's script shows.
 
 use crate::booking::thousands;
@@ -275,7 +275,7 @@ async fn complete(
 fn refusal(why: Refusal) -> Response<Full<Bytes>> {
     let status = StatusCode::from_u16(why.status()).unwrap_or(StatusCode::BAD_REQUEST);
     let mut res = html(status, why.title(), why.text());
-    if why == Refusal::Unavailable {
+    if matches!(why, Refusal::Unavailable | Refusal::InProgress) {
         res.headers_mut()
             .insert("retry-after", hyper::header::HeaderValue::from_static("60"));
     }

@@ -235,8 +235,10 @@ async fn a_retried_final_round_books_once_and_two_calls_book_twice() {
 }
 
 #[tokio::test]
-async fn a_replayed_final_round_is_refused_and_books_nothing() {
-    // With the default replay guard, the same sealed round is taken once.
+async fn a_final_round_sent_again_gets_its_booking_and_books_nothing_more() {
+    // With the default replay guard, the same sealed round is taken for one set of answers:
+    // sent again unchanged (a client that lost the answer), it is served again and the booking
+    // recorded with `Cx::once` answers; with other answers, it is refused.
     let (server, travel) = travel(Config::default()).await;
     let script = Script::new()
         .elicit(approve())
@@ -252,10 +254,18 @@ async fn a_replayed_final_round_is_refused_and_books_nothing() {
         .into_iter()
         .rfind(|f| f.message["method"] == "tools/call")
         .unwrap();
-    let e = c
+    let again = c
         .raw_request("tools/call", last.message["params"].clone())
         .await
-        .unwrap_err();
+        .unwrap();
+    assert_eq!(again["content"][0]["text"], BOOKED, "{again:#}");
+    let mut changed = last.message["params"].clone();
+    let key = changed["inputResponses"]
+        .as_object()
+        .and_then(|o| o.keys().next().cloned())
+        .expect("the details' answer");
+    changed["inputResponses"][&key] = json!({"action": "decline"});
+    let e = c.raw_request("tools/call", changed).await.unwrap_err();
     assert_eq!(
         (e.code, e.message.as_str()),
         (-32602, rondo_mcp::state::STATE_REJECTED)

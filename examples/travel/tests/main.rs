@@ -12,3 +12,4 @@ mod schema_formats;
 mod skill;
 mod sweep;
 mod tasks;
+mod unreachable_redis;

@@ -1,5 +1,5 @@
-//! The travel server under every client: each tool called by clients of both revisions that
-//! declare each combination of elicitation (form, URL), sampling (with and without tools) and
+//! The travel server under every client: each tool called by clients of every revision that
+//! declare each combination their revision has of elicitation (form, URL), sampling (with and without tools) and
 //! roots, and that accept, decline, cancel, answer garbage or never answer
 //! (`rondo_mcp::testing::Sweep`). It asks for nothing a client did not declare (the flight
 //! pick's tool-calling form only of clients with `sampling.tools`), every call ends, and every
@@ -38,7 +38,7 @@ async fn travel_asks_each_client_only_what_it_declared() {
     ] {
         assert_eq!(
             report.outcomes(tool).map(|o| o.calls),
-            Some(240),
+            Some(320),
             "{report}"
         );
     }

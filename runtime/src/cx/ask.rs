@@ -9,7 +9,7 @@ use crate::observe::{self, Call, Outcome, Pass};
 use crate::protocol::echo;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
-    Error, InputRequest, ListRootsResult,
+    Error, InputRequest, ListRootsResult, Revision,
 };
 use crate::question::advertise::AskKind;
 use crate::state::QuestionId;
@@ -33,6 +33,14 @@ pub enum AskError {
     Timeout,
     /// The connection or session ended before an answer came (2025-11-25).
     Disconnected,
+    /// The client declared what the question needs, but its protocol revision cannot carry
+    /// this question (a multiple-choice form field for a 2025-06-18 client, say).
+    NotInRevision {
+        /// The session's revision.
+        revision: Revision,
+        /// What the revision cannot carry.
+        what: String,
+    },
 }
 
 impl fmt::Display for AskError {
@@ -51,6 +59,10 @@ impl fmt::Display for AskError {
             AskError::Invalid(m) => f.write_str(m),
             AskError::Timeout => f.write_str("the client did not answer in time"),
             AskError::Disconnected => f.write_str("the client went away before answering"),
+            AskError::NotInRevision { revision, what } => write!(
+                f,
+                "the client's protocol revision, {revision}, cannot carry {what}"
+            ),
         }
     }
 }
@@ -246,13 +258,17 @@ impl Cx {
         let Some(back) = &self.req.back else {
             return Err(Failure::Ask(Box::new(AskError::Disconnected)));
         };
+        let revision = self.req.revision;
+        let request = request
+            .at(revision)
+            .map_err(|what| Failure::Ask(Box::new(AskError::NotInRevision { revision, what })))?;
         let kind = observe::kind_of(&request);
         self.tell(key, kind, Outcome::Asked);
         let request = with_elicitation_id(request);
         let sent = back.request(
             &self.req.out,
             request.method(),
-            request.params(),
+            request.params_at(revision),
             self.req.config.ask_timeout,
             &self.req.cancel,
         );

@@ -73,6 +73,9 @@ pub(crate) struct AskState {
     pub waits: u32,
     /// When each out-of-band flow started to be waited for (see [`Carried::flows`]).
     pub flows: BTreeMap<String, u64>,
+    /// The effects of this flow that [`Cx::once`](super::Cx::once) found or claimed in the
+    /// ledger (see [`Carried::once`]).
+    pub once: BTreeSet<String>,
     /// The last answer of this pass that did not fit and was asked again, with why: the round
     /// cap's error names it.
     pub last_problem: Option<String>,
@@ -174,6 +177,7 @@ impl AskState {
             memo: carried.memo,
             waits: carried.waits,
             flows: carried.flows,
+            once: carried.once.into_iter().collect(),
             ..AskState::default()
         }
     }
@@ -415,6 +419,7 @@ impl AskState {
             memo: self.memo.clone(),
             waits: self.waits + u32::from(waited),
             flows: self.flows.clone(),
+            once: self.once.iter().cloned().collect(),
         };
         (requests, carried)
     }

@@ -41,6 +41,9 @@ pub struct Cx {
     pub(crate) asks: Mutex<AskState>,
     /// The flow's id: carried by `requestState`, else minted when first needed.
     pub(crate) flow_id: OnceLock<String>,
+    /// How many [`Cx::once`] calls are between their claim and their record: a cancelled
+    /// request is driven on until none is (see `dispatch::drive`).
+    pub(crate) shield: std::sync::atomic::AtomicUsize,
 }
 
 /// The immutable facts of one request: built once, by moving what the transport parsed, and
@@ -88,6 +91,7 @@ impl Cx {
             req,
             asks: Mutex::new(asks),
             flow_id: flow.map_or_else(OnceLock::new, OnceLock::from),
+            shield: std::sync::atomic::AtomicUsize::new(0),
         }
     }
 
@@ -114,12 +118,12 @@ impl Cx {
     /// 32 lowercase hex digits.
     ///
     /// It is **the idempotency key for effects after the last question**. The tool runs from
-    /// the top on every round, and a retry can be sent twice (a client retrying a lost answer,
-    /// or someone replaying a captured request, when the server's replay guard is off or
-    /// another instance of a fleet does not share it): record the effect under this id (an
-    /// order, a payment) and, when the id is already recorded, answer what was done instead of
-    /// doing it again. Two calls never share an id, so a user who orders twice on purpose
-    /// gets two orders.
+    /// the top on every round, and a round can be served twice: the replay guard serves the
+    /// same round sent again unchanged (a client that lost its answer, or was told to try
+    /// again), and a guard that is off or not shared lets a captured request through. Record
+    /// the effect under this id (an order, a payment; [`Cx::once`] does it) and, when the id is
+    /// already recorded, answer what was done instead of doing it again. Two calls never share
+    /// an id, so a user who orders twice on purpose gets two orders.
     pub fn flow_id(&self) -> &str {
         self.flow_id.get_or_init(crate::state::random_id)
     }
@@ -270,7 +274,8 @@ impl Cx {
     /// elicitation mode and `sampling.tools`).
     pub async fn require(&self, caps: &ClientCapabilities) {
         if let Some(missing) = self.req.client.capabilities.missing(caps) {
-            self.fail(Error::missing_capability(&missing)).await
+            let error = Error::missing_capability_at(&missing, self.req.revision);
+            self.fail(error).await
         }
     }
 
@@ -292,7 +297,10 @@ impl Cx {
         if let Some(t) = total {
             params["total"] = json!(t);
         }
-        if let Some(m) = message {
+        // 2024-11-05's progress notification has no message.
+        if let Some(m) = message
+            && self.req.revision.has_annotations_and_audio()
+        {
             params["message"] = json!(m);
         }
         self.req

@@ -1,11 +1,13 @@
 //! [`Cx::once`]: an effect done once per flow, across every instance that shares the ledger.
 
 use super::Cx;
+use crate::protocol::Error;
 use crate::state::{Claim, LedgerError, MAX_OUTCOME_BYTES, ONCE_WAIT};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use std::fmt;
 use std::future::Future;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
 /// How long past the state lifetime an outcome is kept: the clock skew allowed between the
@@ -50,7 +52,29 @@ impl<E: fmt::Display> From<OnceError<E>> for String {
     }
 }
 
+/// Marks a request as inside [`Cx::once`] while it lives (see [`Cx::shielded`]).
+struct Shield<'a>(&'a AtomicUsize);
+
+impl<'a> Shield<'a> {
+    fn new(count: &'a AtomicUsize) -> Self {
+        count.fetch_add(1, Ordering::SeqCst);
+        Shield(count)
+    }
+}
+
+impl Drop for Shield<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
 impl Cx {
+    /// Whether the request is inside [`Cx::once`], between its claim and its record: then a
+    /// cancellation waits for it.
+    pub(crate) fn shielded(&self) -> bool {
+        self.shield.load(Ordering::SeqCst) > 0
+    }
+
     /// Does `effect` once for this call's flow ([`Cx::flow_id`]), under the name `name`, and
     /// returns its outcome: the first run of the flow that gets here runs `effect` and records
     /// its `Ok` value in the server's [`Ledger`](crate::state::Ledger); every later run (the
@@ -77,29 +101,42 @@ impl Cx {
     /// ```
     ///
     /// At most once: when the request that ran `effect` ended before recording (its instance
-    /// was killed, it was cancelled), later runs answer [`OnceError::Running`] until the entry
-    /// expires (the state lifetime plus 30 s, after which no round of the flow opens), never
-    /// running it again. An `Err` from `effect` is not recorded: it must mean nothing was done.
-    /// The outcome is kept as JSON, at most [`MAX_OUTCOME_BYTES`](crate::state::MAX_OUTCOME_BYTES).
+    /// was killed), later runs answer [`OnceError::Running`] until the entry expires, never
+    /// running it again. A request cancelled (the client gave up, its connection closed) while
+    /// inside `once` is not dropped there: it runs on to the record, so a client that timed out
+    /// and sends the round again gets the outcome. An `Err` from `effect` is not recorded: it must mean
+    /// nothing was done. The outcome is kept as JSON, at most
+    /// [`MAX_OUTCOME_BYTES`](crate::state::MAX_OUTCOME_BYTES).
+    ///
+    /// For the whole flow: the entry is kept the state lifetime plus 30 s from the claim, and
+    /// every later round of the flow that seals a next state (asks again, or waits on a page)
+    /// first renews it to outlive that state, so a round of the flow that can still arrive
+    /// always finds the outcome, however long the user spends on a page. A round whose renewal
+    /// fails is refused with `-32603` ("try again"), the same round sent again is served.
     pub async fn once<T, E, F>(&self, name: &str, effect: F) -> Result<T, OnceError<E>>
     where
         T: Serialize + DeserializeOwned,
         F: Future<Output = Result<T, E>>,
     {
+        // From the claim to the record, a cancelled request is not dropped: a client that gave
+        // up (its timeout, a closed connection) must not leave a claim that nobody records.
+        let _shield = Shield::new(&self.shield);
         let key = format!("{}/{name}", self.flow_id());
         let ledger = &self.req.config.ledger;
         let clock = &self.req.config.clock;
-        let expires = clock.now_ms().saturating_add(
-            u64::try_from((self.req.config.state_ttl + SKEW).as_millis()).unwrap_or(u64::MAX),
-        );
+        let expires = self.once_outlives();
+        // This run's claim, and no other's: only it records or releases what it claimed.
+        let claimant = crate::state::random_id();
         let waited = tokio::time::Instant::now();
         loop {
             let now = crate::state::at_ms(clock.now_ms());
-            match ledger
-                .dyn_claim(&key, crate::state::at_ms(expires), now)
+            let found = ledger
+                .dyn_claim(&key, &claimant, crate::state::at_ms(expires), now)
                 .await
-                .map_err(OnceError::Unavailable)?
-            {
+                .map_err(OnceError::Unavailable)?;
+            // From now on the ledger holds something for this flow: rounds sealed later keep it.
+            self.asks().once.insert(name.to_owned());
+            match found {
                 Claim::First => break,
                 Claim::Done(json) => {
                     return serde_json::from_str(&json).map_err(|e| {
@@ -116,7 +153,7 @@ impl Cx {
         let value = match effect.await {
             Ok(value) => value,
             Err(e) => {
-                if let Err(why) = ledger.dyn_release(&key).await {
+                if let Err(why) = ledger.dyn_release(&key, &claimant).await {
                     // The claim stays until it expires: later runs answer `Running`.
                     tracing::warn!(key, error = %why, "the ledger could not release a failed effect's claim");
                 }
@@ -125,7 +162,7 @@ impl Cx {
         };
         match serde_json::to_string(&value) {
             Ok(json) if json.len() <= MAX_OUTCOME_BYTES => {
-                if let Err(why) = ledger.dyn_record(&key, &json).await {
+                if let Err(why) = ledger.dyn_record(&key, &claimant, &json).await {
                     tracing::warn!(key, error = %why, "the ledger could not record an effect's outcome; repeats of it will answer that it is running");
                 }
             }
@@ -142,5 +179,40 @@ impl Cx {
             }
         }
         Ok(value)
+    }
+
+    /// When what [`Cx::once`] records now may be forgotten (ms since the epoch): the state
+    /// lifetime plus the clock skew allowed between instances, from now. No round of the flow
+    /// sealed before now can arrive after that.
+    fn once_outlives(&self) -> u64 {
+        let keep =
+            u64::try_from((self.req.config.state_ttl + SKEW).as_millis()).unwrap_or(u64::MAX);
+        self.req.config.clock.now_ms().saturating_add(keep)
+    }
+
+    /// Whether [`Cx::keep_once`] has anything to renew.
+    pub(crate) fn keeps_once(&self) -> bool {
+        self.req.revision.is_modern() && !self.asks().once.is_empty()
+    }
+
+    /// Before this round seals the flow's next state: keeps every effect the flow recorded
+    /// with [`Cx::once`] in the ledger until that state has expired, plus the skew (design
+    /// §19.1). A ledger that cannot answer refuses the round (`-32603`): handing out a state
+    /// that outlives the record would let a later round run the effect again. Nothing is
+    /// lost: the same round sent again is served again (the replay guard's `Again`).
+    pub(crate) async fn keep_once(&self) -> Result<(), Error> {
+        let names: Vec<String> = self.asks().once.iter().cloned().collect();
+        if names.is_empty() || !self.req.revision.is_modern() {
+            return Ok(());
+        }
+        let until = crate::state::at_ms(self.once_outlives());
+        for name in names {
+            let key = format!("{}/{name}", self.flow_id());
+            if let Err(e) = self.req.config.ledger.dyn_extend(&key, until).await {
+                tracing::warn!(key, error = %e, "the ledger could not keep an effect for the flow's next round");
+                return Err(Error::internal(e.message().to_owned()));
+            }
+        }
+        Ok(())
     }
 }

@@ -35,18 +35,23 @@ pub(super) enum Driven<T> {
 /// (the tool's locals with it). The future is pinned by the caller, in its own frame: taken by
 /// value it would be stored twice in this one's, once as the argument and once pinned.
 ///
-/// Cancellation comes first: a request cancelled before a poll is not polled again. The wait
-/// for it is registered only once the future is pending, so a handler that finishes in its
-/// first poll (most do) never touches the token's waiter list.
+/// Cancellation comes first: a request cancelled before a poll is not polled again, unless it
+/// is inside [`Cx::once`] (an effect and its record are not torn apart: the drive goes on
+/// until it leaves). The wait for it is registered only once the future is pending, so a
+/// handler that finishes in its first poll (most do) never touches the token's waiter list.
 pub(super) async fn drive<F: Future + ?Sized>(cx: &Cx, mut fut: Pin<&mut F>) -> Driven<F::Output> {
     let token = &cx.req.cancel;
     let mut cancelled = std::pin::pin!(None);
     std::future::poll_fn(|tcx| {
-        if token.is_cancelled() {
+        if token.is_cancelled() && !cx.shielded() {
             return Poll::Ready(Driven::Cancelled);
         }
         if let Poll::Ready(d) = poll_once(cx, fut.as_mut(), tcx) {
             return Poll::Ready(d);
+        }
+        if cx.shielded() {
+            // The handler wakes this drive when its effect moves on.
+            return Poll::Pending;
         }
         if cancelled.is_none() {
             cancelled.set(Some(token.cancelled()));

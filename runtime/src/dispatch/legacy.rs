@@ -1,12 +1,12 @@
-//! 2025-11-25 sessions: `initialize`, which opens one, and the methods only a session has
+//! Sessions of the handshake revisions (2024-11-05 to 2025-11-25): `initialize`, which opens one, and the methods only a session has
 //! (`ping`, `logging/setLevel`, `resources/subscribe`/`unsubscribe`) in front of the shared ones.
 
 use super::{Answered, ClientFacts, Conn, Engine, string_param};
 use crate::handler::Handler;
 use crate::policy::ClientSide;
 use crate::protocol::{
-    self, ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LEGACY_VERSIONS,
-    LoggingLevel, Method, Request, Written, echo,
+    self, ClientCapabilities, Error, Implementation, InitializeResult, JsonObject, LoggingLevel,
+    Method, Request, Revision, Shape as _, Written, echo,
 };
 use crate::session::LegacySession;
 use futures_util::future::Either;
@@ -28,39 +28,38 @@ impl<H: Handler> Engine<H> {
             .ok_or_else(|| {
                 Error::invalid_params("`initialize` needs a string `protocolVersion`")
             })?;
-        // An unknown version is answered with the one the server speaks (2025-11-25 § Version
-        // Negotiation); the client decides whether it can go on.
-        let version = if LEGACY_VERSIONS.contains(&requested) {
-            requested
-        } else {
-            LEGACY_VERSIONS[0]
-        };
+        // An unknown version is answered with the newest one the server speaks (2025-11-25
+        // § Version Negotiation); the client decides whether it can go on.
+        let revision = Revision::parse(requested)
+            .filter(|r| !r.is_modern())
+            .unwrap_or(Revision::NEWEST_HANDSHAKE);
         let caps: ClientCapabilities = match params.get("capabilities") {
             None => ClientCapabilities::default(),
             Some(v) => ClientCapabilities::deserialize(v).map_err(|e| {
                 Error::invalid_params(format!("Invalid `capabilities`: {}", echo(e)))
             })?,
         };
+        let caps = caps.read_at(revision);
         let client_info = params
             .get("clientInfo")
             .and_then(|v| Implementation::deserialize(v).ok());
         let info = &self.config.info;
+        let mut capabilities = info.capabilities.clone();
+        capabilities.shape(revision);
+        let mut server_info = info.implementation.clone();
+        server_info.shape(revision);
         let result = InitializeResult {
-            protocol_version: version,
-            capabilities: {
-                let mut c = info.capabilities.clone();
-                c.extensions = protocol::legacy_extensions(c.extensions);
-                c
-            },
-            server_info: &info.implementation,
+            protocol_version: revision.as_str(),
+            capabilities,
+            server_info: &server_info,
             instructions: info.instructions.as_deref(),
         };
         let result = protocol::write(&result)?;
-        tracing::info!(version, client = ?client_info, "2025-11-25 session opened");
+        tracing::info!(version = revision.as_str(), client = ?client_info, "session opened");
         // The session's capabilities are fixed at `initialize`: the policy narrows them once,
         // and the rules that match are logged here, in the request that opened the session.
         let client = ClientSide::narrowed(caps, client_info, &self.config.client_policy);
-        let session = LegacySession::new(version.to_owned(), Arc::new(client));
+        let session = LegacySession::new(revision, Arc::new(client));
         Ok((result, session))
     }
 

@@ -8,7 +8,7 @@ use crate::cx::{AskState, Cx};
 use crate::handler::Handler;
 use crate::protocol::{
     Body, CallToolResult, Cursor, Error, GetPromptResult, Method, Page, Params, ReadResourceResult,
-    Request, RequestId, Tool,
+    Request, RequestId, Shape,
 };
 use futures_util::future::Either;
 use serde::Serialize;
@@ -63,29 +63,27 @@ impl<H: Handler> Engine<H> {
         match (method, body) {
             (m @ Method::ToolsList, Body::List(cursor)) if tools => {
                 let cursor = cursor?;
-                let legacy = !facts.revision.is_modern();
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
                 let page = h.list_tools(&cx, cursor.as_ref());
-                self.list(&cx, page, "tools", |t| for_revision(t, legacy))
-                    .await
+                self.list(&cx, page, "tools").await
             }
             (m @ Method::PromptsList, Body::List(cursor)) if prompts => {
                 let cursor = cursor?;
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
                 let page = h.list_prompts(&cx, cursor.as_ref());
-                self.list(&cx, page, "prompts", |p| p).await
+                self.list(&cx, page, "prompts").await
             }
             (m @ Method::ResourcesList, Body::List(cursor)) if resources => {
                 let cursor = cursor?;
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
                 let page = h.list_resources(&cx, cursor.as_ref());
-                self.list(&cx, page, "resources", |r| r).await
+                self.list(&cx, page, "resources").await
             }
             (m @ Method::ResourceTemplatesList, Body::List(cursor)) if resources => {
                 let cursor = cursor?;
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
                 let page = h.list_resource_templates(&cx, cursor.as_ref());
-                self.list(&cx, page, "resourceTemplates", |t| t).await
+                self.list(&cx, page, "resourceTemplates").await
             }
             (m @ Method::ToolsCall, Body::Target(p)) if tools => {
                 let p = p?;
@@ -119,24 +117,19 @@ impl<H: Handler> Engine<H> {
     }
 
     /// Runs a list method (never multi-round) and answers its page as a cacheable result:
-    /// `{key: [items], "nextCursor": ..}`, each item passed through `adjust` first.
-    pub(super) async fn list<T, F>(
-        &self,
-        cx: &Cx,
-        fut: F,
-        key: &str,
-        adjust: impl FnMut(T) -> T,
-    ) -> Answered
+    /// `{key: [items], "nextCursor": ..}`, each item shaped for the request's revision.
+    pub(super) async fn list<T, F>(&self, cx: &Cx, fut: F, key: &str) -> Answered
     where
-        T: Serialize,
+        T: Serialize + Shape,
         F: Future<Output = Result<Page<T>, Error>>,
     {
         match drive(cx, pin!(fut)).await {
             Driven::Done(page) => {
-                let page = page?;
+                let mut page = page?;
+                page.items.shape(cx.req.revision);
                 let result = ListResult {
                     key,
-                    items: page.items.into_iter().map(adjust).collect(),
+                    items: page.items,
                     next_cursor: page.next_cursor,
                 };
                 // A list filtered by the caller's token is theirs alone.
@@ -166,18 +159,4 @@ impl<T: Serialize> Serialize for ListResult<'_, T> {
         }
         map.end()
     }
-}
-
-/// 2025-11-25 requires an object root for `outputSchema`: a tool whose schema has another
-/// root is listed there without one, and its results go out as content only.
-fn for_revision(mut tool: Tool, legacy: bool) -> Tool {
-    if legacy
-        && tool
-            .output_schema
-            .as_ref()
-            .is_some_and(|s| s.get("type") != Some(&json!("object")))
-    {
-        tool.output_schema = None;
-    }
-    tool
 }

@@ -118,7 +118,7 @@ impl ClientFacts {
     /// once, at `initialize`).
     fn legacy(session: &LegacySession, meta: Option<&Meta>) -> ClientFacts {
         ClientFacts {
-            revision: Revision::V2025_11_25,
+            revision: session.revision,
             client: session.client.clone(),
             log_level: session.log_level(),
             progress_token: meta.and_then(Meta::progress_token),
@@ -173,7 +173,7 @@ impl<H: Handler> Engine<H> {
             }
             Route::Modern(Err(e)) => Either::Right(Either::Left(ready(Err(e)))),
             Route::Legacy(session) => {
-                span.record("revision", session.protocol_version.as_str());
+                span.record("revision", session.revision.as_str());
                 // The session is only read while the request is routed.
                 Either::Right(Either::Right(self.legacy(req, &session, conn)))
             }
@@ -282,4 +282,39 @@ fn string_param<'a>(params: Option<&'a JsonObject>, key: &str) -> Result<&'a str
         .and_then(|p| p.get(key))
         .and_then(Value::as_str)
         .ok_or_else(|| Error::invalid_params(format!("`{key}` must be a string")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::router::Router;
+    use crate::server_info::ServerInfo;
+
+    fn size_of_output<A, R>(_: impl Fn(A) -> R) -> usize {
+        std::mem::size_of::<R>()
+    }
+
+    /// The engine's future for one request (what stdio holds per request in flight, and what
+    /// the HTTP exchange polls) stays as small as design §23 left it: `handle` and `method` are
+    /// routed before their futures are made, and rare arms are boxed. A change that grows it
+    /// fails here; CONTRIBUTING ("The request path") says how to keep it.
+    #[test]
+    fn the_engine_s_request_future_stays_small() {
+        const BOUND: usize = 1_464;
+        let engine = Engine::new(Router::new(ServerInfo::new("t", "1")));
+        let conn = Conn {
+            out: Outbound::Closed,
+            principal: None,
+            cancel: CancellationToken::new(),
+            step_up: None,
+        };
+        let size =
+            size_of_output(|(req, route): (Request, Route)| engine.handle(req, route, &conn));
+        assert!(
+            size <= BOUND,
+            "Engine::handle's future is {size} bytes, over its bound of {BOUND}: keep the \
+             request path free of `async fn`s that hold their arguments, and box rare arms \
+             (CONTRIBUTING, \"The request path\")"
+        );
+    }
 }

@@ -10,9 +10,9 @@ use crate::handler::Handler;
 use crate::observe::Pass;
 use crate::protocol::{
     self, CallToolResult, Error, GetPromptResult, InputRequiredResult, JsonObject, Method,
-    ReadResourceResult, RequestId, Revision, TargetParams, Written,
+    ReadResourceResult, RequestId, Shape, TargetParams, Written,
 };
-use crate::state::{Binding, Carried, Opened, STATE_REJECTED, StateCodec};
+use crate::state::{Binding, Carried, Opened, RoundUse, STATE_REJECTED, StateCodec, fingerprint};
 use serde::Serialize;
 use std::future::Future;
 use std::pin::pin;
@@ -25,8 +25,6 @@ pub(super) struct Bound {
     pub(super) round: u32,
     /// The flow's id, when a `requestState` carried it (a first round mints one when needed).
     pub(super) flow: Option<String>,
-    /// The sealed round taken through the replay guard, if one was.
-    pub(super) taken: Option<String>,
 }
 
 /// What a request's `requestState` is bound to, borrowed from the request. The [`Binding`],
@@ -57,7 +55,7 @@ impl Bind<'_> {
 /// A method that may ask for input, by the result it answers: how its handler is called and
 /// how its result fits the request's revision. `tools/call`, `prompts/get` and
 /// `resources/read` are served by one path ([`Engine::rounds`]) through this trait.
-pub(super) trait Asking: Serialize + Sized + Send {
+pub(super) trait Asking: Serialize + Shape + Sized + Send {
     /// Calls the handler for the request `cx` is the context of.
     fn run<'a, H: Handler>(
         handler: &'a H,
@@ -68,12 +66,6 @@ pub(super) trait Asking: Serialize + Sized + Send {
     fn panicked(target: &str, msg: String) -> Driven<Result<Self, Error>> {
         let _ = target;
         Driven::Panicked(msg)
-    }
-
-    /// The result as the request's revision has it.
-    fn for_revision(self, revision: Revision) -> Self {
-        let _ = revision;
-        self
     }
 
     /// The result `ending` comes to, or the ending back when it is not a result: a tool
@@ -98,19 +90,6 @@ impl Asking for CallToolResult {
         Driven::Done(Ok(CallToolResult::error(format!(
             "Tool `{target}` failed with an internal error"
         ))))
-    }
-
-    /// 2025-11-25 requires an object `structuredContent`; another goes out as content only.
-    fn for_revision(mut self, revision: Revision) -> Self {
-        if !revision.is_modern()
-            && self
-                .structured_content
-                .as_ref()
-                .is_some_and(|v| !v.is_object())
-        {
-            self.structured_content = None;
-        }
-        self
     }
 
     fn ends_with(ending: Ending) -> Result<Self, Ending> {
@@ -155,7 +134,7 @@ impl<H: Handler> Engine<H> {
         // In a block of its own: what the rounds carried is moved into the context, and a
         // local whose storage outlived the handler's await would still take its size in this
         // future (as would the params, had they a binding here).
-        let (cx, taken) = {
+        let cx = {
             let bound = self.open_rounds(&method, conn, &facts, &mut params).await?;
             let parsed = Parsed {
                 id,
@@ -165,28 +144,18 @@ impl<H: Handler> Engine<H> {
                 round: bound.round,
                 flow: bound.flow,
             };
-            (self.cx(parsed, conn, facts, bound.asks), bound.taken)
+            self.cx(parsed, conn, facts, bound.asks)
         };
         let out = match drive(&cx, pin!(T::run(&*self.handler, &cx))).await {
             Driven::Panicked(msg) => T::panicked(cx.target(), msg),
             other => other,
         };
-        let answered = self.finish_rounds(&cx, out);
-        if answered.is_err() && cx.req.step_up.as_ref().is_some_and(|s| s.get().is_some()) {
-            self.release(taken).await;
+        if matches!(out, Driven::InputRequired | Driven::Ended(Ending::Retry)) && cx.keeps_once() {
+            // The next round's state outlives what `cx.once` recorded so far: renew it first
+            // (boxed: rare, and its future would size every request's, design §23).
+            Box::pin(cx.keep_once()).await?;
         }
-        answered
-    }
-
-    /// Gives the round back to the replay guard after a step-up (`cx.require_scopes`), so
-    /// that the client's retry with a wider token is served, not refused as a replay.
-    async fn release(&self, taken: Option<String>) {
-        let (Some(round), Some(guard)) = (taken, &self.config.replay) else {
-            return;
-        };
-        if let Err(e) = guard.release_round(&round).await {
-            tracing::warn!(error = %e, round, "the replay guard could not release a stepped-up round");
-        }
+        self.finish_rounds(&cx, out)
     }
 
     /// Opens the rounds of a method that may ask for input: opens and binds its
@@ -204,7 +173,6 @@ impl<H: Handler> Engine<H> {
             asks: AskState::asking(Carried::default(), unbound),
             round: 0,
             flow: None,
-            taken: None,
         };
         if !facts.revision.is_modern() {
             return Ok(fresh(JsonObject::new()));
@@ -223,41 +191,59 @@ impl<H: Handler> Engine<H> {
             audience: &self.config.audience,
         };
         let opened = self.state_codec().open(token, &binding.binding())?;
-        let taken = self.first_use(&opened).await?;
+        let mut responses = responses.unwrap_or_default();
+        // Boxed: only a retry takes a round, and this future would size every request's.
+        Box::pin(self.take_round(&opened, token, &responses)).await?;
         let mut carried = opened.carried;
         tracing::Span::current().record("round", carried.round);
         let (round, asked) = (carried.round, std::mem::take(&mut carried.asked));
         let flow = Some(std::mem::take(&mut carried.flow));
         let mut asks = AskState::asking(carried, JsonObject::new());
-        let mut responses = responses.unwrap_or_default();
         for question in asked {
             if let Some(v) = responses.remove(&question.wire_key) {
                 asks.accept(question, v);
             }
         }
-        Ok(Bound {
-            asks,
-            round,
-            flow,
-            taken,
-        })
+        Ok(Bound { asks, round, flow })
     }
 
-    /// Takes the opened round through the replay guard, if there is one: a round taken before
-    /// is the frozen `-32602` (the reason goes to the log), a guard that cannot tell refuses
-    /// the retry with `-32603` and its message. Nothing has run yet either way. The round
-    /// taken, when there is a guard.
-    async fn first_use(&self, opened: &Opened) -> Result<Option<String>, Error> {
+    /// Takes the opened round through the replay guard, if there is one, for this request's
+    /// fingerprint (its state and its answers to the round's questions): the first time, or
+    /// the same request again, it goes on; a round taken with other answers is the frozen
+    /// `-32602` (the reason goes to the log); a guard that cannot tell refuses the retry with
+    /// `-32603` and its message. Nothing has run yet either way.
+    async fn take_round(
+        &self,
+        opened: &Opened,
+        token: &serde_json::Value,
+        responses: &JsonObject,
+    ) -> Result<(), Error> {
         let Some(guard) = &self.config.replay else {
-            return Ok(None);
+            return Ok(());
         };
         let round = opened.round_id();
+        let fingerprint = {
+            let answers: JsonObject = opened
+                .carried
+                .asked
+                .iter()
+                .filter_map(|q| Some((q.wire_key.clone(), responses.get(&q.wire_key)?.clone())))
+                .collect();
+            fingerprint(token.as_str().unwrap_or_default(), &answers)
+        };
         let now_ms = self.config.clock.now_ms();
-        match guard.first_use_ms(&round, opened.expires_ms, now_ms).await {
-            Ok(true) => Ok(Some(round)),
-            Ok(false) => {
+        match guard
+            .take_ms(&round, &fingerprint, opened.expires_ms, now_ms)
+            .await
+        {
+            Ok(RoundUse::First) => Ok(()),
+            Ok(RoundUse::Again) => {
+                tracing::info!(round, "the same round sent again: served again");
+                Ok(())
+            }
+            Ok(RoundUse::Other) => {
                 tracing::warn!(
-                    reason = "already taken (a replayed retry)",
+                    reason = "already taken with other answers (a replayed retry)",
                     round,
                     "requestState rejected"
                 );
@@ -301,7 +287,7 @@ impl<H: Handler> Engine<H> {
             let asked = cx.tell_pass(if modern { Pass::Last } else { Pass::Whole });
             cx.tell_rounds(asked);
         }
-        let result = match out {
+        let mut result = match out {
             Driven::Done(r) => r?,
             Driven::Ended(ending) => match T::ends_with(ending) {
                 Ok(t) => t,
@@ -310,7 +296,7 @@ impl<H: Handler> Engine<H> {
             other => return settle(other),
         };
         let (req, from_answers) = (&cx.req, cx.req.round > 0 || !cx.asks().answers.is_empty());
-        let result = result.for_revision(req.revision);
+        result.shape(req.revision);
         self.complete(&req.method, req.revision, result, from_answers)
     }
 

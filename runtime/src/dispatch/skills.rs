@@ -34,7 +34,7 @@ impl<H: Handler> Engine<H> {
                 let cursor = cursor(params)?;
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
                 let page = h.list_skills(&cx, cursor.as_ref());
-                self.list(&cx, page, "skills", |s| s).await
+                self.list(&cx, page, "skills").await
             }
             m @ Method::SkillsGet if serves_skills(caps) => {
                 let uri = string_param(params.as_ref(), "uri")?.to_owned();
@@ -52,7 +52,7 @@ impl<H: Handler> Engine<H> {
                 let cursor = cursor(params)?;
                 let cx = self.cx(Parsed::plain(id, m), conn, facts, AskState::default());
                 let page = h.read_directory(&cx, &uri, cursor.as_ref());
-                self.list(&cx, page, "resources", |r| r).await
+                self.list(&cx, page, "resources").await
             }
             m => Err(Error::method_not_found(m.as_str())),
         }

@@ -3,7 +3,8 @@
 use super::authority::AllowedHost;
 use std::time::Duration;
 
-/// Settings of the Streamable HTTP transport.
+/// Settings of the HTTP transports: Streamable HTTP, and the HTTP+SSE transport of
+/// 2024-11-05 ([`sse_paths`](Self::sse_paths)).
 ///
 /// The defaults suit a server on the local machine: only `localhost`, `127.0.0.1` and `[::1]`
 /// (any port) are accepted as `Host`, only origins on those hosts as `Origin` (DNS-rebinding
@@ -24,8 +25,18 @@ pub struct HttpConfig {
     pub(crate) max_connections: usize,
     pub(crate) drain: Duration,
     pub(crate) path: String,
+    pub(crate) sse: Option<SsePaths>,
+    pub(crate) sse_stall: Duration,
     #[cfg(feature = "auth")]
     pub(crate) protection: Option<crate::auth::ResourceServer>,
+}
+
+/// Where the HTTP+SSE transport of 2024-11-05 is served: the stream a client opens with GET,
+/// and the path its messages are POSTed to (announced in the stream's `endpoint` event).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SsePaths {
+    pub stream: String,
+    pub messages: String,
 }
 
 impl Default for HttpConfig {
@@ -46,6 +57,11 @@ impl Default for HttpConfig {
             max_connections: 1024,
             drain: Duration::from_secs(10),
             path: "/mcp".into(),
+            sse: Some(SsePaths {
+                stream: "/sse".into(),
+                messages: "/messages".into(),
+            }),
+            sse_stall: Duration::from_secs(30),
             #[cfg(feature = "auth")]
             protection: None,
         }
@@ -138,6 +154,39 @@ impl HttpConfig {
     /// The endpoint path [`serve`](super::serve) answers on (default `/mcp`).
     pub fn path(mut self, path: impl Into<String>) -> Self {
         self.path = path.into();
+        self
+    }
+
+    /// Serves the HTTP+SSE transport of 2024-11-05 at these paths (default `/sse` and
+    /// `/messages`): a GET of `stream` opens a session's SSE stream, whose first event names
+    /// `messages?session_id=…` as the URL to POST its messages to; every answer,
+    /// notification and server-to-client request of the session comes as a `message` event on
+    /// the stream. Clients of 2024-11-05 (the official SDKs before Streamable HTTP: Python
+    /// 1.7 and older, TypeScript 1.9 and older) reach a remote server only this way, and many later hosts are still set up for it. A session
+    /// negotiates whichever handshake revision its `initialize` asks for, and is served like a
+    /// stdio session. Its bounds are the Streamable HTTP sessions' (`max_sessions`,
+    /// `max_sessions_per_client`, `session_idle_timeout`, counted apart from them), the
+    /// server's `max_in_flight` requests at once, and
+    /// [`sse_stall_timeout`](Self::sse_stall_timeout).
+    pub fn sse_paths(mut self, stream: impl Into<String>, messages: impl Into<String>) -> Self {
+        self.sse = Some(SsePaths {
+            stream: stream.into(),
+            messages: messages.into(),
+        });
+        self
+    }
+    /// Does not serve the HTTP+SSE transport of 2024-11-05 (see
+    /// [`sse_paths`](Self::sse_paths)); its paths then get what any other path gets.
+    pub fn without_sse(mut self) -> Self {
+        self.sse = None;
+        self
+    }
+    /// How long a message may wait for an HTTP+SSE client to take it off its stream (default
+    /// 30 s). A client that stops reading fills its connection and then the stream's queue
+    /// (32 messages); once a message has waited this long, the session ends and its stream
+    /// closes, so a client that never reads holds no more than that.
+    pub fn sse_stall_timeout(mut self, timeout: Duration) -> Self {
+        self.sse_stall = timeout;
         self
     }
 

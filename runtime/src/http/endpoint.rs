@@ -1,8 +1,10 @@
 //! [`Endpoint`]: what every request of one MCP endpoint is served with, shared by the POST, GET
-//! and DELETE paths (`modern.rs`, `legacy.rs`) and by every clone of its service.
+//! and DELETE paths (`modern.rs`, `legacy.rs`), the HTTP+SSE transport (`sse/`) and every clone
+//! of its service.
 
 use super::config::HttpConfig;
 use super::session::Sessions;
+use super::sse::SseSessions;
 use crate::dispatch::Engine;
 use crate::handler::Handler;
 
@@ -14,6 +16,8 @@ pub(crate) struct Endpoint<H> {
     pub config: HttpConfig,
     /// The live 2025-11-25 sessions.
     pub sessions: Sessions,
+    /// The live sessions of the HTTP+SSE transport (2024-11-05).
+    pub sse: SseSessions,
     /// The largest request body, in bytes.
     pub limit: usize,
     /// The resource server guarding the endpoint, when it is protected.
@@ -49,6 +53,7 @@ impl<H: Handler> Endpoint<H> {
             engine,
             config,
             sessions: Sessions::default(),
+            sse: SseSessions::default(),
             limit,
             #[cfg(feature = "auth")]
             protection,
@@ -72,5 +77,10 @@ impl<H: Handler> Endpoint<H> {
             return true;
         }
         path == self.config.path
+            || self
+                .config
+                .sse
+                .as_ref()
+                .is_some_and(|p| path == p.stream || path == p.messages)
     }
 }

@@ -28,7 +28,7 @@ use tokio::time::{Instant, Interval, interval_at};
 use tokio_util::sync::{CancellationToken, DropGuard};
 
 /// Messages a handler may queue ahead of a slow client before it waits.
-const QUEUE: usize = 32;
+pub(crate) const QUEUE: usize = 32;
 
 /// How one request is answered.
 #[derive(Debug, Clone, Copy)]
@@ -50,6 +50,9 @@ pub(crate) enum Served<H> {
     Now(Response<McpBody>),
     /// To run and answer.
     Run(Box<Exchange<H>>),
+    /// A 2025-03-26 batch to run and answer (boxed: it is rare, and its future must not size
+    /// every request's).
+    Batch(std::pin::Pin<Box<dyn std::future::Future<Output = Response<McpBody>> + Send>>),
 }
 
 /// A request to run, how it is answered, and what its answer releases.

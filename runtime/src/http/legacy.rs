@@ -7,7 +7,7 @@ use super::body::{self, McpBody};
 use super::endpoint::Endpoint;
 use super::exchange::{Exchange, Job, Opts, Served, single_event, ticker};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::session::{Entry, InFlight, Limits, OpenError};
+use super::session::{Entry, InFlight, Limits, OpenError, client_of};
 use crate::cx::Principal;
 use crate::dispatch::Route;
 use crate::handler::Handler;
@@ -37,18 +37,7 @@ pub(crate) fn initialize<H: Handler>(
         Err(e) => return body::error(StatusCode::OK, Some(&req.id), &e),
     };
     let cfg = &ep.config;
-    // A session counts against its principal, else its peer's address, else one shared
-    // bucket (a mounted service that passes neither).
-    let client = match (principal, peer) {
-        (Some(p), _) => format!("principal {}", p.key()),
-        (None, Some(ip)) => format!("address {ip}"),
-        (None, None) => "anonymous".to_owned(),
-    };
-    let limits = Limits {
-        idle: cfg.session_idle,
-        max: cfg.max_sessions,
-        per_client: cfg.max_sessions_per_client,
-    };
+    let (client, limits) = (client_of(principal, peer), Limits::of(cfg));
     let id = match ep.sessions.open(
         session,
         principal.map(|p| p.key().to_owned()),
@@ -111,7 +100,7 @@ fn session<H: Handler>(
     // or the negotiated version, which the session already knows.
     match headers::single(headers, &PROTOCOL_VERSION, "MCP-Protocol-Version") {
         Ok(None) => Ok(entry),
-        Ok(Some(v)) if v == entry.session.protocol_version => Ok(entry),
+        Ok(Some(v)) if v == entry.session.revision.as_str() => Ok(entry),
         _ => {
             let e = Error::invalid_request("unsupported MCP-Protocol-Version for this session");
             Err((StatusCode::BAD_REQUEST, e))
@@ -164,28 +153,62 @@ pub(crate) fn post<H: Handler>(
     };
     match msg {
         Inbound::Request(req) => request(ep, entry, req, principal, accepts_json),
+        other => {
+            take(&entry, other);
+            Served::Now(body::accepted())
+        }
+    }
+}
+
+/// Takes a message of the session that is no request: a notification (`cancelled` cancels a
+/// request in flight), or the client answering a server-to-client request made on one of its
+/// SSE streams (an answer that is no valid one fails its question at once).
+pub(crate) fn take(entry: &Entry, msg: Inbound) {
+    match msg {
+        Inbound::Request(_) => {}
         Inbound::Notification { method, params } => {
             if method == Method::Cancelled
                 && let Some(id) = protocol::cancelled_request(params.as_ref())
             {
                 entry.cancel(&id);
             }
-            Served::Now(body::accepted())
         }
-        // The client answering a server-to-client request made on one of its SSE streams.
         Inbound::Response { id, outcome } => {
             if !entry.session.back.complete(&id, outcome) {
                 tracing::debug!(%id, "response to no pending request ignored");
             }
-            Served::Now(body::accepted())
         }
-        // No valid answer: the question waiting on it fails at once.
         Inbound::BadResponse { id, reason } => {
             let failed = entry.session.back.fail(&id, reason.clone());
             tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
-            Served::Now(body::accepted())
         }
     }
+}
+
+/// A POSTed batch (`bytes`) for the session the headers name, when that session's revision
+/// has batches (2025-03-26); `None` otherwise (the batch is then refused as any other message
+/// that is no object).
+pub(crate) fn batch<H: Handler>(
+    ep: &Arc<Endpoint<H>>,
+    headers: &HeaderMap,
+    bytes: Bytes,
+    principal: &Option<Principal>,
+    accepts_json: bool,
+) -> Option<Served<H>> {
+    let Ok(Some(sid)) = headers::single(headers, &SESSION_ID, "Mcp-Session-Id") else {
+        return None;
+    };
+    let entry = match session(ep, headers, sid, principal.as_ref()) {
+        Ok(entry) if entry.session.revision.has_batches() => entry,
+        _ => return None,
+    };
+    let (ep, principal) = (ep.clone(), principal.clone());
+    Some(Served::Batch(Box::pin(async move {
+        match std::str::from_utf8(&bytes) {
+            Ok(text) => super::batch::serve(&ep, entry, text, principal, accepts_json).await,
+            Err(e) => body::error(StatusCode::BAD_REQUEST, None, &Error::parse_error(e)),
+        }
+    })))
 }
 
 fn request<H: Handler>(

@@ -25,6 +25,7 @@ use std::time::Duration;
 use tokio::net::{TcpListener, TcpStream, ToSocketAddrs};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
+use tokio_util::sync::CancellationToken;
 
 /// A client that sends no complete request head in this long is disconnected.
 const HEADER_TIMEOUT: Duration = Duration::from_secs(30);
@@ -78,10 +79,17 @@ pub async fn serve_listener<H: Handler>(
         while conns.try_join_next().is_some() {}
         match accepted {
             Ok((stream, peer)) => {
-                let conn = Rewake::new(graceful.watch(connection(service.clone(), stream, peer)));
+                let close = CancellationToken::new();
+                let conn = connection(service.clone(), stream, peer, close.clone());
+                let conn = Rewake::new(graceful.watch(conn));
                 conns.spawn(async move {
-                    if let Err(e) = conn.await {
-                        tracing::debug!(error = %e, "connection ended with an error");
+                    tokio::select! {
+                        ended = conn => if let Err(e) = ended {
+                            tracing::debug!(error = %e, "connection ended with an error");
+                        },
+                        // An HTTP+SSE client that stopped reading: hyper would wait for it
+                        // to take the end of its stream for ever, holding the connection.
+                        _ = close.cancelled() => tracing::debug!("connection closed: its client stopped reading"),
                     }
                     drop(permit);
                 });
@@ -149,18 +157,20 @@ async fn accept(
 /// The connection from `peer`, serving the endpoint at its path (other paths get 404). The
 /// service is a closure, so hyper holds each request's future where it holds a request in
 /// flight, with no allocation of its own per request; the peer's address goes straight to
-/// the endpoint (sessions are counted per client by it).
+/// the endpoint (sessions are counted per client by it), and so does `close`, which ends the
+/// connection (an HTTP+SSE stream whose client stopped reading).
 fn connection<H: Handler>(
     service: McpService<H>,
     stream: TcpStream,
     peer: SocketAddr,
+    close: CancellationToken,
 ) -> http1::Connection<
     TokioIo<TcpStream>,
     impl HttpService<Incoming, ResBody = McpBody, Error = Infallible, Future: Send> + Send,
 > {
     let serve = service_fn(move |req: Request<Incoming>| {
         let answer = if service.serves(req.uri().path()) {
-            Either::Left(service.handle_from(req, Some(peer)))
+            Either::Left(service.handle_from(req, Some(peer), Some(&close)))
         } else {
             Either::Right(std::future::ready(body::status(StatusCode::NOT_FOUND)))
         };

@@ -7,12 +7,12 @@ use super::endpoint::Endpoint;
 use super::exchange::{self, Served};
 use super::guard::{self, BoxError};
 use super::headers::{self, PROTOCOL_VERSION, SESSION_ID};
-use super::{legacy, modern};
+use super::{legacy, modern, sse};
 use crate::cx::Principal;
 use crate::dispatch::Engine;
 use crate::era::{self, Era, Signals, VersionHeader};
 use crate::handler::Handler;
-use crate::protocol::{Error, Inbound};
+use crate::protocol::{self, Error, Inbound};
 use futures_util::FutureExt as _;
 use http::{HeaderMap, Method, Request, Response, StatusCode};
 use http_body::Body;
@@ -23,10 +23,12 @@ use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
+use tokio_util::sync::CancellationToken;
 
-/// The MCP endpoint for both protocol revisions, as a [`tower::Service`] (build it with
+/// The MCP endpoint for both protocol eras, as a [`tower::Service`] (build it with
 /// [`Server::into_http`](crate::Server::into_http)). It answers POST, GET and DELETE on
-/// whatever path it is mounted at:
+/// whatever path it is mounted at, but for the two paths of the HTTP+SSE transport
+/// ([`McpService::sse_paths`]):
 ///
 /// ```no_run
 /// # use rondo_mcp::prelude::*;
@@ -79,11 +81,32 @@ impl<H: Handler> McpService<H> {
 
     /// Begins a graceful shutdown: every `subscriptions/listen` stream ends with its
     /// completion result, 2025-11-25 GET streams close and pending server-to-client requests
-    /// fail (tools take their fallbacks). Requests in flight run on. [`serve`](super::serve)
+    /// fail (tools take their fallbacks). Requests in flight run on; an HTTP+SSE stream closes
+    /// once its requests in flight are answered, and no new one opens. [`serve`](super::serve)
     /// calls this when its shutdown future resolves.
     pub fn shutdown(&self) {
         self.endpoint.engine.hub.shutdown();
         self.endpoint.sessions.end_all();
+        self.endpoint.sse.drain();
+    }
+
+    /// The paths of the HTTP+SSE transport of 2024-11-05 (the stream's, then the messages'),
+    /// when it is served ([`HttpConfig::sse_paths`]). [`serve`](super::serve) routes them;
+    /// mounted in another router, route both to a clone of this service:
+    ///
+    /// ```
+    /// # use rondo_mcp::prelude::*;
+    /// # struct H;
+    /// # impl Handler for H { fn info(&self) -> ServerInfo { ServerInfo::new("h", "1").with_tools() } }
+    /// use rondo_mcp::http::HttpConfig;
+    /// let mcp = Server::new(H).into_http(HttpConfig::default());
+    /// assert_eq!(mcp.sse_paths(), Some(["/sse", "/messages"]));
+    /// // axum: let mut app = Router::new().route_service("/mcp", mcp.clone());
+    /// //       for p in mcp.sse_paths().into_iter().flatten() { app = app.route_service(p, mcp.clone()); }
+    /// ```
+    pub fn sse_paths(&self) -> Option<[&str; 2]> {
+        let p = self.endpoint.config.sse.as_ref()?;
+        Some([p.stream.as_str(), p.messages.as_str()])
     }
 
     /// Serves one HTTP request. Its [`SocketAddr`] extension, when a server in front put one
@@ -95,7 +118,7 @@ impl<H: Handler> McpService<H> {
         B::Data: Send,
         B::Error: Into<BoxError>,
     {
-        self.handle_from(req, None)
+        self.handle_from(req, None, None)
     }
 
     /// [`McpService::handle`] for a request from `peer`, when the server that read it knows
@@ -106,10 +129,14 @@ impl<H: Handler> McpService<H> {
     /// everything it awaits, so the request would be held twice (whole, and as the parts it
     /// is split into) and copied with the future at every move. Split first, the future holds
     /// the head once and the checks borrow it (design §23, "HTTP, fifth pass").
+    ///
+    /// `close`, when the server that read the request can end its connection, is cancelled
+    /// to end it: an HTTP+SSE stream does so when its client stops reading.
     pub(crate) fn handle_from<B>(
         &self,
         req: Request<B>,
         peer: Option<SocketAddr>,
+        close: Option<&CancellationToken>,
     ) -> impl Future<Output = Response<McpBody>> + use<H, B>
     where
         B: Body + Send,
@@ -118,6 +145,11 @@ impl<H: Handler> McpService<H> {
     {
         let this = self.clone();
         let (parts, body) = req.into_parts();
+        // Only an HTTP+SSE stream keeps the means to end its connection.
+        let close = match (&this.endpoint.config.sse, close) {
+            (Some(p), Some(c)) if parts.uri.path() == p.stream => Some(c.clone()),
+            _ => None,
+        };
         async move {
             let ep = &*this.endpoint;
             if let Err(reason) = guard::check_host(&ep.config, &parts.uri, &parts.headers) {
@@ -136,6 +168,29 @@ impl<H: Handler> McpService<H> {
                 Ok(who) => who,
                 Err(refused) => return refused,
             };
+            if let Some(paths) = &ep.config.sse {
+                let path = parts.uri.path();
+                if path == paths.stream {
+                    return match parts.method {
+                        Method::GET => {
+                            let peer =
+                                peer.or_else(|| parts.extensions.get::<SocketAddr>().copied());
+                            let ip = peer.as_ref().map(SocketAddr::ip);
+                            sse::open(&this.endpoint, who, ip, close)
+                        }
+                        _ => sse::wrong_method("GET"),
+                    };
+                }
+                if path == paths.messages {
+                    return match parts.method {
+                        // Boxed: the Streamable HTTP path's future does not grow by its size.
+                        Method::POST => {
+                            Box::pin(sse::post(this.endpoint.clone(), parts, body, who)).await
+                        }
+                        _ => sse::wrong_method("POST"),
+                    };
+                }
+            }
             match parts.method {
                 Method::GET => legacy::get(ep, &parts.headers, who.as_ref()),
                 Method::DELETE => legacy::delete(ep, &parts.headers, who.as_ref()),
@@ -145,6 +200,7 @@ impl<H: Handler> McpService<H> {
                 Method::POST => match this.check_post(&parts, body, who, peer).await {
                     Served::Now(answer) => answer,
                     Served::Run(exchange) => exchange::run(exchange).await,
+                    Served::Batch(batch) => batch.await,
                 },
                 _ => body::method_not_allowed(),
             }
@@ -231,6 +287,19 @@ impl<H: Handler> McpService<H> {
                 return Served::Now(body::refuse(unread.status, unread.reason));
             }
         };
+        let accepts_json = guard::accepts_json(headers);
+        // A batch, in a 2025-03-26 session only; anywhere else it is refused below.
+        if protocol::is_batch_bytes(&bytes)
+            && let Some(batch) = legacy::batch(
+                &self.endpoint,
+                headers,
+                bytes.clone(),
+                &principal,
+                accepts_json,
+            )
+        {
+            return batch;
+        }
         let msg = match Inbound::parse(&bytes) {
             Ok(m) => m,
             Err(rej) => {
@@ -238,7 +307,6 @@ impl<H: Handler> McpService<H> {
                 return Served::Now(body::error(StatusCode::BAD_REQUEST, id, &rej.error));
             }
         };
-        let accepts_json = guard::accepts_json(headers);
         let session = headers::single(headers, &SESSION_ID, "Mcp-Session-Id");
         match (era::select(signals(headers, &msg, &session)), session) {
             (Era::Modern, _) => modern::post(ep, headers, msg, principal, accepts_json),
@@ -297,5 +365,41 @@ where
     fn call(&mut self, req: Request<B>) -> Self::Future {
         // `handle`'s future owns what it needs: boxed as it is, with no async block around it.
         Box::pin(self.handle(req).map(Ok))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prelude::*;
+    use hyper::body::Incoming;
+
+    /// The size of what `f` returns, for a future whose argument cannot be made in a test (no
+    /// `Incoming` body outside hyper): the type is enough.
+    fn size_of_output<A, R>(_: impl Fn(A) -> R) -> usize {
+        std::mem::size_of::<R>()
+    }
+
+    /// The future hyper holds for every request in flight stays as small as design §23's fifth
+    /// pass left it: every byte of it is moved when the request starts and held while it runs.
+    /// A change that grows it (an `async fn` keeping its arguments beside what it awaits, a
+    /// rare arm not boxed) fails here; CONTRIBUTING ("The request path") says how to keep it.
+    #[test]
+    fn the_request_future_hyper_holds_stays_small() {
+        // What the future adds to the request it is given: hyper's `Incoming` is larger when
+        // a build enables more of hyper (the workspace's tests enable its client and HTTP/2),
+        // and that size is hyper's, not the request path's.
+        const BOUND: usize = 920;
+        let router = Router::new(ServerInfo::new("t", "1"));
+        let svc = Server::new(router).into_http(HttpConfig::default());
+        let size = size_of_output(|req: Request<Incoming>| svc.handle_from(req, None, None));
+        let request = std::mem::size_of::<Request<Incoming>>();
+        let own = size - request;
+        assert!(
+            own <= BOUND,
+            "McpService's request future is {size} bytes, {own} beside the {request}-byte \
+             request, over its bound of {BOUND}: keep the request path free of `async fn`s \
+             that hold their arguments, and box rare arms (CONTRIBUTING, \"The request path\")"
+        );
     }
 }

@@ -4,11 +4,15 @@
 //! unique and cryptographically secure", visible ASCII only; requests naming an unknown or
 //! ended session get 404; DELETE ends a session.
 
+use super::config::HttpConfig;
+use super::flights::Flights;
+use crate::cx::Principal;
 use crate::protocol::RequestId;
 use crate::session::LegacySession;
 use crate::sync::lock;
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::net::IpAddr;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio_util::sync::CancellationToken;
@@ -24,11 +28,8 @@ pub(crate) struct Entry {
     client: String,
     /// Cancelled when the session ends (DELETE, expiry, shutdown); ends its GET stream.
     pub ended: CancellationToken,
-    /// Requests in flight: each one's cancellation and serial number. A cancelled request leaves
-    /// at once and its id may be reused while it is still ending; it then forgets only the
-    /// entry with its own serial.
-    in_flight: Mutex<HashMap<RequestId, (u64, CancellationToken)>>,
-    serials: AtomicU64,
+    /// Requests in flight.
+    in_flight: Flights,
     get_open: AtomicBool,
     last_seen: Mutex<Instant>,
 }
@@ -36,26 +37,15 @@ pub(crate) struct Entry {
 impl Entry {
     /// Records a request in flight and returns its serial; `None` when its id is in use.
     pub fn register(&self, id: &RequestId, token: &CancellationToken) -> Option<u64> {
-        let mut map = lock(&self.in_flight);
-        if map.contains_key(id) {
-            return None;
-        }
-        let serial = self.serials.fetch_add(1, Ordering::Relaxed);
-        map.insert(id.clone(), (serial, token.clone()));
-        Some(serial)
+        self.in_flight.register(id, token, usize::MAX).ok()
     }
     /// Forgets a finished request: the entry under `id` if it is still that request's.
     pub fn finish(&self, id: &RequestId, serial: u64) {
-        let mut map = lock(&self.in_flight);
-        if map.get(id).is_some_and(|(s, _)| *s == serial) {
-            map.remove(id);
-        }
+        self.in_flight.finish(id, serial);
     }
     /// `notifications/cancelled`: cancels a request in flight (unknown ids are ignored).
     pub fn cancel(&self, id: &RequestId) {
-        if let Some((_, t)) = lock(&self.in_flight).remove(id) {
-            t.cancel();
-        }
+        self.in_flight.cancel(id);
     }
     /// Claims the session's one GET stream; `false` when it is already open.
     pub fn open_get(&self) -> bool {
@@ -71,7 +61,7 @@ impl Entry {
     }
     /// No request in flight and no GET stream: the session may be evicted.
     fn quiet(&self) -> bool {
-        lock(&self.in_flight).is_empty() && !self.get_open.load(Ordering::SeqCst)
+        self.in_flight.is_empty() && !self.get_open.load(Ordering::SeqCst)
     }
     fn idle(&self, now: Instant, ttl: Duration) -> bool {
         self.quiet() && now.duration_since(*lock(&self.last_seen)) > ttl
@@ -83,9 +73,7 @@ impl Entry {
         self.ended.cancel();
         self.session.back.close();
         if cancel_requests {
-            for (_, (_, t)) in lock(&self.in_flight).drain() {
-                t.cancel();
-            }
+            self.in_flight.cancel_all();
         }
     }
 }
@@ -155,8 +143,7 @@ impl Sessions {
             owner,
             client,
             ended: CancellationToken::new(),
-            in_flight: Mutex::default(),
-            serials: AtomicU64::new(0),
+            in_flight: Flights::default(),
             get_open: AtomicBool::new(false),
             last_seen: Mutex::new(now),
         };
@@ -202,6 +189,27 @@ pub(crate) struct Limits {
     pub per_client: usize,
 }
 
+impl Limits {
+    /// The limits `cfg` sets.
+    pub fn of(cfg: &HttpConfig) -> Limits {
+        Limits {
+            idle: cfg.session_idle,
+            max: cfg.max_sessions,
+            per_client: cfg.max_sessions_per_client,
+        }
+    }
+}
+
+/// Who a session counts against: its principal, else its peer's address, else one shared
+/// bucket (a mounted service that passes neither).
+pub(crate) fn client_of(principal: Option<&Principal>, peer: Option<IpAddr>) -> String {
+    match (principal, peer) {
+        (Some(p), _) => format!("principal {}", p.key()),
+        (None, Some(ip)) => format!("address {ip}"),
+        (None, None) => "anonymous".to_owned(),
+    }
+}
+
 /// Ends and removes the least recently used quiet session among those `which` selects;
 /// `None` when there is none.
 fn evict_one(map: &mut HashMap<String, Arc<Entry>>, which: impl Fn(&Entry) -> bool) -> Option<()> {
@@ -217,7 +225,7 @@ fn evict_one(map: &mut HashMap<String, Arc<Entry>>, which: impl Fn(&Entry) -> bo
 }
 
 /// 128 random bits as 32 lowercase hex digits (visible ASCII, 0x21–0x7E).
-fn mint() -> Option<String> {
+pub(crate) fn mint() -> Option<String> {
     let mut raw = [0u8; 16];
     getrandom::fill(&mut raw).ok()?;
     Some(crate::canonical::hex(&raw))
@@ -244,7 +252,7 @@ mod tests {
     fn entry() -> Entry {
         Entry {
             session: Arc::new(LegacySession::new(
-                "2025-11-25".into(),
+                crate::protocol::Revision::V2025_11_25,
                 Arc::new(crate::policy::ClientSide::narrowed(
                     crate::protocol::ClientCapabilities::default(),
                     None,
@@ -254,8 +262,7 @@ mod tests {
             owner: None,
             client: String::new(),
             ended: CancellationToken::new(),
-            in_flight: Mutex::default(),
-            serials: AtomicU64::new(0),
+            in_flight: Flights::default(),
             get_open: AtomicBool::new(false),
             last_seen: Mutex::new(Instant::now()),
         }
@@ -278,7 +285,7 @@ mod tests {
         e.cancel(&id);
         assert!(new.is_cancelled(), "the second cancel is honoured");
         e.finish(&id, new_serial);
-        assert!(lock(&e.in_flight).is_empty());
+        assert!(e.in_flight.is_empty());
     }
 
     #[test]

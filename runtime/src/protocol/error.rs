@@ -1,6 +1,6 @@
 //! The protocol-level error: JSON-RPC error objects and the codes the server emits.
 
-use super::ClientCapabilities;
+use super::{ClientCapabilities, Revision};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use std::fmt;
@@ -126,9 +126,11 @@ impl Error {
     pub fn unknown_tool(name: &str) -> Self {
         Error::invalid_params(format!("Unknown tool: {}", echo(name)))
     }
-    /// `-32602`, the spec's shape for an unknown resource (`data.uri`).
+    /// `-32602`, the spec's shape for an unknown resource (`data.uri`). The URI is the
+    /// client's text: it is quoted as every echo is, its first 100 characters then `…`, so an
+    /// unknown 1 MB URI costs 100 characters in the answer, not 1 MB.
     pub fn resource_not_found(uri: &str) -> Self {
-        Error::invalid_params("Resource not found").with_data(json!({ "uri": uri }))
+        Error::invalid_params("Resource not found").with_data(json!({ "uri": echo(uri) }))
     }
     /// `-32603`.
     pub fn internal(message: impl Into<String>) -> Self {
@@ -149,6 +151,27 @@ impl Error {
             ),
         )
         .with_data(json!({ "requiredCapabilities": required }))
+    }
+    /// `-32021` for a session of `revision`: [`Error::missing_capability`], and when that
+    /// revision cannot declare what is missing (elicitation before 2025-06-18; URL mode,
+    /// `sampling.tools` or an extension before 2025-11-25) the message says so, so that a
+    /// client that declared all its revision has is not told to declare more.
+    pub(crate) fn missing_capability_at(required: &ClientCapabilities, revision: Revision) -> Self {
+        let mut error = Error::missing_capability(required);
+        let declarable = required.clone().read_at(revision);
+        if declarable == *required {
+            return error;
+        }
+        let note = if declarable.names().len() < required.names().len() {
+            format!(", which this client's protocol revision ({revision}) does not have")
+        } else {
+            format!(
+                ", in a form this client's protocol revision ({revision}) does not have \
+                 (data.requiredCapabilities says which)"
+            )
+        };
+        error.message.push_str(&note);
+        error
     }
     /// `-32022` with `data.supported` and `data.requested`.
     pub fn unsupported_version(supported: &[&str], requested: &str) -> Self {

@@ -63,6 +63,14 @@ impl Message {
         }
     }
 
+    /// A message whose JSON text is already written (a batch's answer).
+    pub(crate) fn text(text: String) -> Message {
+        Message {
+            text,
+            error_code: None,
+        }
+    }
+
     /// The success response to `id`, around the result its method wrote.
     pub(crate) fn response(id: &RequestId, result: &str) -> Message {
         const HEAD: &str = r#"{"jsonrpc":"2.0","id":"#;

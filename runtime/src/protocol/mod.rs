@@ -1,5 +1,7 @@
-//! The MCP wire model of revisions 2026-07-28 and 2025-11-25.
+//! The MCP wire model: revision 2026-07-28, and the handshake revisions 2025-11-25,
+//! 2025-06-18, 2025-03-26 and 2024-11-05 (what each has: `revision.rs`).
 
+mod batch;
 mod capabilities;
 mod content;
 mod enveloped;
@@ -16,9 +18,15 @@ mod params;
 mod parse_oracle;
 mod prompts;
 mod results;
+mod revision;
+mod shape;
 mod skills;
 mod unique;
 
+pub use batch::MAX_BATCH_ENTRIES;
+#[cfg(feature = "http")]
+pub(crate) use batch::is_batch_bytes;
+pub(crate) use batch::{answer as batch_answer, entries as batch_entries, is_batch};
 pub use capabilities::*;
 pub use content::*;
 pub(crate) use enveloped::Enveloped;
@@ -34,6 +42,9 @@ pub use page::{Cursor, Page};
 pub(crate) use params::{Body, Params, TargetParams, cursor};
 pub use prompts::*;
 pub use results::*;
+pub(crate) use revision::MODERN_VERSIONS;
+pub use revision::{Revision, UnknownRevision};
+pub(crate) use shape::Shape;
 pub use skills::{
     DIRECTORY_MIME_TYPE, GetSkillResult, SKILLS_EXTENSION, Skill, SkillResource, SkillResources,
 };
@@ -41,47 +52,9 @@ pub(crate) use skills::{legacy_extensions, serves_directory_read, serves_skills}
 
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
-use std::fmt;
 
 /// A JSON object, the type of every `params`, `arguments` and `_meta` on the wire.
 pub type JsonObject = Map<String, Value>;
-
-/// A protocol revision the server speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Revision {
-    /// 2025-11-25: `initialize` handshake, sessions, real server-to-client requests.
-    V2025_11_25,
-    /// 2026-07-28: stateless, per-request `_meta`, Multi Round-Trip Requests.
-    V2026_07_28,
-}
-
-impl Revision {
-    /// The version string.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Revision::V2025_11_25 => "2025-11-25",
-            Revision::V2026_07_28 => "2026-07-28",
-        }
-    }
-    /// `true` for 2026-07-28 and later (per-request metadata, MRTR).
-    pub fn is_modern(self) -> bool {
-        self >= Revision::V2026_07_28
-    }
-}
-
-impl fmt::Display for Revision {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// The versions served statelessly through per-request `_meta` (listed by `server/discover`
-/// and in `-32022` errors).
-pub(crate) const MODERN_VERSIONS: &[&str] = &["2026-07-28"];
-
-/// The legacy versions an `initialize` may negotiate; the first is the one offered when the
-/// client asks for a version the server does not know.
-pub(crate) const LEGACY_VERSIONS: &[&str] = &["2025-11-25"];
 
 /// The longest resource URI a listener may follow, in bytes.
 pub const MAX_URI_BYTES: usize = 8 * 1024;

@@ -90,7 +90,7 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
 
     fn failed(&self, key: &'static str, why: &AskError) -> Failed<Answer<T>> {
         match why {
-            AskError::Unsupported(_) => Failed::Fallback,
+            AskError::Unsupported(_) | AskError::NotInRevision { .. } => Failed::Fallback,
             // Nobody answered in time: the form was dismissed.
             AskError::Timeout => Failed::Answer(Answer::Cancel),
             other => Failed::End(format!("Could not ask `{key}`: {other}")),

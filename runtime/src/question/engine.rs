@@ -213,7 +213,7 @@ impl Short {
 /// Why a question the client could not answer went without its answer (`observe`).
 fn reason(e: &AskError) -> Reason {
     match e {
-        AskError::Unsupported(_) => Reason::CapabilityMissing,
+        AskError::Unsupported(_) | AskError::NotInRevision { .. } => Reason::CapabilityMissing,
         AskError::Rejected(_) => Reason::Rejected,
         AskError::Invalid(_) => Reason::Unparsable,
         AskError::Timeout => Reason::TimedOut,
@@ -253,11 +253,14 @@ fn fell_back(cx: &Cx, key: &str, kind: AskKind, why: &Short) {
 async fn refuse(cx: &Cx, key: &str, why: Short) -> ! {
     match why {
         Short::Missing(missing) => {
-            let mut error = Error::missing_capability(&missing);
-            if cx.missing_by_policy(&missing) {
+            let error = if cx.missing_by_policy(&missing) {
                 // The client declared it: say why it counts as missing all the same.
+                let mut error = Error::missing_capability(&missing);
                 error.message.push_str(POLICY_SAYS);
-            }
+                error
+            } else {
+                Error::missing_capability_at(&missing, cx.revision())
+            };
             cx.end(Ending::Error(error)).await
         }
         Short::Client(why, _) => {

@@ -90,7 +90,7 @@ impl Rendered for Url {
 
     fn failed(&self, key: &'static str, why: &AskError) -> Failed<Answer<UrlFlow>> {
         match why {
-            AskError::Unsupported(_) => Failed::Fallback,
+            AskError::Unsupported(_) | AskError::NotInRevision { .. } => Failed::Fallback,
             AskError::Timeout => Failed::Answer(Answer::Cancel),
             other => Failed::End(format!("Could not ask `{key}`: {other}")),
         }

@@ -1,5 +1,5 @@
 //! What the instances of a fleet share, so that the fleet behaves as one server: the replay
-//! guard (a round is taken once, on whichever instance), the effect ledger
+//! guard (a round is taken for one set of answers, on whichever instance), the effect ledger
 //! ([`Cx::once`](crate::Cx::once): an effect happens once) and the task store (any instance
 //! answers for any task).
 //!
@@ -16,7 +16,9 @@
 mod redis;
 
 #[cfg(feature = "redis")]
-pub use self::redis::{ConnectError, Redis, RedisLedger, RedisReplayGuard, RedisTaskStore};
+pub use self::redis::{
+    ConnectError, Persistence, Redis, RedisLedger, RedisReplayGuard, RedisTaskStore,
+};
 
 use crate::state::{ErasedGuard, ErasedLedger, Ledger, ReplayGuard};
 use crate::tasks::{ErasedTaskStore, TaskStore};

@@ -1,10 +1,11 @@
 //! The effect ledger: what [`Cx::once`](crate::Cx::once) records, so that an effect keyed by a
 //! flow happens once across every instance that shares the ledger (design §19.1).
 //!
-//! The replay guard refuses a round sent twice; the ledger is what still holds when the guard
-//! cannot (it forgot the round, it is not shared, or it is off): the outcome of an effect is
-//! recorded under its flow and name, and a later run of the same flow finds the outcome instead
-//! of doing the effect again.
+//! The replay guard refuses a round sent again with other answers and serves it sent again
+//! unchanged; the ledger keeps the effect once then, and still holds where the guard cannot
+//! (it forgot the round, it is not shared, or it is off): the outcome of an effect is recorded
+//! under its flow and name, and a later run of the same flow finds the outcome instead of doing
+//! the effect again.
 
 use std::collections::{BinaryHeap, HashMap};
 use std::fmt;
@@ -40,9 +41,14 @@ pub enum Claim {
 /// Records the outcome of effects, each under a key naming its flow and the effect, so each
 /// effect happens once (see [`Cx::once`](crate::Cx::once)).
 ///
+/// A claim is made by a *claimant*, a random id of the one run that claims: only that run
+/// records the outcome or gives the claim back, so a claim that reached the store after its
+/// run stopped waiting for it (the store stalled) can be given back by that run once the store
+/// answers again, and is never taken for another's.
+///
 /// [`MemoryLedger`] is the default (one process). A fleet shares one store with
 /// [`Server::shared_state`](crate::Server::shared_state) (`RedisLedger`, feature `redis`). A
-/// store of your own implements the three steps atomically per key:
+/// store of your own implements each step atomically per key:
 ///
 /// ```
 /// use rondo_mcp::state::{Claim, Ledger, LedgerError};
@@ -50,61 +56,86 @@ pub enum Claim {
 /// use std::sync::Mutex;
 /// use std::time::SystemTime;
 ///
-/// /// Never forgets (a sketch: a real store expires entries at `expires_at`).
+/// /// Key to `Err(claimant)` while claimed, `Ok(outcome)` once recorded. Never forgets (a
+/// /// sketch: a real store expires entries at `expires_at`, and `extend` moves that later).
 /// #[derive(Default)]
-/// struct Book(Mutex<HashMap<String, Option<String>>>);
+/// struct Book(Mutex<HashMap<String, Result<String, String>>>);
 ///
 /// impl Ledger for Book {
 ///     async fn claim(
 ///         &self,
 ///         key: &str,
+///         claimant: &str,
 ///         _expires_at: SystemTime,
 ///         _now: SystemTime,
 ///     ) -> Result<Claim, LedgerError> {
 ///         let mut book = self.0.lock().unwrap();
 ///         Ok(match book.get(key) {
 ///             None => {
-///                 book.insert(key.to_owned(), None);
+///                 book.insert(key.to_owned(), Err(claimant.to_owned()));
 ///                 Claim::First
 ///             }
-///             Some(None) => Claim::Running,
-///             Some(Some(done)) => Claim::Done(done.clone()),
+///             Some(Err(_)) => Claim::Running,
+///             Some(Ok(done)) => Claim::Done(done.clone()),
 ///         })
 ///     }
-///     async fn record(&self, key: &str, outcome: &str) -> Result<(), LedgerError> {
-///         self.0.lock().unwrap().insert(key.to_owned(), Some(outcome.to_owned()));
+///     async fn record(&self, key: &str, claimant: &str, outcome: &str) -> Result<(), LedgerError> {
+///         let mut book = self.0.lock().unwrap();
+///         if book.get(key) == Some(&Err(claimant.to_owned())) {
+///             book.insert(key.to_owned(), Ok(outcome.to_owned()));
+///         }
 ///         Ok(())
 ///     }
-///     async fn release(&self, key: &str) -> Result<(), LedgerError> {
+///     async fn release(&self, key: &str, claimant: &str) -> Result<(), LedgerError> {
 ///         let mut book = self.0.lock().unwrap();
-///         if book.get(key) == Some(&None) {
+///         if book.get(key) == Some(&Err(claimant.to_owned())) {
 ///             book.remove(key);
 ///         }
 ///         Ok(())
 ///     }
+///     async fn extend(&self, _key: &str, _until: SystemTime) -> Result<(), LedgerError> {
+///         Ok(()) // never forgets
+///     }
 /// }
 /// ```
 pub trait Ledger: Send + Sync + 'static {
-    /// Claims `key` if nothing is under it (keeping the claim, and later the outcome, until
-    /// `expires_at`), else tells what is there. `now` is the server's clock.
+    /// Claims `key` for `claimant` if nothing is under it (keeping the claim, and later the
+    /// outcome, until `expires_at`), else tells what is there. `now` is the server's clock.
     fn claim(
         &self,
         key: &str,
+        claimant: &str,
         expires_at: SystemTime,
         now: SystemTime,
     ) -> impl Future<Output = Result<Claim, LedgerError>> + Send;
 
-    /// Records `outcome` under `key`, which the caller claimed; it replaces the claim and keeps
-    /// its expiry.
+    /// Records `outcome` under `key` when `claimant` holds its claim; it replaces the claim
+    /// and keeps its expiry.
     fn record(
         &self,
         key: &str,
+        claimant: &str,
         outcome: &str,
     ) -> impl Future<Output = Result<(), LedgerError>> + Send;
 
-    /// Gives up the caller's claim on `key` without an outcome: the effect failed before doing
-    /// anything, and may be tried again. An outcome already recorded stays.
-    fn release(&self, key: &str) -> impl Future<Output = Result<(), LedgerError>> + Send;
+    /// Gives up `claimant`'s claim on `key` without an outcome: the effect failed before doing
+    /// anything, or was never started, and may be tried again. Anything else under `key` (an
+    /// outcome, another's claim) stays.
+    fn release(
+        &self,
+        key: &str,
+        claimant: &str,
+    ) -> impl Future<Output = Result<(), LedgerError>> + Send;
+
+    /// Keeps what is under `key` (a claim or an outcome) at least until `until`; never
+    /// shortens its life. [`Cx::once`](crate::Cx::once) calls it for each effect of a flow
+    /// before a round seals the flow's next state, so that the record outlives every round
+    /// that can still reach it.
+    fn extend(
+        &self,
+        key: &str,
+        until: SystemTime,
+    ) -> impl Future<Output = Result<(), LedgerError>> + Send;
 }
 
 /// Why a [`Ledger`] cannot answer (full, or its store unreachable). [`Cx::once`](crate::Cx::once)
@@ -140,35 +171,59 @@ pub(crate) trait ErasedLedger: Send + Sync {
     fn dyn_claim<'a>(
         &'a self,
         key: &'a str,
+        claimant: &'a str,
         expires_at: SystemTime,
         now: SystemTime,
     ) -> BoxFuture<'a, Result<Claim, LedgerError>>;
     fn dyn_record<'a>(
         &'a self,
         key: &'a str,
+        claimant: &'a str,
         outcome: &'a str,
     ) -> BoxFuture<'a, Result<(), LedgerError>>;
-    fn dyn_release<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), LedgerError>>;
+    fn dyn_release<'a>(
+        &'a self,
+        key: &'a str,
+        claimant: &'a str,
+    ) -> BoxFuture<'a, Result<(), LedgerError>>;
+    fn dyn_extend<'a>(
+        &'a self,
+        key: &'a str,
+        until: SystemTime,
+    ) -> BoxFuture<'a, Result<(), LedgerError>>;
 }
 
 impl<L: Ledger> ErasedLedger for L {
     fn dyn_claim<'a>(
         &'a self,
         key: &'a str,
+        claimant: &'a str,
         expires_at: SystemTime,
         now: SystemTime,
     ) -> BoxFuture<'a, Result<Claim, LedgerError>> {
-        Box::pin(self.claim(key, expires_at, now))
+        Box::pin(self.claim(key, claimant, expires_at, now))
     }
     fn dyn_record<'a>(
         &'a self,
         key: &'a str,
+        claimant: &'a str,
         outcome: &'a str,
     ) -> BoxFuture<'a, Result<(), LedgerError>> {
-        Box::pin(self.record(key, outcome))
+        Box::pin(self.record(key, claimant, outcome))
     }
-    fn dyn_release<'a>(&'a self, key: &'a str) -> BoxFuture<'a, Result<(), LedgerError>> {
-        Box::pin(self.release(key))
+    fn dyn_release<'a>(
+        &'a self,
+        key: &'a str,
+        claimant: &'a str,
+    ) -> BoxFuture<'a, Result<(), LedgerError>> {
+        Box::pin(self.release(key, claimant))
+    }
+    fn dyn_extend<'a>(
+        &'a self,
+        key: &'a str,
+        until: SystemTime,
+    ) -> BoxFuture<'a, Result<(), LedgerError>> {
+        Box::pin(self.extend(key, until))
     }
 }
 
@@ -185,10 +240,20 @@ pub struct MemoryLedger {
 
 #[derive(Default)]
 struct Book {
-    /// Key to (expiry in ms since the epoch, outcome once recorded).
-    entries: HashMap<String, (u64, Option<String>)>,
-    /// The same keys, soonest expiry first.
+    /// Key to its expiry in ms since the epoch, and what is there.
+    entries: HashMap<String, (u64, Entry)>,
+    /// The same keys, soonest expiry first (a key extended is queued again; a stale queue
+    /// entry, whose time is not the key's expiry, is skipped).
     queue: BinaryHeap<std::cmp::Reverse<(u64, String)>>,
+}
+
+/// What a key holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Entry {
+    /// Claimed by this claimant, no outcome yet.
+    Claimed(String),
+    /// The recorded outcome.
+    Done(String),
 }
 
 impl MemoryLedger {
@@ -213,7 +278,13 @@ impl MemoryLedger {
         self.len() == 0
     }
 
-    fn take(&self, key: &str, expires_ms: u64, now_ms: u64) -> Result<Claim, LedgerError> {
+    fn take(
+        &self,
+        key: &str,
+        claimant: &str,
+        expires_ms: u64,
+        now_ms: u64,
+    ) -> Result<Claim, LedgerError> {
         let mut book = crate::sync::lock(&self.book);
         while let Some(std::cmp::Reverse((at, _))) = book.queue.peek() {
             if *at >= now_ms {
@@ -226,8 +297,8 @@ impl MemoryLedger {
             }
         }
         match book.entries.get(key) {
-            Some((_, Some(done))) => return Ok(Claim::Done(done.clone())),
-            Some((_, None)) => return Ok(Claim::Running),
+            Some((_, Entry::Done(done))) => return Ok(Claim::Done(done.clone())),
+            Some((_, Entry::Claimed(_))) => return Ok(Claim::Running),
             None => {}
         }
         if book.entries.len() >= self.max_entries {
@@ -236,10 +307,37 @@ impl MemoryLedger {
                 self.max_entries
             )));
         }
-        book.entries.insert(key.to_owned(), (expires_ms, None));
+        book.entries.insert(
+            key.to_owned(),
+            (expires_ms, Entry::Claimed(claimant.to_owned())),
+        );
         book.queue
             .push(std::cmp::Reverse((expires_ms, key.to_owned())));
         Ok(Claim::First)
+    }
+
+    /// Applies `change` to the entry under `key` when `claimant` holds its claim.
+    fn if_claimed_by(&self, key: &str, claimant: &str, change: impl FnOnce(&mut Book)) {
+        let mut book = crate::sync::lock(&self.book);
+        if book
+            .entries
+            .get(key)
+            .is_some_and(|(_, e)| matches!(e, Entry::Claimed(c) if c == claimant))
+        {
+            change(&mut book);
+        }
+    }
+
+    fn extend_to(&self, key: &str, until_ms: u64) {
+        let mut book = crate::sync::lock(&self.book);
+        let Some(entry) = book.entries.get_mut(key) else {
+            return;
+        };
+        if entry.0 < until_ms {
+            entry.0 = until_ms;
+            book.queue
+                .push(std::cmp::Reverse((until_ms, key.to_owned())));
+        }
     }
 }
 
@@ -262,26 +360,28 @@ impl Ledger for MemoryLedger {
     async fn claim(
         &self,
         key: &str,
+        claimant: &str,
         expires_at: SystemTime,
         now: SystemTime,
     ) -> Result<Claim, LedgerError> {
-        self.take(key, ms(expires_at), ms(now))
+        self.take(key, claimant, ms(expires_at), ms(now))
     }
-    async fn record(&self, key: &str, outcome: &str) -> Result<(), LedgerError> {
-        if let Some(entry) = crate::sync::lock(&self.book).entries.get_mut(key) {
-            entry.1 = Some(outcome.to_owned());
-        }
+    async fn record(&self, key: &str, claimant: &str, outcome: &str) -> Result<(), LedgerError> {
+        self.if_claimed_by(key, claimant, |book| {
+            if let Some(entry) = book.entries.get_mut(key) {
+                entry.1 = Entry::Done(outcome.to_owned());
+            }
+        });
         Ok(())
     }
-    async fn release(&self, key: &str) -> Result<(), LedgerError> {
-        let mut book = crate::sync::lock(&self.book);
-        if book
-            .entries
-            .get(key)
-            .is_some_and(|(_, done)| done.is_none())
-        {
+    async fn release(&self, key: &str, claimant: &str) -> Result<(), LedgerError> {
+        self.if_claimed_by(key, claimant, |book| {
             book.entries.remove(key);
-        }
+        });
+        Ok(())
+    }
+    async fn extend(&self, key: &str, until: SystemTime) -> Result<(), LedgerError> {
+        self.extend_to(key, ms(until));
         Ok(())
     }
 }
@@ -304,51 +404,77 @@ mod tests {
     #[test]
     fn a_key_is_claimed_once_then_running_then_done_until_it_expires() {
         let l = MemoryLedger::new(8);
-        assert_eq!(l.take("f/order", 1_000, 0), Ok(Claim::First));
-        assert_eq!(l.take("f/order", 1_000, 10), Ok(Claim::Running));
-        futures_executor(l.record("f/order", "{\"n\":1}")).unwrap();
+        assert_eq!(l.take("f/order", "a", 1_000, 0), Ok(Claim::First));
+        assert_eq!(l.take("f/order", "b", 1_000, 10), Ok(Claim::Running));
+        ready(l.record("f/order", "b", "{\"n\":2}")).unwrap();
         assert_eq!(
-            l.take("f/order", 1_000, 20),
+            l.take("f/order", "c", 1_000, 10),
+            Ok(Claim::Running),
+            "b holds no claim"
+        );
+        ready(l.record("f/order", "a", "{\"n\":1}")).unwrap();
+        assert_eq!(
+            l.take("f/order", "c", 1_000, 20),
             Ok(Claim::Done("{\"n\":1}".into()))
         );
         // Still kept at the expiry instant, forgotten after it.
         assert_eq!(
-            l.take("f/order", 9_000, 1_000),
+            l.take("f/order", "c", 9_000, 1_000),
             Ok(Claim::Done("{\"n\":1}".into()))
         );
-        assert_eq!(l.take("g/order", 9_000, 1_001), Ok(Claim::First));
+        assert_eq!(l.take("g/order", "c", 9_000, 1_001), Ok(Claim::First));
         assert_eq!(l.len(), 1);
     }
 
     #[test]
-    fn a_released_claim_is_claimed_again_but_an_outcome_is_never_released() {
+    fn only_the_claimant_releases_and_an_outcome_is_never_released() {
         let l = MemoryLedger::new(8);
-        assert_eq!(l.take("a", 1_000, 0), Ok(Claim::First));
-        futures_executor(l.release("a")).unwrap();
-        assert_eq!(l.take("a", 1_000, 0), Ok(Claim::First));
-        futures_executor(l.record("a", "1")).unwrap();
-        futures_executor(l.release("a")).unwrap();
-        assert_eq!(l.take("a", 1_000, 0), Ok(Claim::Done("1".into())));
+        assert_eq!(l.take("a", "x", 1_000, 0), Ok(Claim::First));
+        ready(l.release("a", "y")).unwrap();
+        assert_eq!(l.take("a", "y", 1_000, 0), Ok(Claim::Running), "not y's");
+        ready(l.release("a", "x")).unwrap();
+        assert_eq!(l.take("a", "y", 1_000, 0), Ok(Claim::First));
+        ready(l.record("a", "y", "1")).unwrap();
+        ready(l.release("a", "y")).unwrap();
+        assert_eq!(l.take("a", "z", 1_000, 0), Ok(Claim::Done("1".into())));
+    }
+
+    #[test]
+    fn an_extended_entry_outlives_its_first_expiry_and_is_never_shortened() {
+        let l = MemoryLedger::new(8);
+        assert_eq!(l.take("f/pay", "x", 1_000, 0), Ok(Claim::First));
+        ready(l.record("f/pay", "x", "\"paid\"")).unwrap();
+        ready(l.extend("f/pay", at_ms(5_000))).unwrap();
+        ready(l.extend("f/pay", at_ms(2_000))).unwrap();
+        // The first queue entry (1 000) passes without forgetting it.
+        assert_eq!(
+            l.take("f/pay", "y", 9_000, 4_000),
+            Ok(Claim::Done("\"paid\"".into()))
+        );
+        assert_eq!(l.take("f/pay", "y", 9_000, 5_001), Ok(Claim::First));
+        // Extending what is not there does nothing.
+        ready(l.extend("nothing", at_ms(9_000))).unwrap();
+        assert_eq!(l.len(), 1);
     }
 
     #[test]
     fn at_the_bound_new_claims_are_refused_and_nothing_is_forgotten_early() {
         let l = MemoryLedger::new(2);
-        assert_eq!(l.take("a", 100, 0), Ok(Claim::First));
-        assert_eq!(l.take("b", 200, 0), Ok(Claim::First));
-        let full = l.take("c", 300, 50).unwrap_err();
+        assert_eq!(l.take("a", "x", 100, 0), Ok(Claim::First));
+        assert_eq!(l.take("b", "x", 200, 0), Ok(Claim::First));
+        let full = l.take("c", "x", 300, 50).unwrap_err();
         assert!(full.message().contains("2 effects"), "{full}");
         assert_eq!(
-            l.take("a", 100, 50),
+            l.take("a", "y", 100, 50),
             Ok(Claim::Running),
             "kept at the bound"
         );
-        assert_eq!(l.take("c", 300, 101), Ok(Claim::First), "a expired");
+        assert_eq!(l.take("c", "x", 300, 101), Ok(Claim::First), "a expired");
         assert_eq!(l.len(), 2);
     }
 
     /// Runs a ready future (the memory ledger's never wait).
-    fn futures_executor<T>(f: impl Future<Output = T>) -> T {
+    fn ready<T>(f: impl Future<Output = T>) -> T {
         let mut f = std::pin::pin!(f);
         let waker = std::task::Waker::noop();
         match f.as_mut().poll(&mut std::task::Context::from_waker(waker)) {

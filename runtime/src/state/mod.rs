@@ -19,11 +19,11 @@ mod replay;
 pub use clock::{Clock, SystemClock};
 pub use keys::{KeyRing, KeyRingError, SealError};
 pub use ledger::{Claim, Ledger, LedgerError, MAX_OUTCOME_BYTES, MemoryLedger, ONCE_WAIT};
-pub use replay::{GuardError, MemoryReplayGuard, ReplayGuard};
+pub use replay::{GuardError, MemoryReplayGuard, ReplayGuard, RoundUse};
 
 pub(crate) use keys::random_id;
 pub(crate) use ledger::{ErasedLedger, at_ms};
-pub(crate) use replay::ErasedGuard;
+pub(crate) use replay::{ErasedGuard, fingerprint};
 
 use crate::protocol::{Error, JsonObject};
 use serde::{Deserialize, Serialize};
@@ -105,6 +105,9 @@ pub(crate) struct Carried {
     /// When each out-of-band flow (a URL-mode question's page) started to be waited for, in ms
     /// since the epoch, by question key: the waiting's time budget runs from there.
     pub flows: BTreeMap<String, u64>,
+    /// The names of the effects this flow recorded with [`Cx::once`](crate::Cx::once): every
+    /// round that seals the next state renews their records to outlive it.
+    pub once: Vec<String>,
 }
 
 /// The sealed payload: the binding, an expiry, and what the round carried. Short field names
@@ -138,6 +141,8 @@ struct Payload {
     waits: u32,
     #[serde(rename = "f", default, skip_serializing_if = "BTreeMap::is_empty")]
     flows: BTreeMap<String, u64>,
+    #[serde(rename = "o", default, skip_serializing_if = "Vec::is_empty")]
+    once: Vec<String>,
 }
 
 fn is_zero(n: &u32) -> bool {
@@ -160,6 +165,7 @@ impl Payload {
             memo: carried.memo,
             waits: carried.waits,
             flows: carried.flows,
+            once: carried.once,
         }
     }
 
@@ -192,6 +198,7 @@ impl Payload {
             memo: self.memo,
             waits: self.waits,
             flows: self.flows,
+            once: self.once,
         }
     }
 }
@@ -345,6 +352,7 @@ mod tests {
             memo: JsonObject::new(),
             waits: 1,
             flows: BTreeMap::from([("pay".to_owned(), 7)]),
+            once: vec!["order".to_owned()],
         };
         let keys = KeyRing::new(1, [3; 32]);
         let token = codec(&keys, 0).seal(binding(), carried.clone()).unwrap();

@@ -1,7 +1,8 @@
 //! Newline-delimited JSON-RPC over a byte stream: stdin/stdout, or any `AsyncRead`/`AsyncWrite`
 //! pair (the in-memory test client uses a duplex pipe).
 //!
-//! One line in, one message. Each request's answer is polled once on the reader: one that is
+//! One line in, one message (in a 2025-03-26 session a line may be a JSON-RPC batch: its
+//! requests' responses go out together, as one array). Each request's answer is polled once on the reader: one that is
 //! ready then (a tool that waits on nothing, a list) is answered with no task spawned; one that
 //! is not goes on in its own task. Those run concurrently, up to `Server::max_in_flight` at
 //! once; more wait, in the order they came, for a place. While their lines add up to
@@ -18,6 +19,7 @@
 pub(crate) mod pipes;
 
 use crate::backchannel::Outbound;
+use crate::batch_reply::BatchPart;
 use crate::dispatch::{Conn, Engine, Route, poll_first};
 use crate::era::{self, Era, ModernMeta, Signals};
 use crate::handler::Handler;
@@ -59,7 +61,7 @@ type InFlight = Arc<Mutex<HashMap<RequestId, Flight>>>;
 /// read) and the length of its line, in the order they came.
 #[derive(Default)]
 struct Waiting {
-    requests: VecDeque<(Request, Route, usize)>,
+    requests: VecDeque<(Request, Route, usize, Option<BatchPart>)>,
     bytes: usize,
 }
 
@@ -69,25 +71,24 @@ impl Waiting {
         !self.requests.is_empty() && self.bytes >= max_message_bytes
     }
 
-    fn push(&mut self, req: Request, route: Route, bytes: usize) {
+    fn push(&mut self, req: Request, route: Route, bytes: usize, part: Option<BatchPart>) {
         self.bytes += bytes;
-        self.requests.push_back((req, route, bytes));
+        self.requests.push_back((req, route, bytes, part));
     }
 
-    fn pop(&mut self) -> Option<(Request, Route)> {
-        let (req, route, bytes) = self.requests.pop_front()?;
+    fn pop(&mut self) -> Option<(Request, Route, Option<BatchPart>)> {
+        let (req, route, bytes, part) = self.requests.pop_front()?;
         self.bytes -= bytes;
-        Some((req, route))
+        Some((req, route, part))
     }
 
     /// Drops the first waiting request with `id`: a cancelled request that never started.
-    fn cancel(&mut self, id: &RequestId) -> bool {
-        let Some(at) = self.requests.iter().position(|(r, ..)| &r.id == id) else {
-            return false;
-        };
-        let (_, _, bytes) = self.requests.remove(at).expect("found above");
+    /// Its batch, if it came in one, is told it ends unanswered.
+    fn cancel(&mut self, id: &RequestId) -> Option<Option<BatchPart>> {
+        let at = self.requests.iter().position(|(r, ..)| &r.id == id)?;
+        let (_, _, bytes, part) = self.requests.remove(at).expect("found above");
         self.bytes -= bytes;
-        true
+        Some(part)
     }
 }
 
@@ -192,18 +193,47 @@ impl<H: Handler> StdioConn<H> {
         if line.trim().is_empty() {
             return;
         }
-        let msg = match Inbound::parse_str(line) {
+        if protocol::is_batch(line)
+            && self
+                .session
+                .as_ref()
+                .is_some_and(|s| s.revision.has_batches())
+        {
+            return self.on_batch(line).await;
+        }
+        self.on_message(line, line.len(), None).await
+    }
+
+    /// One message: a line, or an entry of a batch (`part`, for the answer to its request).
+    async fn on_message(&mut self, text: &str, bytes: usize, part: Option<BatchPart>) {
+        let msg = match Inbound::parse_str(text) {
             Ok(msg) => msg,
-            Err(rej) => return self.reject(rej.id.as_ref(), rej.error).await,
+            Err(rej) => {
+                let e = Message::error(rej.id.as_ref(), &rej.error);
+                return self.deliver(part, Some(e)).await;
+            }
         };
         let signals = Signals {
             session: self.session.is_some(),
             ..Signals::of(&msg)
         };
+        let (req, part) = match msg {
+            Inbound::Request(req) => (req, part),
+            // Not a request: nothing to answer, in a batch or not.
+            other => {
+                self.on_other(other).await;
+                return self.deliver(part, None).await;
+            }
+        };
+        self.on_request(req, signals, bytes, part).await
+    }
+
+    /// A notification or a response (a valid one or not).
+    async fn on_other(&mut self, msg: Inbound) {
         match msg {
-            Inbound::Request(req) => self.on_request(req, signals, line.len()).await,
+            Inbound::Request(_) => {}
             Inbound::Notification { method, params } => {
-                self.on_notification(&method, params.as_ref())
+                self.on_notification(&method, params.as_ref()).await
             }
             Inbound::Response { id, outcome } => {
                 let routed = self
@@ -229,10 +259,53 @@ impl<H: Handler> StdioConn<H> {
         tracing::warn!(%id, %reason, failed, "a response that is no valid answer");
     }
 
+    /// A 2025-03-26 session's batch: each entry is served as a message of its own, and the
+    /// responses to its requests go out together, as one array, when the last one is
+    /// answered. Its requests wait for a place like any others.
+    async fn on_batch(&mut self, line: &str) {
+        let entries = match protocol::batch_entries(line) {
+            Ok(entries) => entries,
+            Err(rej) => return self.reject(rej.id.as_ref(), rej.error).await,
+        };
+        let batch = BatchPart::new(entries.len(), self.out.clone());
+        for entry in entries {
+            self.on_message(entry, entry.len(), Some(batch.part()))
+                .await;
+        }
+        // The batch's own share: once its entries are read, it ends with the last answer.
+        batch.done(None).await;
+    }
+
+    /// Sends `reply` on the connection, or adds it to the answer of the batch it came in.
+    async fn deliver(&self, part: Option<BatchPart>, reply: Option<Message>) {
+        match part {
+            Some(part) => part.done(reply).await,
+            None => {
+                if let Some(msg) = reply {
+                    self.out.send(msg).await;
+                }
+            }
+        }
+    }
+
     /// Serves a request in its era (`era.rs`): `initialize` opens the session, the session's
     /// requests are served in it, anything else is a stateless 2026-07-28 request.
-    async fn on_request(&mut self, mut req: Request, signals: Signals, bytes: usize) {
+    async fn on_request(
+        &mut self,
+        mut req: Request,
+        signals: Signals,
+        bytes: usize,
+        part: Option<BatchPart>,
+    ) {
         let route = match (era::select(signals), &self.session) {
+            // 2025-03-26 § Lifecycle: "The initialization request MUST NOT be part of a
+            // JSON-RPC batch".
+            (Era::Initialize, _) if part.is_some() => {
+                let e = Error::invalid_request("`initialize` must not be part of a batch");
+                return self
+                    .deliver(part, Some(Message::error(Some(&req.id), &e)))
+                    .await;
+            }
             (Era::Initialize, _) => return self.initialize(&req).await,
             (Era::Session, Some(session)) => Route::Legacy(session.clone()),
             _ => Route::Modern(ModernMeta::check(req.params.meta.take())),
@@ -240,19 +313,19 @@ impl<H: Handler> StdioConn<H> {
         if !self.waiting.requests.is_empty()
             || lock(&self.in_flight).len() >= self.engine.config.max_in_flight
         {
-            return self.waiting.push(req, route, bytes);
+            return self.waiting.push(req, route, bytes, part);
         }
-        self.spawn(req, route).await
+        self.spawn(req, route, part).await
     }
 
     /// Starts waiting requests, in order, while fewer than `max_in_flight` run.
     async fn start_waiting(&mut self) {
         let limit = self.engine.config.max_in_flight;
         while lock(&self.in_flight).len() < limit.max(1) {
-            let Some((req, route)) = self.waiting.pop() else {
+            let Some((req, route, part)) = self.waiting.pop() else {
                 return;
             };
-            self.spawn(req, route).await;
+            self.spawn(req, route, part).await;
         }
     }
 
@@ -309,10 +382,12 @@ impl<H: Handler> StdioConn<H> {
     /// before the reader reads the next line. One that is still pending (it sleeps, awaits
     /// I/O, asks the client, listens) is registered and goes on in its own task, so it never
     /// holds up the next line and `notifications/cancelled` drops it (design §23).
-    async fn spawn(&mut self, req: Request, route: Route) {
+    async fn spawn(&mut self, req: Request, route: Route, part: Option<BatchPart>) {
         if lock(&self.in_flight).contains_key(&req.id) {
             let e = Error::invalid_request("a request with this id is already in flight");
-            return self.reject(Some(&req.id), e).await;
+            return self
+                .deliver(part, Some(Message::error(Some(&req.id), &e)))
+                .await;
         }
         let (id, listen) = (req.id.clone(), req.method == Method::Listen);
         let cancel = CancellationToken::new();
@@ -330,11 +405,7 @@ impl<H: Handler> StdioConn<H> {
         });
         let first = poll_first(answer.as_mut()).await;
         match first {
-            Ok(Poll::Ready((reply, _))) => {
-                if let Some(msg) = reply {
-                    self.out.send(msg).await;
-                }
-            }
+            Ok(Poll::Ready((reply, _))) => self.deliver(part, reply).await,
             Ok(Poll::Pending) => {
                 self.serials += 1;
                 let serial = self.serials;
@@ -348,10 +419,14 @@ impl<H: Handler> StdioConn<H> {
                 self.tasks.spawn(async move {
                     let (reply, conn) = answer.await;
                     forget(&in_flight, &id, serial);
-                    if let Some(msg) = reply
-                        && !conn.cancel.is_cancelled()
-                    {
-                        conn.out.send(msg).await;
+                    let reply = reply.filter(|_| !conn.cancel.is_cancelled());
+                    match part {
+                        Some(part) => part.done(reply).await,
+                        None => {
+                            if let Some(msg) = reply {
+                                conn.out.send(msg).await;
+                            }
+                        }
                     }
                 });
             }
@@ -360,12 +435,13 @@ impl<H: Handler> StdioConn<H> {
             Err(_) => {
                 tracing::error!(%id, "serving a request panicked");
                 let e = Error::internal("The server failed with an internal error");
-                self.reject(Some(&id), e).await
+                self.deliver(part, Some(Message::error(Some(&id), &e)))
+                    .await
             }
         }
     }
 
-    fn on_notification(&mut self, method: &Method, params: Option<&JsonObject>) {
+    async fn on_notification(&mut self, method: &Method, params: Option<&JsonObject>) {
         match method {
             Method::Cancelled => {
                 let Some(id) = protocol::cancelled_request(params) else {
@@ -375,7 +451,9 @@ impl<H: Handler> StdioConn<H> {
                 match flight {
                     Some(flight) => flight.cancel.cancel(),
                     None => {
-                        self.waiting.cancel(&id);
+                        if let Some(Some(part)) = self.waiting.cancel(&id) {
+                            part.done(None).await;
+                        }
                     }
                 }
             }

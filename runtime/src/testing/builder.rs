@@ -6,7 +6,7 @@ use super::{Frame, Script, TestClient, Validator};
 use crate::handler::Handler;
 use crate::protocol::{ClientCapabilities, Error, Implementation, Revision};
 use crate::server::Server;
-use serde_json::json;
+use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::marker::PhantomData;
 use std::sync::atomic::AtomicI64;
@@ -117,8 +117,9 @@ impl<H> TestClientBuilder<H> {
             echo: self.echo,
         }
     }
-    /// Starts the server on an in-memory pipe (or takes the peer's pipe) and, on 2025-11-25,
-    /// performs the handshake.
+    /// Starts the server on an in-memory pipe (or takes the peer's pipe) and, at a handshake
+    /// revision (2025-11-25 and before), performs the handshake: it fails when the server
+    /// answers another protocol version than the client's.
     pub async fn connect(self) -> Result<TestClient, Error> {
         let pipe = (self.start)();
         let shared = Arc::new(Shared {
@@ -146,10 +147,20 @@ impl<H> TestClientBuilder<H> {
         if !client.revision.is_modern() {
             let params = json!({
                 "protocolVersion": client.revision.as_str(),
-                "capabilities": client.capabilities,
+                "capabilities": in_revision_words(&client.capabilities, client.revision),
                 "clientInfo": client.client_info,
             });
-            client.initialized = Some(client.raw_request("initialize", params).await?);
+            let result = client.raw_request("initialize", params).await?;
+            // As the official clients do: a version other than the one asked for ends it.
+            let agreed = result.get("protocolVersion").and_then(Value::as_str);
+            if agreed != Some(client.revision.as_str()) {
+                return Err(Error::internal(format!(
+                    "the server answered protocolVersion {}; this client speaks {}",
+                    agreed.unwrap_or("(none)"),
+                    client.revision
+                )));
+            }
+            client.initialized = Some(result);
             client.notify("notifications/initialized", json!({})).await;
         }
         Ok(client)
@@ -245,4 +256,22 @@ impl TestClient {
             echo: None,
         }
     }
+}
+
+/// The capabilities as a client of `revision` declares them: only what its revision has (no
+/// elicitation before 2025-06-18, no URL mode, sampling tools, `tasks` or `extensions` before
+/// 2025-11-25), and 2025-06-18's form elicitation as `elicitation: {}`, its only mode.
+fn in_revision_words(caps: &ClientCapabilities, revision: Revision) -> ClientCapabilities {
+    if revision >= Revision::V2025_11_25 {
+        return caps.clone();
+    }
+    let form = caps.elicitation_form();
+    let mut caps = caps.clone().read_at(revision);
+    if let Some(e) = &mut caps.elicitation {
+        *e = Default::default();
+    }
+    if !form {
+        caps.elicitation = None;
+    }
+    caps
 }

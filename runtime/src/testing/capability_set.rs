@@ -1,6 +1,8 @@
 //! The client capabilities that decide what a server may ask, one combination at a time.
 
-use crate::protocol::{ClientCapabilities, ElicitationCapability, JsonObject, SamplingCapability};
+use crate::protocol::{
+    ClientCapabilities, ElicitationCapability, JsonObject, Revision, SamplingCapability,
+};
 use serde_json::Value;
 use std::fmt;
 
@@ -75,6 +77,29 @@ impl CapabilitySet {
         }
         if self.roots {
             caps.roots = Some(JsonObject::new());
+        }
+        caps
+    }
+
+    /// Whether a client of `revision` can declare this combination: before 2025-06-18 there
+    /// is no elicitation, and before 2025-11-25 no URL mode and no sampling with tools.
+    pub fn declarable_at(self, revision: Revision) -> bool {
+        let (elicitation, newest) = (
+            revision >= Revision::V2025_06_18,
+            revision >= Revision::V2025_11_25,
+        );
+        (elicitation || !self.form) && (newest || (!self.url && !self.sampling_tools))
+    }
+
+    /// The capabilities a client of `revision` declaring this combination sends, in that
+    /// revision's words: a 2025-06-18 client declares form elicitation as `elicitation: {}`
+    /// (its only mode); later ones spell each mode out.
+    pub fn capabilities_at(self, revision: Revision) -> ClientCapabilities {
+        let mut caps = self.capabilities();
+        if revision < Revision::V2025_11_25
+            && let Some(e) = &mut caps.elicitation
+        {
+            *e = ElicitationCapability::default();
         }
         caps
     }
@@ -190,5 +215,30 @@ mod tests {
             "{elicitation.form, elicitation.url, sampling.tools, roots}"
         );
         assert_eq!(CapabilitySet::NONE.to_string(), "{}");
+    }
+
+    #[test]
+    fn each_revision_declares_what_it_has_in_its_own_words() {
+        let count = |r| {
+            CapabilitySet::all()
+                .into_iter()
+                .filter(|c| c.declarable_at(r))
+                .count()
+        };
+        assert_eq!(count(Revision::V2024_11_05), 4);
+        assert_eq!(count(Revision::V2025_03_26), 4);
+        assert_eq!(count(Revision::V2025_06_18), 8);
+        assert_eq!(count(Revision::V2025_11_25), 24);
+        assert_eq!(count(Revision::V2026_07_28), 24);
+        let form = CapabilitySet {
+            form: true,
+            ..CapabilitySet::NONE
+        };
+        let wire = |r| serde_json::to_value(form.capabilities_at(r)).unwrap();
+        assert_eq!(wire(Revision::V2025_06_18), json!({"elicitation": {}}));
+        assert_eq!(
+            wire(Revision::V2025_11_25),
+            json!({"elicitation": {"form": {}}})
+        );
     }
 }

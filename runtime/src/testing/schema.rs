@@ -1,4 +1,4 @@
-//! The official JSON Schemas of both revisions (`runtime/schema/`), compiled once per process,
+//! The official JSON Schemas of every revision (`runtime/schema/`), compiled once per process,
 //! and the tables the [`Validator`](super::Validator) reads from them: which definition each
 //! party's requests and notifications must satisfy (from the `ClientRequest`, `ServerRequest`,
 //! `ClientNotification` and `ServerNotification` unions), which definition an error code has,
@@ -11,6 +11,9 @@ use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 use std::sync::OnceLock;
 
+const V2024_11_05: &str = include_str!("../../schema/2024-11-05/schema.json");
+const V2025_03_26: &str = include_str!("../../schema/2025-03-26/schema.json");
+const V2025_06_18: &str = include_str!("../../schema/2025-06-18/schema.json");
 const V2025_11_25: &str = include_str!("../../schema/2025-11-25/schema.json");
 const V2026_07_28: &str = include_str!("../../schema/2026-07-28/schema.json");
 /// The tasks extension over the 2026-07-28 base (Rondo's own: see the file's `$comment`).
@@ -62,18 +65,43 @@ impl std::fmt::Debug for Schema {
 
 /// The schema of `revision`, compiled on first use.
 pub(super) fn schema(revision: Revision) -> &'static Schema {
-    static OLD: OnceLock<Schema> = OnceLock::new();
-    static NEW: OnceLock<Schema> = OnceLock::new();
-    let (cell, text) = match revision {
-        Revision::V2025_11_25 => (&OLD, V2025_11_25),
-        Revision::V2026_07_28 => (&NEW, V2026_07_28),
+    static SCHEMAS: [OnceLock<Schema>; Revision::ALL.len()] = [const { OnceLock::new() }; 5];
+    let (i, text) = match revision {
+        Revision::V2024_11_05 => (0, V2024_11_05),
+        Revision::V2025_03_26 => (1, V2025_03_26),
+        Revision::V2025_06_18 => (2, V2025_06_18),
+        Revision::V2025_11_25 => (3, V2025_11_25),
+        _ => (4, V2026_07_28),
     };
-    cell.get_or_init(|| Schema::load(text))
+    SCHEMAS[i].get_or_init(|| Schema::load(text, revision < Revision::V2025_11_25))
 }
 
 impl Schema {
-    fn load(text: &str) -> Schema {
+    /// Loads a schema; `strict` (the draft-07 schemas of the three oldest revisions) also
+    /// refuses members a definition does not list (see [`strict`]).
+    fn load(text: &str, strict: bool) -> Schema {
         let mut root: Value = serde_json::from_str(text).expect("the bundled schema is JSON");
+        to_defs(&mut root);
+        if strict {
+            let defs = root["$defs"].as_object_mut().expect("the schema has $defs");
+            for def in defs.values_mut() {
+                // A request or notification definition of these revisions is its `method` and
+                // `params` only (`jsonrpc` and `id` are the envelope's): its top stays open.
+                let message = def.pointer("/properties/method").is_some();
+                close(def, !message);
+                // Every request's and notification's params may carry `_meta` (the base
+                // `Request` and `Notification` of `schema.ts`, which the generated
+                // definitions do not repeat).
+                if let Some(Value::Object(params)) =
+                    def.pointer_mut("/properties/params/properties")
+                    && message
+                {
+                    params
+                        .entry("_meta")
+                        .or_insert_with(|| serde_json::json!({"type": "object"}));
+                }
+            }
+        }
         widen(&mut root);
         let modern = root.pointer("/$defs/InputRequiredResult").is_some();
         if modern {
@@ -222,12 +250,89 @@ fn error_code(def: &Value) -> Option<(i64, ErrorScope)> {
 /// says otherwise; see DIGEST §10 A4): the values of an elicitation answer's `content` are
 /// `string | number | boolean | string[]` (the JSON says `integer`, so a float answered to a
 /// `number` field would fail), and 2026-07-28's `JSONValue` includes `number` and `null` (the
-/// JSON has neither non-integral numbers nor `null`). Nothing else is changed.
+/// JSON has neither non-integral numbers nor `null`). The revisions before 2025-11-25 require
+/// an `id` on every error, which JSON-RPC 2.0 cannot give a message whose id could not be read:
+/// it is optional there, as 2025-11-25 made it. Nothing else is changed.
 fn widen(root: &mut Value) {
-    let content = "/$defs/ElicitResult/properties/content/additionalProperties/anyOf";
-    add_types(root, content, &["number"]);
+    // JSON-RPC 2.0 answers a message whose id cannot be read with an error without one; the
+    // schemas before 2025-11-25 require an `id` there (2025-11-25 made it optional).
+    if let Some(Value::Array(required)) = root.pointer_mut("/$defs/JSONRPCError/required") {
+        required.retain(|r| r != "id");
+    }
+    let content = "/$defs/ElicitResult/properties/content/additionalProperties";
+    match root.pointer_mut(content) {
+        // 2025-06-18: one list of scalar types.
+        Some(Value::Object(o)) if o.get("type").is_some_and(Value::is_array) => {
+            if let Some(Value::Array(types)) = o.get_mut("type") {
+                types.push(Value::from("number"));
+            }
+        }
+        Some(_) => add_types(root, &format!("{content}/anyOf"), &["number"]),
+        None => {}
+    }
     if root.pointer("/$defs/JSONValue").is_some() {
         add_types(root, "/$defs/JSONValue/anyOf", &["number", "null"]);
+    }
+}
+
+/// Moves a draft-07 schema's `definitions` to `$defs` and points its references there, so
+/// every revision's definitions are found at the same place. The references are all local
+/// (`#/definitions/Name`).
+fn to_defs(root: &mut Value) {
+    let Some(defs) = root.as_object_mut().and_then(|o| o.remove("definitions")) else {
+        return;
+    };
+    root["$defs"] = defs;
+    fn repoint(v: &mut Value) {
+        match v {
+            Value::Object(o) => {
+                for (k, v) in o.iter_mut() {
+                    match (k.as_str(), v) {
+                        ("$ref", Value::String(r)) => {
+                            if let Some(name) = r.strip_prefix("#/definitions/") {
+                                *r = format!("#/$defs/{name}");
+                            }
+                        }
+                        (_, v) => repoint(v),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter_mut().for_each(repoint),
+            _ => {}
+        }
+    }
+    repoint(root);
+}
+
+/// Makes a definition refuse members it does not list: every object schema with
+/// `properties` and no `additionalProperties` of its own gets `additionalProperties: false`.
+/// The generated schemas write a TypeScript index signature as `additionalProperties`, so
+/// what stays open is what `schema.ts` leaves open (`_meta`, `experimental`, a result's own
+/// members); a server that sends a member its client's revision does not define fails the
+/// check. A tool's `inputSchema` and `outputSchema` are JSON Schemas of the author's own,
+/// whatever keywords they use, and stay open.
+fn close(schema: &mut Value, here: bool) {
+    let Value::Object(o) = schema else {
+        if let Value::Array(items) = schema {
+            items.iter_mut().for_each(|i| close(i, true));
+        }
+        return;
+    };
+    if here && o.contains_key("properties") && !o.contains_key("additionalProperties") {
+        o.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    for (k, v) in o.iter_mut() {
+        if k == "properties" {
+            if let Value::Object(props) = v {
+                for (name, prop) in props.iter_mut() {
+                    if name != "inputSchema" && name != "outputSchema" {
+                        close(prop, true);
+                    }
+                }
+            }
+        } else {
+            close(v, true);
+        }
     }
 }
 

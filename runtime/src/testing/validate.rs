@@ -183,8 +183,25 @@ impl Validator {
     }
 
     fn message(&mut self, dir: Direction, msg: &Value, line: &str) {
+        // 2025-03-26 has batches: each entry is checked as a message of its own.
+        if let (Some(entries), true) = (msg.as_array(), self.revision == Revision::V2025_03_26) {
+            if entries.is_empty() {
+                let why = "an empty batch".to_owned();
+                return self.violate(dir, "JSONRPCMessage", line, vec![why]);
+            }
+            for entry in entries {
+                match entry.is_array() {
+                    true => {
+                        let why = "a batch inside a batch".to_owned();
+                        self.violate(dir, "JSONRPCMessage", line, vec![why]);
+                    }
+                    false => self.message(dir, entry, line),
+                }
+            }
+            return;
+        }
         let Some(obj) = msg.as_object() else {
-            let why = "a message is one JSON object (MCP has no batches)".to_owned();
+            let why = "a message is one JSON object (only 2025-03-26 has batches)".to_owned();
             return self.violate(dir, "JSONRPCMessage", line, vec![why]);
         };
         let from = match dir {
@@ -222,9 +239,13 @@ impl Validator {
             let why = "neither a request, a notification nor a response".to_owned();
             return self.violate(dir, "JSONRPCMessage", line, vec![why]);
         }
-        let envelope = match is_error {
-            true => "JSONRPCErrorResponse",
-            false => "JSONRPCResultResponse",
+        // 2025-11-25 and 2026-07-28 name the two responses so; the revisions before them
+        // call them `JSONRPCError` and `JSONRPCResponse`.
+        let envelope = match (is_error, self.schema.has("JSONRPCErrorResponse")) {
+            (true, true) => "JSONRPCErrorResponse",
+            (true, false) => "JSONRPCError",
+            (false, true) => "JSONRPCResultResponse",
+            (false, false) => "JSONRPCResponse",
         };
         self.against(dir, envelope, msg, line);
         let answered = obj.get("id").filter(|id| !id.is_null()).and_then(|id| {

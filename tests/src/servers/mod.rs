@@ -126,6 +126,7 @@ pub fn describe(e: &AskError) -> String {
         AskError::Invalid(_) => "invalid".into(),
         AskError::Timeout => "timeout".into(),
         AskError::Disconnected => "disconnected".into(),
+        AskError::NotInRevision { revision, .. } => format!("not-in:{revision}"),
     }
 }
 

@@ -7,6 +7,7 @@
 
 mod probe;
 mod session;
+pub mod sse;
 #[allow(unused_imports)] // not every test file uses the probe server or a session
 pub use probe::Probe;
 #[allow(unused_imports)]
@@ -150,18 +151,7 @@ impl Checks {
                 .insert("host", addr.to_string().parse().expect("host"));
         }
         let req = Request::from_parts(parts, Full::new(body));
-        let stream = bounded("connect", TcpStream::connect(addr))
-            .await
-            .expect("connect");
-        let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
-            .await
-            .expect("handshake");
-        let conn = tokio::spawn(async move {
-            let _ = conn.await;
-        });
-        let resp = bounded("response head", sender.send_request(req))
-            .await
-            .expect("response");
+        let (resp, conn) = exchange(addr, req).await;
         let (parts, body) = resp.into_parts();
         let mut reply = Reply {
             status: parts.status,
@@ -193,6 +183,27 @@ impl Checks {
         let h: Vec<(&str, &str)> = h.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
         self.send(addr, request(Method::POST, &h, Some(body))).await
     }
+}
+
+/// Sends `req` on a fresh connection to `addr`: the response, its body not read yet, and the
+/// task driving the connection (abort it to close the connection).
+pub async fn exchange(
+    addr: SocketAddr,
+    req: Request<Full<Bytes>>,
+) -> (http::Response<Incoming>, JoinHandle<()>) {
+    let stream = bounded("connect", TcpStream::connect(addr))
+        .await
+        .expect("connect");
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    let conn = tokio::spawn(async move {
+        let _ = conn.await;
+    });
+    let resp = bounded("response head", sender.send_request(req))
+        .await
+        .expect("response");
+    (resp, conn)
 }
 
 /// One response; its connection closes when this is dropped.

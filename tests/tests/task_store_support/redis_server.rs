@@ -55,6 +55,18 @@ impl RedisServer {
     pub fn url(&self) -> String {
         format!("redis://127.0.0.1:{}/", self.port)
     }
+
+    /// Sends `signal` (`STOP`, `CONT`) to the server: `SIGSTOP` freezes it with its
+    /// connections open, as a stalled host does; what clients send meanwhile runs on `CONT`.
+    // The travel example's tests include this file and use it; this crate's do not.
+    #[allow(dead_code)]
+    pub fn signal(&self, signal: &str) {
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), self.child.id().to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{signal}");
+    }
 }
 
 impl Drop for RedisServer {

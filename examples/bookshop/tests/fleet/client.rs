@@ -37,6 +37,17 @@ const BOOKS: [(&str, &str, u32); 3] = [
     ("9780131103627", "The C Programming Language", 6200),
 ];
 
+/// The headers a conforming 2026-07-28 client sends with `body`.
+pub fn modern_headers(body: &Value) -> [(&'static str, String); 3] {
+    let name = body["params"]["name"].as_str().unwrap_or_default();
+    let method = body["method"].as_str().unwrap_or_default();
+    [
+        ("mcp-protocol-version", "2026-07-28".to_owned()),
+        ("mcp-method", method.to_owned()),
+        ("mcp-name", name.to_owned()),
+    ]
+}
+
 /// POSTs `body` to `front` with the headers a conforming 2026-07-28 client sends; the status
 /// and JSON.
 async fn post(front: SocketAddr, request_id: &str, body: &Value) -> Result<(u16, Value), String> {
@@ -58,6 +69,17 @@ pub async fn post_with(
     request_id: &str,
     headers: &[(&str, &str)],
     body: &Value,
+) -> Result<(u16, Option<String>, Value), String> {
+    post_within(front, request_id, headers, body, EXCHANGE).await
+}
+
+/// [`post_with`], giving up after `patience` (the request may still run on the server).
+pub async fn post_within(
+    front: SocketAddr,
+    request_id: &str,
+    headers: &[(&str, &str)],
+    body: &Value,
+    patience: Duration,
 ) -> Result<(u16, Option<String>, Value), String> {
     let bytes = serde_json::to_vec(body).expect("json");
     let mut req = http::Request::post("/mcp")
@@ -96,9 +118,9 @@ pub async fn post_with(
         conn.abort();
         Ok::<_, String>((status, session, kind, body.to_bytes()))
     };
-    let (status, session, kind, bytes) = tokio::time::timeout(EXCHANGE, exchange)
+    let (status, session, kind, bytes) = tokio::time::timeout(patience, exchange)
         .await
-        .map_err(|_| format!("no answer in {EXCHANGE:?}"))??;
+        .map_err(|_| format!("no answer in {patience:?}"))??;
     if bytes.is_empty() {
         return Ok((status, session, Value::Null));
     }
@@ -190,7 +212,7 @@ pub fn key_id(token: &str) -> Option<u32> {
 }
 
 /// Flow `n`'s book, quantity and the text its order must end with.
-fn order(n: usize) -> (Value, String) {
+pub fn order(n: usize) -> (Value, String) {
     let (isbn, title, _) = BOOKS[n % BOOKS.len()];
     let quantity = 1 + (n / BOOKS.len()) % 10;
     let delivery = if n.is_multiple_of(2) {
@@ -203,7 +225,7 @@ fn order(n: usize) -> (Value, String) {
     (args, done)
 }
 
-fn call(id: u64, args: &Value, extra: Value) -> Value {
+pub fn call(id: u64, args: &Value, extra: Value) -> Value {
     let mut params = json!({
         "name": "order_book",
         "arguments": args,
@@ -405,7 +427,7 @@ pub async fn orders(addr: SocketAddr, id: &str) -> usize {
 
 /// The first round's answer must ask exactly the confirmation, showing flow `n`'s price;
 /// returns its `requestState`.
-fn question(msg: &Value, n: usize) -> Result<String, String> {
+pub fn question(msg: &Value, n: usize) -> Result<String, String> {
     let result = &msg["result"];
     let (_, title, price) = BOOKS[n % BOOKS.len()];
     let quantity = 1 + (n / BOOKS.len()) as u32 % 10;

@@ -10,7 +10,8 @@
 //! answered); and a 2025-11-25 session is served through the config's address-hash port (and
 //! lost through the round-robin one: the reason that port exists). `shared.rs`: what the shared
 //! Redis adds (replays, declines, Redis restarted, a killed instance, and the control without
-//! it).
+//! it). `faults.rs`: Redis frozen, stalled, full, killed and restarted under clients that time
+//! out and resend, every order counted (issue 45).
 //!
 //! Needs nginx and redis-server, so the tests are ignored by a plain `cargo test`;
 //! `scripts/test-all.sh` installs both and runs them:
@@ -18,6 +19,7 @@
 //! All traffic is on 127.0.0.1; every wait is bounded.
 
 mod client;
+mod faults;
 mod harness;
 mod log;
 mod procs;

@@ -18,6 +18,8 @@ pub struct Redis {
     dir: PathBuf,
     child: Option<Child>,
     starts: usize,
+    /// Whether it keeps the append-only file (a restart without it starts empty).
+    append_only: bool,
 }
 
 impl Redis {
@@ -30,6 +32,7 @@ impl Redis {
             dir,
             child: None,
             starts: 0,
+            append_only: true,
         };
         redis.spawn().await;
         redis
@@ -52,11 +55,14 @@ impl Redis {
             ])
             .args([
                 "--appendonly",
-                "yes",
+                if self.append_only { "yes" } else { "no" },
                 "--appendfsync",
                 "always",
                 "--save",
                 "",
+                // `DEBUG SLEEP` (the fault tests' stall), from this machine only.
+                "--enable-debug-command",
+                "local",
             ])
             .arg("--dir")
             .arg(&self.dir)
@@ -94,6 +100,37 @@ impl Redis {
         self.spawn().await;
     }
 
+    /// A new process on the same port without its append-only file: it starts empty, as a
+    /// Redis without persistence does after any restart.
+    pub async fn restart_without_persistence(&mut self) {
+        assert!(self.child.is_none(), "kill it first");
+        self.append_only = false;
+        self.spawn().await;
+    }
+
+    /// Sends `signal` (`STOP`, `CONT`) to the process: `SIGSTOP` freezes it with its
+    /// connections open, as a stalled host does.
+    pub fn signal(&self, signal: &str) {
+        let pid = self.child.as_ref().expect("running").id();
+        let status = Command::new("kill")
+            .args([format!("-{signal}"), pid.to_string()])
+            .status()
+            .expect("run kill");
+        assert!(status.success(), "kill -{signal} {pid}");
+    }
+
+    /// One command, from a blocking thread (`DEBUG SLEEP` holds it): its reply or error.
+    pub async fn run(&self, args: &[&str]) -> Result<String, String> {
+        let addr = self.addr;
+        let args: Vec<String> = args.iter().map(|a| (*a).to_owned()).collect();
+        tokio::task::spawn_blocking(move || {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            command(addr, &args)
+        })
+        .await
+        .expect("the command's thread")
+    }
+
     /// The outcomes recorded in the effect ledger (`rondo:once:`): how many are a placed order
     /// (`Ordered ...`), how many say nothing was ordered, and how many are claims never
     /// recorded (the request that claimed it ended first).
@@ -102,7 +139,7 @@ impl Redis {
 local placed, not_placed, claimed = 0, 0, 0
 for _, k in ipairs(redis.call('KEYS', 'rondo:once:*')) do
   local v = redis.call('GET', k)
-  if v == '' then claimed = claimed + 1
+  if string.sub(v, 1, 2) == 'c:' then claimed = claimed + 1
   elseif string.sub(v, 1, 10) == '="Ordered ' then placed = placed + 1
   else not_placed = not_placed + 1 end
 end

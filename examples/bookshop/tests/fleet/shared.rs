@@ -1,9 +1,10 @@
 //! The fleet is one server when its instances share a Redis (`--redis`, the guide's
-//! `fleet` page, design §19): a final round sent again anywhere is refused and orders nothing, a
-//! decline is not turned into an order on another instance, Redis restarted under load costs
-//! the rounds it could not guard a clear refusal and forgets nothing it acknowledged, and a
-//! killed instance orders nothing twice. The control: without Redis the same final round sent
-//! to another instance orders again (what the instances warn of at start).
+//! `fleet` page, design §19): a final round sent again anywhere gets its recorded outcome and
+//! orders nothing, with another answer it is refused, a decline is not turned into an order on
+//! another instance, Redis restarted under load costs the rounds it could not guard a clear
+//! refusal and forgets nothing it acknowledged, and a killed instance orders nothing twice. The
+//! control: without Redis the same final round sent to another instance orders again (what the
+//! instances warn of at start).
 //!
 //! Orders are counted twice over: with `list_orders` on every instance (each counts what it
 //! placed, in its memory), and in the shared ledger (`rondo:once:*` in Redis, read directly).
@@ -40,6 +41,21 @@ async fn again(flows: &[Flow], to: &[SocketAddr], tag: &str) -> Vec<(usize, Sock
     .await
 }
 
+/// Flow `f` with its final round's answer changed to the other delivery: another request for
+/// the same round.
+fn other_delivery(f: &Flow) -> Flow {
+    let mut f = f.clone();
+    let retry = f.retry.as_mut().expect("a final round");
+    let delivery = &mut retry["params"]["inputResponses"]["confirm_order"]["content"]["delivery"];
+    *delivery = if delivery == "express" {
+        "standard"
+    } else {
+        "express"
+    }
+    .into();
+    f
+}
+
 /// Orders each instance placed must be the flows whose final round it answered `Ordered`.
 fn placed_where_answered(orders: &HashMap<String, usize>, flows: &[Flow], served: &Served) {
     for (addr, &placed) in orders {
@@ -58,7 +74,7 @@ fn addrs(fleet: &Fleet) -> Vec<SocketAddr> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 // Needs nginx and redis-server; scripts/test-all.sh installs them and runs these with --ignored.
 #[ignore = "needs nginx and redis-server (scripts/test-all.sh installs them and runs these with --ignored)"]
-async fn every_final_round_sent_again_anywhere_is_refused_and_orders_nothing() {
+async fn every_final_round_sent_again_anywhere_gets_its_order_and_orders_nothing_more() {
     within(async {
         let keys = KeyRing::generate_spec(1);
         let fleet = Fleet::start("replay", [&keys, &keys, &keys], State::Redis).await;
@@ -75,13 +91,32 @@ async fn every_final_round_sent_again_anywhere_is_refused_and_orders_nothing() {
         let sent = again(&flows, &to, "replay-again").await;
         let mut elsewhere = 0;
         for (n, addr, end) in &sent {
-            assert_eq!(*end, End::Refused, "flow {n}'s final round sent again to {addr}");
+            // The same round (a client that lost its answer): its order, from the ledger.
+            assert_eq!(
+                *end,
+                End::Ordered,
+                "flow {n}'s final round sent again to {addr}"
+            );
             let f = &flows[*n];
             if *addr != fleet.front() && served.by(f, 1) != Some(addr.to_string().as_str()) {
                 elsewhere += 1;
             }
         }
-        assert_eq!(elsewhere, 2 * flows.len(), "each to the two other instances");
+        assert_eq!(
+            elsewhere,
+            2 * flows.len(),
+            "each to the two other instances"
+        );
+        // The same round with another answer (another delivery): refused everywhere.
+        let changed: Vec<Flow> = flows.iter().map(other_delivery).collect();
+        let refused = again(&changed, &to, "replay-changed").await;
+        for (n, addr, end) in &refused {
+            assert_eq!(
+                *end,
+                End::Refused,
+                "flow {n}'s final round changed, sent to {addr}"
+            );
+        }
         // One order per flow, on the instance that answered its final round; the same in the
         // shared ledger.
         let orders = fleet.orders("replay").await;
@@ -97,10 +132,12 @@ async fn every_final_round_sent_again_anywhere_is_refused_and_orders_nothing() {
         }
         eprintln!(
             "replay: {} flows ordered, each final round sent again through nginx and to all three \
-             instances ({} sends, {elsewhere} to an instance that had not answered it): all refused \
-             with -32602; orders {orders:?}, ledger {ledger:?}",
+             instances ({} sends, {elsewhere} to an instance that had not answered it): each \
+             answered with its order, none placed again; with another delivery ({} sends): all \
+             refused with -32602; orders {orders:?}, ledger {ledger:?}",
             flows.len(),
-            sent.len()
+            sent.len(),
+            refused.len()
         );
     })
     .await;
@@ -191,8 +228,8 @@ async fn without_shared_state_a_final_round_sent_to_another_instance_orders_agai
             let same = addrs.iter().find(|a| a.to_string() == by).expect("by");
             let other = addrs.iter().find(|a| a.to_string() != by).expect("other");
             let id = format!("memory-again-{}", f.n);
-            // Its own memory refuses it; another instance's does not know it.
-            assert_eq!(client::send(*same, &id, f.n, body).await, End::Refused);
+            // Its own memory answers it from its own ledger; another instance's does not know it.
+            assert_eq!(client::send(*same, &id, f.n, body).await, End::Ordered);
             let id = format!("memory-other-{}", f.n);
             assert_eq!(client::send(*other, &id, f.n, body).await, End::Ordered);
         }
@@ -314,18 +351,26 @@ async fn redis_killed_under_load_refuses_what_it_cannot_guard_and_forgets_nothin
             .cloned()
             .collect();
         assert!(!before.is_empty());
-        // Every final round ordered, before the kill or after, sent again: refused. Those
-        // ordered before it were remembered through the restart (the append-only file).
+        // Every final round ordered, before the kill or after, sent again: its order, from the
+        // ledger, nothing placed again. Those ordered before it were remembered through the
+        // restart (the append-only file); with another answer, refused.
         let ordered: Vec<Flow> = flows
             .iter()
             .filter(|f| f.end == End::Ordered)
             .cloned()
             .collect();
         for (n, _, end) in again(&ordered, &[front], "restart-again").await {
-            assert_eq!(end, End::Refused, "flow {n} sent again after the restart");
+            assert_eq!(end, End::Ordered, "flow {n} sent again after the restart");
         }
-        // The refused ones, tried again as they were told: each is ordered now, or refused
-        // when its round was taken before Redis went (nothing was done then either).
+        let changed: Vec<Flow> = ordered.iter().map(other_delivery).collect();
+        for (n, _, end) in again(&changed, &[front], "restart-changed").await {
+            assert_eq!(
+                end,
+                End::Refused,
+                "flow {n} changed, sent after the restart"
+            );
+        }
+        // The refused ones, tried again as they were told: each is ordered now, once.
         let told: Vec<Flow> = flows
             .iter()
             .filter(|f| unavailable(&f.end))
@@ -336,7 +381,6 @@ async fn redis_killed_under_load_refuses_what_it_cannot_guard_and_forgets_nothin
         for (n, _, end) in &tried {
             match end {
                 End::Ordered => now_ordered += 1,
-                End::Refused => {}
                 other => panic!("flow {n} tried again after the restart: {other:?}"),
             }
         }
@@ -372,7 +416,9 @@ async fn a_killed_instance_with_shared_state_orders_nothing_twice() {
         let victim = &killed.victim;
         // A final round that was on the victim when it died: nginx answered 502, and the
         // client sent it again. The victim may have taken the round (the guard), claimed the
-        // order and placed it, or not: its outcome is unknown to the client.
+        // order and placed it, or not: the resend is the same round, served again, and finds
+        // in the ledger the order recorded, or a claim never recorded (`Running`: the outcome
+        // died with the victim), or nothing (it orders).
         let cut = |f: &Flow| {
             f.rounds.get(1).is_some_and(|r| {
                 served
@@ -384,11 +430,10 @@ async fn a_killed_instance_with_shared_state_orders_nothing_twice() {
         let mut cut_refused = 0;
         for f in flows {
             if cut(f) {
-                // Sent again elsewhere: ordered there when the victim had not taken the round
-                // (so had not run the tool), else refused by the shared guard. Never both.
+                // Sent again elsewhere: ordered, or told the order may have been placed.
                 match f.end {
                     End::Ordered => {}
-                    End::Refused => cut_refused += 1,
+                    End::Running => cut_refused += 1,
                     _ => panic!("flow {} cut on the victim: {f:?}", f.n),
                 }
                 assert_ne!(served.by(f, 1), Some(victim.as_str()));
@@ -400,8 +445,8 @@ async fn a_killed_instance_with_shared_state_orders_nothing_twice() {
         // Counted: the survivors placed exactly the orders they answered. The victim's orders
         // died with its memory; the ledger in Redis outlives it: every order anywhere is
         // recorded there before it is answered, so it holds one entry for each flow answered
-        // Ordered, plus at most one for each cut flow refused on its resend (placed or claimed
-        // by the victim before it died: unknown, and never placed again).
+        // Ordered, plus at most one for each cut flow answered `Running` on its resend (placed
+        // or claimed by the victim before it died: unknown, and never placed again).
         let orders = fleet.orders("kill-redis").await;
         assert_eq!(orders.len(), 2);
         placed_where_answered(&orders, flows, served);
@@ -421,7 +466,8 @@ async fn a_killed_instance_with_shared_state_orders_nothing_twice() {
         eprintln!(
             "kill with Redis: {} flows, {ordered} ordered ({by_victim} by the victim, its orders lost \
              with it; the survivors' {orders:?} exactly theirs); {cut_n} final rounds cut by the kill, \
-             {cut_refused} of them refused on resend (-32602: the victim had taken the round); \
+             {cut_refused} of them answered on resend that the order may have been placed (the \
+             victim had claimed it); \
              {rescued} asked by the victim and finished by another; ledger {ledger:?}; {retries} \
              rounds resent after a 502",
             flows.len()
@@ -463,14 +509,24 @@ async fn an_instance_killed_while_placing_an_order_never_has_it_placed_again() {
             (0, 0, 1)
         );
         // The client sends the round again, through the balancer and to each survivor: the
-        // shared guard refuses it before the tool runs. The order is unknown (it died with the
-        // victim, or was never placed); it is not placed a second time.
+        // same round, served again, finds the claim and says the order may have been placed
+        // (it died with the victim, or was never placed); it is not placed a second time.
+        let mut sends = tokio::task::JoinSet::new();
         for (i, to) in [front, fleet.addr(1), fleet.addr(2)]
             .into_iter()
             .enumerate()
         {
-            let end = client::send(to, &format!("mid-again-{i}"), 0, &body).await;
-            assert_eq!(end, End::Refused, "sent again to {to}");
+            let body = body.clone();
+            sends.spawn(async move {
+                (
+                    to,
+                    client::send(to, &format!("mid-again-{i}"), 0, &body).await,
+                )
+            });
+        }
+        while let Some(sent) = sends.join_next().await {
+            let (to, end) = sent.expect("a send");
+            assert_eq!(end, End::Running, "sent again to {to}");
         }
         let orders = fleet.orders("mid").await;
         assert_eq!(orders.values().sum::<usize>(), 0, "{orders:?}");
@@ -481,8 +537,8 @@ async fn an_instance_killed_while_placing_an_order_never_has_it_placed_again() {
         );
         eprintln!(
             "mid-order: the victim killed with the order claimed and unrecorded ({ledger:?}); the \
-             round sent again through nginx and to both survivors: refused with -32602; nothing \
-             placed by the survivors"
+             round sent again through nginx and to both survivors: each answered that the order \
+             may have been placed (the claim, OnceError::Running); nothing placed by the survivors"
         );
     })
     .await;

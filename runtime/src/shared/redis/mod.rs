@@ -41,6 +41,7 @@ mod replay;
 mod tasks;
 
 pub use ledger::RedisLedger;
+
 pub use replay::RedisReplayGuard;
 pub use tasks::RedisTaskStore;
 
@@ -56,7 +57,7 @@ const DEFAULT_SKEW: Duration = Duration::from_secs(30);
 
 /// A fleet's shared state on one Redis: give it to every instance with
 /// [`Server::shared_state`](crate::Server::shared_state), and the fleet refuses a round
-/// replayed on any instance, runs each [`Cx::once`](crate::Cx::once) effect once, and serves
+/// replayed with other answers on any instance (and serves it sent again unchanged), runs each [`Cx::once`](crate::Cx::once) effect once, and serves
 /// every task from every instance.
 ///
 /// ```no_run
@@ -87,7 +88,10 @@ impl Redis {
     pub const DEFAULT_PREFIX: &'static str = "rondo:";
 
     /// Connects to the Redis at `url` (`redis://host:port/db`, with `user:password@` when it
-    /// needs them; `rediss://` is not built in) and checks that it answers.
+    /// needs them; `rediss://` is not built in) and checks that it answers. It then reads how
+    /// Redis keeps its data (`CONFIG GET appendonly save maxmemory-policy`) and logs a warning
+    /// (target `rondo::fleet`) when a restart or memory pressure would make it forget the
+    /// rounds taken and the effects recorded (see [`Persistence`]).
     pub async fn connect(url: &str) -> Result<Redis, ConnectError> {
         let fail = |e: redis::RedisError| ConnectError {
             url: redact(url),
@@ -98,7 +102,40 @@ impl Redis {
             .query_async(&mut conn)
             .await
             .map_err(fail)?;
-        Ok(Redis::new(conn))
+        let redis = Redis::new(conn);
+        match redis.persistence().await {
+            Ok(kept) => {
+                if let Some(risk) = kept.risk() {
+                    tracing::warn!(target: "rondo::fleet", url = %redact(url), "{risk}");
+                }
+            }
+            Err(e) => tracing::info!(
+                target: "rondo::fleet",
+                url = %redact(url),
+                error = %e,
+                "could not read how Redis keeps its data (CONFIG GET refused?): make sure it runs with appendonly yes and maxmemory-policy noeviction"
+            ),
+        }
+        Ok(redis)
+    }
+
+    /// How this Redis keeps its data, as `CONFIG GET` says.
+    pub async fn persistence(&self) -> redis::RedisResult<Persistence> {
+        let mut conn = self.conn.clone();
+        let mut get = async |name: &str| -> redis::RedisResult<String> {
+            let pair: Vec<String> = redis::cmd("CONFIG")
+                .arg("GET")
+                .arg(name)
+                .query_async(&mut conn)
+                .await?;
+            Ok(pair.into_iter().nth(1).unwrap_or_default())
+        };
+        Ok(Persistence {
+            append_only: get("appendonly").await? == "yes",
+            fsync: get("appendfsync").await?,
+            snapshots: get("save").await?,
+            eviction: get("maxmemory-policy").await?,
+        })
     }
 
     /// Connects to the Redis whose URL is in the environment variable `var` (such as
@@ -192,7 +229,8 @@ pub struct ConnectError {
 }
 
 impl ConnectError {
-    /// The URL, its password replaced by `***`.
+    /// The URL as it may be printed: its user name, password and query values replaced by
+    /// `***`, or a sentence in its place when it does not parse.
     pub fn url(&self) -> &str {
         &self.url
     }
@@ -206,19 +244,92 @@ impl fmt::Display for ConnectError {
 
 impl std::error::Error for ConnectError {}
 
-/// `url` with the password of its user info replaced by `***`.
-fn redact(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return url.to_owned();
+/// `url` as it may be printed: parsed, with its user name, its password and the value of
+/// every query parameter (`?password=`) replaced by `***`; a URL that does not parse, or whose
+/// path is not a database number (a password with an unencoded `/` or `@` leaves part of
+/// itself there), is not printed at all.
+pub(crate) fn redact(url: &str) -> String {
+    const HIDDEN: &str = "***";
+    const UNPRINTABLE: &str = "(a URL that does not parse, not shown: it may hold a password)";
+    let Ok(mut parsed) = url::Url::parse(url) else {
+        return UNPRINTABLE.to_owned();
     };
-    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
-    match authority.rsplit_once('@') {
-        Some((user_info, host)) => {
-            let user = user_info.split_once(':').map_or(user_info, |(u, _)| u);
-            let hidden = if user_info.contains(':') { ":***" } else { "" };
-            format!("{scheme}://{user}{hidden}@{host}{path}")
+    let path_is_db = matches!(parsed.scheme(), "redis" | "rediss" | "valkey" | "valkeys")
+        .then(|| parsed.path().trim_start_matches('/'))
+        .is_none_or(|db| db.bytes().all(|b| b.is_ascii_digit()));
+    if !path_is_db || parsed.fragment().is_some() || parsed.cannot_be_a_base() {
+        return UNPRINTABLE.to_owned();
+    }
+    let hidden = |part: &str| if part.is_empty() { "" } else { HIDDEN };
+    let (user, password) = (
+        parsed.username().to_owned(),
+        parsed.password().map(str::to_owned),
+    );
+    if parsed.set_username(hidden(&user)).is_err()
+        || parsed
+            .set_password(password.as_deref().map(hidden))
+            .is_err()
+    {
+        return UNPRINTABLE.to_owned();
+    }
+    let keys: Vec<String> = parsed.query_pairs().map(|(k, _)| k.into_owned()).collect();
+    if !keys.is_empty() {
+        parsed
+            .query_pairs_mut()
+            .clear()
+            .extend_pairs(keys.iter().map(|k| (k.as_str(), HIDDEN)));
+    }
+    parsed.to_string().replace("%2A%2A%2A", HIDDEN)
+}
+
+/// How a Redis keeps its data ([`Redis::persistence`]): what decides whether it still knows,
+/// after a restart or under memory pressure, which rounds were taken and which effects done.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Persistence {
+    /// `appendonly yes`: every write is logged to a file and read back at start.
+    pub append_only: bool,
+    /// `appendfsync`: `always` (each write on disk before it is acknowledged), `everysec`
+    /// (up to a second of writes lost in a crash) or `no`.
+    pub fsync: String,
+    /// `save`: the snapshot schedule (`""`: none).
+    pub snapshots: String,
+    /// `maxmemory-policy`: `noeviction` refuses writes when full; any other policy deletes
+    /// keys to make room.
+    pub eviction: String,
+}
+
+impl Persistence {
+    /// What a fleet risks with this Redis, in a sentence, or `None` when it keeps everything
+    /// it acknowledged (`appendonly yes`, `appendfsync always`, `noeviction`).
+    pub fn risk(&self) -> Option<String> {
+        let mut risks = Vec::new();
+        if !self.append_only {
+            risks.push(if self.snapshots.trim().is_empty() {
+                "keeps nothing on disk (appendonly no, no snapshots): restarted, it forgets every round taken and every effect recorded".to_owned()
+            } else {
+                format!(
+                    "keeps only snapshots (appendonly no, save \"{}\"): restarted, it forgets what was written since the last one",
+                    self.snapshots
+                )
+            });
+        } else if self.fsync != "always" {
+            risks.push(format!(
+                "writes its append-only file with appendfsync {}: a crash loses up to the last second of writes",
+                self.fsync
+            ));
         }
-        None => url.to_owned(),
+        if self.eviction != "noeviction" {
+            risks.push(format!(
+                "deletes keys when full (maxmemory-policy {}): it may forget a round taken or an effect recorded",
+                self.eviction
+            ));
+        }
+        (!risks.is_empty()).then(|| {
+            format!(
+                "the fleet's shared state on Redis {}; a round answered before could then be replayed, and its effect done again. Run Redis with --appendonly yes --appendfsync always --maxmemory-policy noeviction (the guide's fleet page)",
+                risks.join("; it ")
+            )
+        })
     }
 }
 
@@ -237,14 +348,22 @@ async fn manager(url: &str) -> redis::RedisResult<ConnectionManager> {
     ConnectionManager::new_with_config(redis::Client::open(url)?, config).await
 }
 
-/// A Redis failure as the client is told of it: its category only (the detail, which may name
-/// hosts, goes to the log).
+/// A Redis failure as the client is told of it: what happened, in words (the detail, which
+/// may name hosts, goes to the log). Every one begins "Redis, the server's shared state, ".
 fn unavailable(e: redis::RedisError) -> String {
     tracing::warn!(error = %e, "the fleet's shared state on Redis");
-    format!(
-        "Redis, the server's shared state, did not answer ({}); try again",
-        e.category()
-    )
+    let what = if e.code() == Some("OOM") {
+        "is full (maxmemory) and refused to record this; try again later".to_owned()
+    } else if e.is_timeout() {
+        "did not answer in time; try again".to_owned()
+    } else if e.is_io_error() || e.is_connection_dropped() || e.is_connection_refusal() {
+        "did not answer (I/O error); try again".to_owned()
+    } else if e.code() == Some("LOADING") {
+        "is loading its data after a restart; try again".to_owned()
+    } else {
+        format!("did not answer ({}); try again", e.category())
+    };
+    format!("Redis, the server's shared state, {what}")
 }
 
 fn millis(d: Duration) -> u64 {
@@ -253,22 +372,88 @@ fn millis(d: Duration) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::redact;
+    use super::{Persistence, redact};
 
     #[test]
     fn a_password_never_reaches_an_error() {
-        assert_eq!(
-            redact("redis://app:s3cret@10.0.0.5:6379/0"),
-            "redis://app:***@10.0.0.5:6379/0"
+        let hidden = "(a URL that does not parse, not shown: it may hold a password)";
+        for (url, shown) in [
+            (
+                "redis://app:s3cret@10.0.0.5:6379/0",
+                "redis://***:***@10.0.0.5:6379/0",
+            ),
+            ("redis://:s3cret@cache/1", "redis://:***@cache/1"),
+            ("redis://app@cache", "redis://***@cache"),
+            ("redis://127.0.0.1:6379", "redis://127.0.0.1:6379"),
+            ("redis://127.0.0.1:6379/", "redis://127.0.0.1:6379/"),
+            // Encoded as a URL must be: `/`, `@`, `%`, `:` in the password.
+            ("redis://:sl%2Fa%40s%25h%3Ax@h:1/0", "redis://:***@h:1/0"),
+            ("redis://u:p@ss:w@host:1/0", "redis://***:***@host:1/0"),
+            ("redis://u:p%40ss:w@host:1/0", "redis://***:***@host:1/0"),
+            // Not encoded: the URL does not parse, or its path is not a database.
+            ("redis://:sl/ashS3cret@h:6379", hidden),
+            ("redis://u:123/x@h", hidden),
+            ("redis://:a#b@h", hidden),
+            ("not a url", hidden),
+            // In the query.
+            (
+                "redis://h:1/0?password=S3cret&protocol=resp3",
+                "redis://h:1/0?password=***&protocol=***",
+            ),
+            ("redis://h?user=a%26b", "redis://h?user=***"),
+        ] {
+            let got = redact(url);
+            assert_eq!(got, shown, "{url}");
+            for secret in [
+                "s3cret",
+                "S3cret",
+                "sl",
+                "ashS3cret",
+                "a%26b",
+                "p%40ss",
+                "123/x",
+            ] {
+                assert!(
+                    !got.contains(secret) || url.contains(&format!("h{secret}")),
+                    "{url} -> {got}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_risk_of_a_redis_that_forgets_is_named() {
+        let safe = Persistence {
+            append_only: true,
+            fsync: "always".into(),
+            snapshots: String::new(),
+            eviction: "noeviction".into(),
+        };
+        assert_eq!(safe.risk(), None);
+        let none = Persistence {
+            append_only: false,
+            ..safe.clone()
+        };
+        let risk = none.risk().unwrap();
+        assert!(
+            risk.contains("keeps nothing on disk") && risk.contains("replayed"),
+            "{risk}"
         );
-        assert_eq!(redact("redis://:s3cret@cache/1"), "redis://:***@cache/1");
-        assert_eq!(redact("redis://app@cache"), "redis://app@cache");
-        assert_eq!(redact("redis://127.0.0.1:6379"), "redis://127.0.0.1:6379");
-        assert_eq!(redact("not a url"), "not a url");
-        assert_eq!(
-            redact("redis://u:p@ss:w@host:1/0"),
-            "redis://u:***@host:1/0",
-            "the last @ ends the user info"
+        let snapshots = Persistence {
+            append_only: false,
+            snapshots: "3600 1".into(),
+            ..safe.clone()
+        };
+        assert!(snapshots.risk().unwrap().contains("keeps only snapshots"));
+        let second = Persistence {
+            fsync: "everysec".into(),
+            eviction: "allkeys-lru".into(),
+            ..safe
+        };
+        let risk = second.risk().unwrap();
+        assert!(
+            risk.contains("up to the last second") && risk.contains("maxmemory-policy allkeys-lru"),
+            "{risk}"
         );
     }
 }

@@ -1,5 +1,5 @@
 //! [`Sweep`]: every tool, prompt and resource of a server, driven under every combination of
-//! the client capabilities a question can need, at both revisions, with clients that accept,
+//! the client capabilities a question can need, at every revision, with clients that accept,
 //! decline, cancel, answer garbage and never answer; and what the spec requires checked of
 //! every message.
 //!
@@ -35,11 +35,15 @@ use tokio::task::JoinSet;
 /// a server of the sweep's own gets.
 type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + Sync>;
 
-/// The capability sweep: a server's every tool, prompt and resource, called by clients of both
-/// revisions that declare each combination of the capabilities a question can need
-/// ([`CapabilitySet::all`]: elicitation form and URL, sampling with and without tools, roots, none)
-/// and that answer each question in each way ([`Answering::ALL`]: accept, decline, cancel,
-/// garbage, silence). That is 240 clients, each on its own connection, 8 at a time.
+/// The capability sweep: a server's every tool, prompt and resource, called by clients of every
+/// revision that declare each combination of the capabilities a question can need that their
+/// revision has ([`CapabilitySet::all`]: elicitation form and URL, sampling with and without
+/// tools, roots, none; [`CapabilitySet::declarable_at`]: 24 at 2026-07-28 and 2025-11-25, 8 at
+/// 2025-06-18, which has no URL mode and no sampling with tools, 4 at 2025-03-26 and
+/// 2024-11-05, which have no elicitation), each in its revision's words
+/// ([`CapabilitySet::capabilities_at`]), and that answer each question in each way
+/// ([`Answering::ALL`]: accept, decline, cancel, garbage, silence). That is 320 clients, each on
+/// its own connection, 8 at a time.
 ///
 /// It fails ([`Sweep::run`] panics with a [`Report`]) when the server, for any call:
 ///
@@ -112,10 +116,11 @@ type Connect = Arc<dyn Fn(Revision, Duration) -> TestClientBuilder<()> + Send + 
 /// let report = Sweep::new(|| Server::new(Router::new(ServerInfo::new("seats", "1")).tools(tools![book])))
 ///     .run()
 ///     .await;
-/// assert_eq!(report.calls(), 240);
+/// assert_eq!(report.calls(), 320);
 /// assert!(report.asked("book", "ask_seat") > 0);
-/// // Half the clients cannot show forms.
-/// assert_eq!(report.outcomes("book").unwrap().refused, 120);
+/// // The clients that cannot show forms: half of those of 2026-07-28, 2025-11-25 and
+/// // 2025-06-18 (60 + 60 + 20), and every client of 2025-03-26 and 2024-11-05 (20 + 20).
+/// assert_eq!(report.outcomes("book").unwrap().refused, 180);
 /// # }
 /// ```
 #[must_use = "a sweep does nothing until it is run"]
@@ -172,7 +177,7 @@ impl Sweep {
             prompt_arguments: HashMap::new(),
             resource_uris: HashMap::new(),
             skip: HashSet::new(),
-            revisions: vec![Revision::V2026_07_28, Revision::V2025_11_25],
+            revisions: Revision::ALL.into_iter().rev().collect(),
             declared: CapabilitySet::all(),
             answering: Answering::ALL.to_vec(),
             call_timeout: Duration::from_secs(10),
@@ -209,7 +214,7 @@ impl Sweep {
         self.skip.insert(name.to_owned());
         self
     }
-    /// Only these revisions (default: both).
+    /// Only these revisions (default: every one, newest first).
     pub fn revisions(mut self, revisions: impl IntoIterator<Item = Revision>) -> Sweep {
         self.revisions = revisions.into_iter().collect();
         self
@@ -286,7 +291,7 @@ impl Sweep {
         });
         let mut clients = Vec::new();
         for &revision in &self.revisions {
-            for &declared in &self.declared {
+            for &declared in self.declared.iter().filter(|d| d.declarable_at(revision)) {
                 for &answering in &self.answering {
                     clients.push(Client {
                         revision,

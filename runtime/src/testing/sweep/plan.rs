@@ -80,7 +80,7 @@ impl Dial {
         if let Some(info) = &self.client_info {
             builder = builder.client_info(info.clone());
         }
-        let mut builder = builder.capabilities(client.declared.capabilities());
+        let mut builder = builder.capabilities(client.declared.capabilities_at(client.revision));
         if tasks {
             builder = builder.with_tasks();
         }

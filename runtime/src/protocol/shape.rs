@@ -1,0 +1,533 @@
+//! Each wire type as a session's revision has it (design §7, the table of revisions).
+//!
+//! A handler builds its results once, in the newest shape. Before a result, a listed item or
+//! the server's `initialize` answer goes to a session of an older revision, [`Shape::shape`]
+//! removes what that revision does not define: a field is left out, and a content block the
+//! revision has no type for becomes a text block saying what it was (an audio clip before
+//! 2025-03-26, a resource link before 2025-06-18), so the model still reads that something
+//! was there and a client's union of content types never meets a type it cannot parse. What
+//! a client declared is read with its revision's meaning by
+//! [`ClientCapabilities::read_at`].
+//!
+//! Shaping works in place on the typed values, before they are written: nothing is parsed
+//! again, and a 2025-11-25 or 2026-07-28 value passes through untouched but for the two rules
+//! that were already theirs (an object `structuredContent` and `outputSchema` before
+//! 2026-07-28).
+
+use super::{
+    Annotations, CallToolResult, ClientCapabilities, Content, ElicitRequest, ElicitationCapability,
+    GetPromptResult, Implementation, InputRequest, JsonObject, Prompt, ReadResourceResult,
+    Resource, ResourceContents, ResourceTemplate, Revision, SamplingContent, ServerCapabilities,
+    Tool,
+};
+use serde_json::Value;
+
+/// A wire value that a session of an older revision receives without the fields, content
+/// types and capabilities that revision does not define.
+pub(crate) trait Shape {
+    /// Removes (or rewrites) what `revision` does not define.
+    fn shape(&mut self, revision: Revision);
+}
+
+impl<T: Shape> Shape for Option<T> {
+    fn shape(&mut self, revision: Revision) {
+        if let Some(t) = self {
+            t.shape(revision);
+        }
+    }
+}
+
+impl<T: Shape> Shape for Vec<T> {
+    fn shape(&mut self, revision: Revision) {
+        for t in self {
+            t.shape(revision);
+        }
+    }
+}
+
+/// `None` unless `keep`.
+fn keep_if<T>(field: &mut Option<T>, keep: bool) {
+    if !keep {
+        *field = None;
+    }
+}
+
+impl Shape for Implementation {
+    fn shape(&mut self, r: Revision) {
+        keep_if(&mut self.title, r.has_elicitation_and_structure());
+        keep_if(&mut self.description, r.has_url_elicitation_and_icons());
+        keep_if(&mut self.website_url, r.has_url_elicitation_and_icons());
+    }
+}
+
+impl Shape for ServerCapabilities {
+    fn shape(&mut self, r: Revision) {
+        keep_if(&mut self.completions, r.has_annotations_and_audio());
+        if !r.is_modern() {
+            // The handshake revisions have no `extensions`; 2025-11-25 sessions are told of
+            // the Skills extension, which defines itself over that revision too.
+            self.extensions = match r.has_url_elicitation_and_icons() {
+                true => super::legacy_extensions(self.extensions.take()),
+                false => None,
+            };
+        }
+    }
+}
+
+impl Shape for Annotations {
+    fn shape(&mut self, r: Revision) {
+        keep_if(&mut self.last_modified, r.has_elicitation_and_structure());
+    }
+}
+
+impl Shape for Tool {
+    fn shape(&mut self, r: Revision) {
+        keep_if(&mut self.annotations, r.has_annotations_and_audio());
+        let structure = r.has_elicitation_and_structure();
+        keep_if(&mut self.title, structure);
+        keep_if(&mut self.meta, structure);
+        keep_if(&mut self.icons, r.has_url_elicitation_and_icons());
+        // Before 2026-07-28 an `outputSchema` has an object root; another is left out, and
+        // the tool's results go out as content only.
+        let object_root = |s: &JsonObject| s.get("type") == Some(&Value::from("object"));
+        if !structure || (!r.is_modern() && !self.output_schema.as_ref().is_some_and(object_root)) {
+            self.output_schema = None;
+        }
+    }
+}
+
+impl Shape for Prompt {
+    fn shape(&mut self, r: Revision) {
+        let structure = r.has_elicitation_and_structure();
+        keep_if(&mut self.title, structure);
+        keep_if(&mut self.meta, structure);
+        if !structure {
+            for a in self.arguments.iter_mut().flatten() {
+                a.title = None;
+            }
+        }
+    }
+}
+
+impl Shape for Resource {
+    fn shape(&mut self, r: Revision) {
+        let structure = r.has_elicitation_and_structure();
+        keep_if(&mut self.title, structure);
+        keep_if(&mut self.meta, structure);
+        keep_if(&mut self.icons, r.has_url_elicitation_and_icons());
+        self.annotations.shape(r);
+    }
+}
+
+impl Shape for ResourceTemplate {
+    fn shape(&mut self, r: Revision) {
+        let structure = r.has_elicitation_and_structure();
+        keep_if(&mut self.title, structure);
+        keep_if(&mut self.meta, structure);
+        self.annotations.shape(r);
+    }
+}
+
+/// The Skills extension defines its entries the same over every base revision.
+impl Shape for super::Skill {
+    fn shape(&mut self, _: Revision) {}
+}
+
+impl Shape for ResourceContents {
+    fn shape(&mut self, r: Revision) {
+        keep_if(&mut self.meta, r.has_elicitation_and_structure());
+    }
+}
+
+impl Shape for Content {
+    fn shape(&mut self, r: Revision) {
+        match self {
+            Content::Audio { mime_type, .. } if !r.has_annotations_and_audio() => {
+                *self = Content::text(format!(
+                    "[An audio clip ({mime_type}) was left out: this client's protocol \
+                     revision, {r}, has no audio content.]"
+                ));
+            }
+            Content::ResourceLink(link) if !r.has_elicitation_and_structure() => {
+                *self = Content::text(link_text(link));
+            }
+            Content::Text { annotations, .. }
+            | Content::Image { annotations, .. }
+            | Content::Audio { annotations, .. } => annotations.shape(r),
+            Content::ResourceLink(link) => link.shape(r),
+            Content::Resource {
+                resource,
+                annotations,
+            } => {
+                resource.shape(r);
+                annotations.shape(r);
+            }
+        }
+    }
+}
+
+/// A resource link as text, for a revision without resource links: what the model needs to
+/// read it with `resources/read`.
+fn link_text(link: &Resource) -> String {
+    let mut text = format!("Resource `{}`: {}", link.name, link.uri);
+    if let Some(mime) = &link.mime_type {
+        text.push_str(&format!(" ({mime})"));
+    }
+    if let Some(d) = &link.description {
+        text.push_str(&format!("\n{d}"));
+    }
+    text
+}
+
+impl Shape for CallToolResult {
+    fn shape(&mut self, r: Revision) {
+        self.content.shape(r);
+        // Before 2026-07-28 `structuredContent` is an object; another goes out as content
+        // only, as it does before 2025-06-18, which has none.
+        if !r.has_elicitation_and_structure()
+            || (!r.is_modern()
+                && self
+                    .structured_content
+                    .as_ref()
+                    .is_some_and(|v| !v.is_object()))
+        {
+            self.structured_content = None;
+        }
+    }
+}
+
+impl Shape for GetPromptResult {
+    fn shape(&mut self, r: Revision) {
+        for m in &mut self.messages {
+            m.content.shape(r);
+        }
+    }
+}
+
+impl Shape for ReadResourceResult {
+    fn shape(&mut self, r: Revision) {
+        self.contents.shape(r);
+    }
+}
+
+impl ClientCapabilities {
+    /// What the client declared, read with the meaning `revision` gives it: before
+    /// 2025-06-18 there is no elicitation; in 2025-06-18 any `elicitation` object is form
+    /// elicitation (there is no URL mode); before 2025-11-25 there is no sampling with tools,
+    /// no sampling `context` and no `tasks`. A capability a revision does not have is not
+    /// read from a client of it, whatever it sent.
+    pub(crate) fn read_at(mut self, revision: Revision) -> ClientCapabilities {
+        if revision.is_modern() || revision.has_url_elicitation_and_icons() {
+            return self;
+        }
+        self.elicitation = match self.elicitation {
+            Some(_) if revision.has_elicitation_and_structure() => Some(ElicitationCapability {
+                form: Some(JsonObject::new()),
+                url: None,
+            }),
+            _ => None,
+        };
+        if let Some(s) = &mut self.sampling {
+            s.tools = None;
+            s.context = None;
+        }
+        self.tasks = None;
+        self.extensions = None;
+        self
+    }
+}
+
+impl InputRequest {
+    /// The request as a client of `revision` reads it, or what in it that revision cannot
+    /// carry (the question then takes its fallback, as for a capability the client lacks).
+    /// 2025-11-25 and 2026-07-28 take every request as rendered. Before them: a form's
+    /// `oneOf` of titled options becomes 2025-06-18's `enum` + `enumNames`, and a `default`
+    /// on anything but a boolean is left out; a multiple-choice field, URL mode, sampling
+    /// with tools or several content blocks in one sampling message cannot be carried, and
+    /// neither can audio in a sampling message before 2025-03-26.
+    pub(crate) fn at(self, r: Revision) -> Result<InputRequest, String> {
+        if r.has_url_elicitation_and_icons() {
+            return Ok(self);
+        }
+        match self {
+            InputRequest::Elicit(ElicitRequest::Form {
+                message,
+                mut requested_schema,
+            }) if r.has_elicitation_and_structure() => {
+                form_at_2025_06_18(&mut requested_schema)?;
+                Ok(InputRequest::Elicit(ElicitRequest::Form {
+                    message,
+                    requested_schema,
+                }))
+            }
+            InputRequest::Elicit(ElicitRequest::Form { .. }) => Err("form elicitation".into()),
+            InputRequest::Elicit(ElicitRequest::Url { .. }) => Err("URL-mode elicitation".into()),
+            InputRequest::Sample(mut s) => {
+                if s.tools.is_some() || s.tool_choice.is_some() {
+                    return Err("sampling with tools".into());
+                }
+                for m in &mut s.messages {
+                    sampling_content_at(&mut m.content, r)?;
+                }
+                Ok(InputRequest::Sample(s))
+            }
+            other => Ok(other),
+        }
+    }
+
+    /// The params object as a client of `revision` reads it: a form request has no `mode`
+    /// before 2025-11-25 (the only mode there is).
+    pub(crate) fn params_at(&self, r: Revision) -> Option<Value> {
+        let mut params = self.params();
+        if !r.has_url_elicitation_and_icons()
+            && let Some(Value::Object(p)) = &mut params
+        {
+            p.remove("mode");
+        }
+        params
+    }
+}
+
+/// The fields of a 2025-06-18 form: `type`, `title`, `description` and a kind's own keywords
+/// (string: `minLength`, `maxLength`, `format`; number: `minimum`, `maximum`; boolean:
+/// `default`; enum: `enum`, `enumNames`).
+fn form_at_2025_06_18(schema: &mut JsonObject) -> Result<(), String> {
+    let Some(Value::Object(properties)) = schema.get_mut("properties") else {
+        return Ok(());
+    };
+    for (name, field) in properties.iter_mut() {
+        let Value::Object(field) = field else {
+            continue;
+        };
+        if field.get("type") == Some(&Value::from("array")) {
+            return Err(format!(
+                "the multiple-choice form field `{name}` (2025-06-18 forms have single choices only)"
+            ));
+        }
+        if field.get("type") != Some(&Value::from("boolean")) {
+            field.remove("default");
+        }
+        if let Some(Value::Array(options)) = field.remove("oneOf") {
+            let (values, names): (Vec<Value>, Vec<Value>) = options
+                .iter()
+                .map(|o| {
+                    let value = o.get("const").cloned().unwrap_or(Value::Null);
+                    let name = o.get("title").cloned().unwrap_or_else(|| value.clone());
+                    (value, name)
+                })
+                .unzip();
+            field.insert("enum".into(), Value::Array(values));
+            field.insert("enumNames".into(), Value::Array(names));
+        }
+    }
+    Ok(())
+}
+
+/// One sampling message's content before 2025-11-25: a single text, image or (from
+/// 2025-03-26) audio block.
+fn sampling_content_at(content: &mut SamplingContent, r: Revision) -> Result<(), String> {
+    if let SamplingContent::Many(blocks) = content {
+        match blocks.len() {
+            1 => *content = SamplingContent::One(blocks.remove(0)),
+            n => return Err(format!("a sampling message of {n} content blocks")),
+        }
+    }
+    let SamplingContent::One(block) = content else {
+        return Ok(());
+    };
+    match block.get("type").and_then(Value::as_str) {
+        Some("text" | "image") => Ok(()),
+        Some("audio") if r.has_annotations_and_audio() => Ok(()),
+        Some(other) => Err(format!("`{other}` content in a sampling message")),
+        None => Err("a sampling content block without a type".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn shaped<T: Shape + serde::Serialize>(mut t: T, r: Revision) -> Value {
+        t.shape(r);
+        serde_json::to_value(&t).unwrap()
+    }
+
+    fn full_tool() -> Tool {
+        serde_json::from_value(json!({
+            "name": "t", "title": "T", "description": "d",
+            "inputSchema": {"type": "object"},
+            "outputSchema": {"type": "object"},
+            "annotations": {"readOnlyHint": true},
+            "icons": [{"src": "https://example.com/i.png"}],
+            "_meta": {"k": 1}
+        }))
+        .unwrap()
+    }
+
+    #[test]
+    fn a_tool_loses_what_each_revision_lacks() {
+        let keys = |r| {
+            let v = shaped(full_tool(), r);
+            let mut k: Vec<String> = v.as_object().unwrap().keys().cloned().collect();
+            k.sort();
+            k.join(",")
+        };
+        assert_eq!(keys(Revision::V2024_11_05), "description,inputSchema,name");
+        assert_eq!(
+            keys(Revision::V2025_03_26),
+            "annotations,description,inputSchema,name"
+        );
+        assert_eq!(
+            keys(Revision::V2025_06_18),
+            "_meta,annotations,description,inputSchema,name,outputSchema,title"
+        );
+        assert_eq!(
+            keys(Revision::V2025_11_25),
+            "_meta,annotations,description,icons,inputSchema,name,outputSchema,title"
+        );
+        assert_eq!(
+            shaped(full_tool(), Revision::V2026_07_28),
+            json!(full_tool())
+        );
+    }
+
+    #[test]
+    fn content_a_revision_has_no_type_for_becomes_text() {
+        let result = CallToolResult {
+            content: vec![
+                Content::audio("AAAA", "audio/wav"),
+                Content::resource_link(Resource {
+                    mime_type: Some("text/plain".into()),
+                    ..Resource::new("file:///a.txt", "a")
+                }),
+            ],
+            structured_content: Some(json!({"x": 1})),
+            ..Default::default()
+        };
+        let old = shaped(result.clone(), Revision::V2024_11_05);
+        assert_eq!(
+            old,
+            json!({"content": [
+                {"type": "text", "text": "[An audio clip (audio/wav) was left out: this client's protocol revision, 2024-11-05, has no audio content.]"},
+                {"type": "text", "text": "Resource `a`: file:///a.txt (text/plain)"}
+            ]})
+        );
+        let mid = shaped(result.clone(), Revision::V2025_03_26);
+        assert_eq!(mid["content"][0]["type"], "audio");
+        assert_eq!(mid["content"][1]["type"], "text");
+        assert!(mid.get("structuredContent").is_none());
+        let new = shaped(result, Revision::V2025_06_18);
+        assert_eq!(new["content"][1]["type"], "resource_link");
+        assert_eq!(new["structuredContent"], json!({"x": 1}));
+    }
+
+    #[test]
+    fn capabilities_are_read_with_the_revision_s_meaning() {
+        let everything: ClientCapabilities = serde_json::from_value(json!({
+            "elicitation": {"url": {}},
+            "sampling": {"tools": {}, "context": {}},
+            "roots": {"listChanged": true},
+            "tasks": {}
+        }))
+        .unwrap();
+        let at = |r| serde_json::to_value(everything.clone().read_at(r)).unwrap();
+        assert_eq!(
+            at(Revision::V2024_11_05),
+            json!({"sampling": {}, "roots": {"listChanged": true}})
+        );
+        assert_eq!(
+            at(Revision::V2025_06_18),
+            json!({"elicitation": {"form": {}}, "sampling": {}, "roots": {"listChanged": true}})
+        );
+        assert_eq!(at(Revision::V2025_11_25), json!(everything));
+    }
+
+    #[test]
+    fn server_capabilities_and_info_per_revision() {
+        let mut caps = ServerCapabilities {
+            completions: Some(JsonObject::new()),
+            ..Default::default()
+        };
+        caps.shape(Revision::V2024_11_05);
+        assert!(caps.completions.is_none());
+        let info = Implementation {
+            title: Some("T".into()),
+            description: Some("d".into()),
+            ..Implementation::new("n", "1")
+        };
+        assert_eq!(
+            shaped(info.clone(), Revision::V2025_06_18),
+            json!({"name": "n", "version": "1", "title": "T"})
+        );
+        assert_eq!(
+            shaped(info, Revision::V2025_03_26),
+            json!({"name": "n", "version": "1"})
+        );
+    }
+
+    #[test]
+    fn a_form_at_2025_06_18_has_enum_names_and_no_defaults_but_booleans() {
+        let form = InputRequest::Elicit(ElicitRequest::Form {
+            message: "m".into(),
+            requested_schema: serde_json::from_value(json!({
+                "type": "object",
+                "properties": {
+                    "seat": {"type": "string", "oneOf": [
+                        {"const": "w", "title": "Window"}, {"const": "a", "title": "Aisle"}]},
+                    "name": {"type": "string", "default": "Ada"},
+                    "ok": {"type": "boolean", "default": true}
+                }
+            }))
+            .unwrap(),
+        });
+        let at = form.clone().at(Revision::V2025_06_18).unwrap();
+        assert_eq!(
+            at.params_at(Revision::V2025_06_18).unwrap(),
+            json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+                "seat": {"type": "string", "enum": ["w", "a"], "enumNames": ["Window", "Aisle"]},
+                "name": {"type": "string"},
+                "ok": {"type": "boolean", "default": true}
+            }}})
+        );
+        assert_eq!(form.clone().at(Revision::V2025_11_25), Ok(form.clone()));
+        assert_eq!(
+            form.params_at(Revision::V2025_11_25).unwrap()["mode"],
+            "form"
+        );
+        let multi = InputRequest::Elicit(ElicitRequest::Form {
+            message: "m".into(),
+            requested_schema: serde_json::from_value(json!({"type": "object", "properties": {
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["a"]}}}}))
+            .unwrap(),
+        });
+        assert!(
+            multi
+                .at(Revision::V2025_06_18)
+                .unwrap_err()
+                .contains("`tags`")
+        );
+    }
+
+    #[test]
+    fn sampling_before_2025_11_25_is_one_block_of_a_type_the_revision_has() {
+        use crate::protocol::{CreateMessageRequest, Role, SamplingMessage};
+        let mut req = CreateMessageRequest::user("hi", 10);
+        req.messages.push(SamplingMessage {
+            role: Role::User,
+            content: SamplingContent::Many(vec![
+                json!({"type": "audio", "data": "AA", "mimeType": "audio/wav"}),
+            ]),
+        });
+        let ask = InputRequest::Sample(req);
+        let at = ask.clone().at(Revision::V2025_03_26).unwrap();
+        let InputRequest::Sample(s) = &at else {
+            unreachable!()
+        };
+        assert!(matches!(s.messages[1].content, SamplingContent::One(_)));
+        assert_eq!(
+            ask.at(Revision::V2024_11_05).unwrap_err(),
+            "`audio` content in a sampling message"
+        );
+    }
+}
