@@ -223,10 +223,9 @@ def cmd_lines(args):
     order = " / ".join(FRAMEWORKS)
     rondos = " / ".join(fw for fw in FRAMEWORKS if fw in RUNTIMES)
     lines = [f"Lines of the user crate, {'every fifth tool asking a form question, ' if args.questions else ''}{context()}\n",
-             f"| tools | MIR, {order} | per tool | LLVM IR, {order} | per tool | expansion tokens, {rondos} | per tool |",
-             "",
              "MIR: all lines of `--emit=mir`. LLVM IR: lines inside function bodies of `--emit=llvm-ir` (what `cargo llvm-lines` counts). Expansions: the tokens of what Rondo's macros expand to (printed under `RONDO_MACROS_DEBUG`).",
              "",
+             f"| tools | MIR, {order} | per tool | LLVM IR, {order} | per tool | expansion tokens, {rondos} | per tool |",
              "|---|---|---|---|---|---|---|"]
     prev = None
     for n, row in rows:

@@ -7,34 +7,38 @@ use crate::canonical;
 use crate::cx::{AskError, Cx, Ending, Failure, Reading};
 use crate::observe::{Outcome, Reason};
 use crate::protocol::{ClientCapabilities, Error, InputRequest, JsonObject, Revision};
+use crate::tools::BoxFuture;
 use serde_json::Value;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 
 /// Asks question `Q` with `inputs` (see [`Asking::ask`](super::Asking::ask)).
 ///
-/// Generic, so compiled once per question in the crate that asks it: it does only what needs
-/// the types (and the fallback, which is the question's own code). The rest, [`drive`], is not
-/// generic and is compiled once, here (design §9, "Build cost").
-pub(super) async fn ask<Q, I>(cx: &Cx, mut inputs: I) -> AnswerOf<Q, I>
+/// Generic, so compiled once per question in the crate that asks it: it only holds the typed
+/// question while [`run`], which is not generic and is compiled once, here, asks it and takes
+/// its fallback (design §9, "Build cost").
+pub(super) async fn ask<Q, I>(cx: &Cx, inputs: I) -> AnswerOf<Q, I>
 where
     Q: Ask<I>,
     I: Send,
 {
     let mut question = Typed::<Q, I> {
-        inputs: &mut inputs,
+        inputs: Some(inputs),
         rendered: None,
         answer: None,
     };
-    let short = match drive(cx, &mut question).await {
-        Ok(()) => match question.answer.take() {
-            Some(answer) => return answer,
-            None => Short::Client("the answer was read twice".to_owned(), Reason::Unparsable),
-        },
-        Err(short) => short,
-    };
-    fall_back::<Q, I>(cx, inputs, short).await
+    run(cx, &mut question).await;
+    match question.answer {
+        Some(answer) => answer,
+        // `run` returns only once the question holds its answer; every other way ends the
+        // request, and a future that ends it never completes (`Cx::end`).
+        None => unreachable!("`run` returned without an answer"),
+    }
 }
 
-/// A question as [`drive`] sees it: its rendering, and answers read into the question itself.
+/// A question as [`run`] sees it: its rendering, its fallback, and answers read into the
+/// question itself.
 trait Question: Send {
     /// `QuestionDecl::KEY`.
     fn key(&self) -> &'static str;
@@ -44,10 +48,11 @@ trait Question: Send {
     fn args_fallback(&self) -> bool;
     /// [`Rendered::needs`].
     fn needs(&self) -> ClientCapabilities;
-    /// Renders from the inputs, keeps the rendering, and gives its request for `revision`.
-    fn render(&mut self, revision: Revision) -> InputRequest;
+    /// Renders from the inputs, keeps the rendering, and gives its request for `revision`
+    /// (`None` once the fallback has taken the inputs).
+    fn render(&mut self, revision: Revision) -> Option<InputRequest>;
     /// Renders again, for the determinism check: the request only.
-    fn render_again(&self, revision: Revision) -> InputRequest;
+    fn render_again(&self, revision: Revision) -> Option<InputRequest>;
     /// [`Rendered::prefilled`] of the kept rendering.
     fn prefilled(&self, request: InputRequest, arguments: &JsonObject) -> InputRequest;
     /// [`Rendered::consent`] of the kept rendering.
@@ -56,16 +61,21 @@ trait Question: Send {
     fn read(&mut self, sent: &InputRequest, answer: Value) -> Read<()>;
     /// [`Rendered::failed`]: an answer is kept.
     fn failed(&mut self, why: &AskError) -> Failed<()>;
+    /// Whether an answer is kept.
+    fn answered(&self) -> bool;
+    /// The declared fallback, given the inputs: an answer is kept.
+    fn fallback<'s>(&'s mut self, cx: &'s Cx) -> BoxFuture<'s, Fallback<()>>;
 }
 
 /// The one [`Question`] impl: question `Q` asked with inputs `I`.
-struct Typed<'i, Q: Ask<I>, I> {
-    inputs: &'i mut I,
+struct Typed<Q: Ask<I>, I> {
+    /// Until the fallback takes them.
+    inputs: Option<I>,
     rendered: Option<Q::Rendered>,
     answer: Option<AnswerOf<Q, I>>,
 }
 
-impl<Q, I> Question for Typed<'_, Q, I>
+impl<Q, I> Question for Typed<Q, I>
 where
     Q: Ask<I>,
     I: Send,
@@ -82,13 +92,12 @@ where
     fn needs(&self) -> ClientCapabilities {
         <Q::Rendered as Rendered>::needs()
     }
-    fn render(&mut self, revision: Revision) -> InputRequest {
-        self.rendered
-            .insert(Q::render(self.inputs))
-            .request(revision)
+    fn render(&mut self, revision: Revision) -> Option<InputRequest> {
+        let rendered = Q::render(self.inputs.as_ref()?);
+        Some(self.rendered.insert(rendered).request(revision))
     }
-    fn render_again(&self, revision: Revision) -> InputRequest {
-        Q::render(self.inputs).request(revision)
+    fn render_again(&self, revision: Revision) -> Option<InputRequest> {
+        Some(Q::render(self.inputs.as_ref()?).request(revision))
     }
     fn prefilled(&self, request: InputRequest, arguments: &JsonObject) -> InputRequest {
         match &self.rendered {
@@ -118,6 +127,68 @@ where
             Failed::End(why) => Failed::End(why),
         }
     }
+    fn answered(&self) -> bool {
+        self.answer.is_some()
+    }
+    fn fallback<'s>(&'s mut self, cx: &'s Cx) -> BoxFuture<'s, Fallback<()>> {
+        let Some(inputs) = self.inputs.take() else {
+            return no_inputs();
+        };
+        Box::pin(KeepAnswer {
+            fallback: Q::fallback(cx, inputs),
+            slot: &mut self.answer,
+        })
+    }
+}
+
+/// A fallback's future whose answer goes to `slot`: a small hand-written future rather than
+/// an `async` block, whose state machine would be compiled per question.
+struct KeepAnswer<'s, A> {
+    fallback: BoxFuture<'s, Fallback<A>>,
+    slot: &'s mut Option<A>,
+}
+
+impl<A> Future for KeepAnswer<'_, A> {
+    type Output = Fallback<()>;
+    fn poll(mut self: Pin<&mut Self>, context: &mut Context<'_>) -> Poll<Fallback<()>> {
+        let this = &mut *self;
+        this.fallback.as_mut().poll(context).map(|f| match f {
+            Fallback::Answer(a) => {
+                *this.slot = Some(a);
+                Fallback::Answer(())
+            }
+            Fallback::End(result) => Fallback::End(result),
+            Fallback::Refuse => Fallback::Refuse,
+        })
+    }
+}
+
+/// The fallback of a question whose inputs a fallback took already: it refuses.
+fn no_inputs() -> BoxFuture<'static, Fallback<()>> {
+    Box::pin(std::future::ready(Fallback::Refuse))
+}
+
+/// Why a question ended the request without an answer it should have had.
+fn no_answer(key: &str) -> String {
+    format!("Could not ask `{key}`: the question has no answer")
+}
+
+/// Asks `question` and, when it gets no answer, takes its fallback: returns once `question`
+/// holds its answer, else ends the request (the fallback's `End` or `Refuse`, or a failure).
+async fn run(cx: &Cx, question: &mut (dyn Question + '_)) {
+    let short = match drive(cx, question).await {
+        Ok(()) if question.answered() => return,
+        Ok(()) => Short::Client("the answer was read twice".to_owned(), Reason::Unparsable),
+        Err(short) => short,
+    };
+    let key = question.key();
+    fell_back(cx, key, question.kind(), &short);
+    match question.fallback(cx).await {
+        Fallback::Answer(()) if question.answered() => {}
+        Fallback::Answer(()) => cx.end(Ending::Failed(no_answer(key))).await,
+        Fallback::End(result) => cx.end(Ending::Result(result)).await,
+        Fallback::Refuse => refuse(cx, key, short).await,
+    }
 }
 
 /// `read`, its answer kept in `slot`.
@@ -139,7 +210,10 @@ async fn drive(cx: &Cx, question: &mut (dyn Question + '_)) -> Result<(), Short>
     if let Some(missing) = cx.client_capabilities().missing(&needs) {
         return Err(Short::Missing(Box::new(missing)));
     }
-    let mut request = question.render(cx.revision());
+    let Some(mut request) = question.render(cx.revision()) else {
+        let why = "the question's inputs were taken".to_owned();
+        return Err(Short::Client(why, Reason::Unparsable));
+    };
     if cfg!(debug_assertions) {
         check_deterministic(&*question, &request, cx);
     }
@@ -221,17 +295,6 @@ fn reason(e: &AskError) -> Reason {
     }
 }
 
-/// Runs the question's fallback; `why` says what a refusal comes to. What does not need the
-/// question's types is in [`fell_back`] and [`refuse`].
-async fn fall_back<Q: Ask<I>, I>(cx: &Cx, inputs: I, why: Short) -> AnswerOf<Q, I> {
-    fell_back(cx, Q::KEY, Q::META.kind, &why);
-    match Q::fallback(cx, inputs).await {
-        Fallback::Answer(a) => a,
-        Fallback::End(result) => cx.end(Ending::Result(result)).await,
-        Fallback::Refuse => refuse(cx, Q::KEY, why).await,
-    }
-}
-
 /// Notes that question `key` takes its fallback, and why.
 fn fell_back(cx: &Cx, key: &str, kind: AskKind, why: &Short) {
     let reason = match why {
@@ -274,7 +337,9 @@ async fn refuse(cx: &Cx, key: &str, why: Short) -> ! {
 /// reads a clock, randomness or anything but its inputs would make answers miss their question
 /// on the next round (design §4).
 fn check_deterministic(question: &dyn Question, first: &InputRequest, cx: &Cx) {
-    let again = question.render_again(cx.revision());
+    let Some(again) = question.render_again(cx.revision()) else {
+        return;
+    };
     let (a, b) = (
         canonical::to_canonical(&first.to_wire()),
         canonical::to_canonical(&again.to_wire()),
