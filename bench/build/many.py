@@ -27,6 +27,7 @@ import datetime
 import json
 import os
 import re
+import resource
 import shutil
 import statistics
 import subprocess
@@ -54,12 +55,17 @@ def cargo(d, target, *args, env=None, check=True):
 
 
 def timed(d, target, *args):
+    """(wall-clock seconds, CPU seconds of cargo and the compilers it ran). The CPU time
+    barely moves when other work shares the machine; the wall-clock time does."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.monotonic()
     p = cargo(d, target, *args)
     elapsed = time.monotonic() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if "Compiling" not in p.stderr and "Checking" not in p.stderr:
         sys.exit(f"{d.name}: `cargo {' '.join(args)}` did not compile the crate")
-    return elapsed
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return elapsed, cpu
 
 
 def edit(d, value):
@@ -77,20 +83,20 @@ def one_round(d, target, name, counter, only):
     out = {}
     if "clean debug" in only:
         cargo(d, target, "clean", "-p", name)
-        out["clean debug"] = timed(d, target, "build")
+        out["clean debug"], out["clean debug cpu"] = timed(d, target, "build")
     if "rebuild" in only:
         cargo(d, target, "build")
         counter[0] += 1
         edit(d, counter[0])
-        out["rebuild"] = timed(d, target, "build")
+        out["rebuild"], out["rebuild cpu"] = timed(d, target, "build")
     if "check" in only:
         cargo(d, target, "check")
         counter[0] += 1
         edit(d, counter[0])
-        out["check"] = timed(d, target, "check")
+        out["check"], out["check cpu"] = timed(d, target, "check")
     if "clean release" in only:
         cargo(d, target, "clean", "-p", name, "--release")
-        out["clean release"] = timed(d, target, "build", "--release")
+        out["clean release"], out["clean release cpu"] = timed(d, target, "build", "--release")
     edit(d, 0)
     return out
 
@@ -151,8 +157,9 @@ def cmd_time(args):
 
 
 def table(files):
-    """The Markdown table of the rounds in `files` (`.jsonl` from `time`; several files are
-    pooled): per tool count, each framework's median, and every run."""
+    """The Markdown tables of the rounds in `files` (`.jsonl` from `time`; several files are
+    pooled): per tool count, each framework's median wall-clock and CPU seconds, the growth
+    per tool between tool counts, and every run."""
     rows, contexts = [], []
     for path in files:
         for line in Path(path).read_text().splitlines():
@@ -161,14 +168,22 @@ def table(files):
     frameworks = list(dict.fromkeys(r["framework"] for r in rows))
     counts = sorted({r["tools"] for r in rows})
     cell = lambda fw, n, c: [r[c] for r in rows if r["framework"] == fw and r["tools"] == n and c in r]
+    median = lambda fw, n, c: statistics.median(cell(fw, n, c)) if cell(fw, n, c) else None
     lines = [f"- {c['context']}; arguments: {c['args']}{'; every fifth tool asks a form question' if c['questions'] else ''}" for c in contexts]
-    lines += ["", f"Seconds, median of the runs, {' / '.join(frameworks)}.", "",
-              "| tools | clean debug | clean release | rebuild after editing one tool (debug) | `cargo check` after editing one tool |",
-              "|---|---|---|---|---|"]
-    for n in counts:
-        cells = [" / ".join(fmt(cell(fw, n, c)) if cell(fw, n, c) else "–" for fw in frameworks) for c in COLUMNS]
-        lines.append(f"| {n} | " + " | ".join(cells) + " |")
-    lines += ["", "Every run (seconds):", ""]
+    for suffix, what in (("", "Wall-clock seconds"), (" cpu", "CPU seconds (user + system, cargo and rustc)")):
+        lines += ["", f"{what}, median of the runs, {' / '.join(frameworks)}; per tool: the growth between two rows, in ms.", "",
+                  "| tools | clean debug | clean release | rebuild after editing one tool (debug) | `cargo check` after editing one tool |",
+                  "|---|---|---|---|---|"]
+        for i, n in enumerate(counts):
+            cells = [" / ".join(f"{median(fw, n, c + suffix):.2f}" if cell(fw, n, c + suffix) else "–" for fw in frameworks) for c in COLUMNS]
+            lines.append(f"| {n} | " + " | ".join(cells) + " |")
+        for a, b in zip(counts, counts[1:]):
+            def growth(fw, c):
+                x, y = median(fw, a, c + suffix), median(fw, b, c + suffix)
+                return "–" if x is None or y is None else f"{(y - x) / (b - a) * 1000:.0f}"
+            cells = [" / ".join(growth(fw, c) for fw in frameworks) for c in COLUMNS]
+            lines.append(f"| per tool, {a} → {b} | " + " | ".join(cells) + " |")
+    lines += ["", "Every run (wall-clock seconds):", ""]
     for fw in frameworks:
         for n in counts:
             runs = "; ".join(f"{c} {', '.join(f'{v:.2f}' for v in cell(fw, n, c))}" for c in COLUMNS if cell(fw, n, c))
@@ -287,10 +302,13 @@ def main():
     p.add_argument("--args", choices=["params", "struct", "mixed"], default="struct",
                    help="Rondo's arguments: one `#[args]` struct like rmcp's (the default), parameters with `#[arg(description)]`, or the CI guard's mix (generate.py)")
     p.add_argument("--base", help="another Rondo checkout, measured as a third framework `base`")
+    p.add_argument("--no-rmcp", action="store_true", help="leave rmcp out (a before-and-after of Rondo alone)")
     args = p.parse_args()
     if args.base:
         RUNTIMES["base"] = Path(args.base).resolve() / "runtime"
         FRAMEWORKS.insert(1, "base")
+    if args.no_rmcp:
+        FRAMEWORKS.remove("rmcp")
     default = {"lines": "25,100,300", "where": "25,100"}.get(args.command, "1,25,100,300")
     args.tools = [int(t) for t in (args.tools or default).split(",")]
     args.only = [c.strip() for c in args.only.split(",")]
