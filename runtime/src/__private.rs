@@ -27,7 +27,7 @@ pub use crate::question::private::{
 }; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
-pub use crate::schema::Property; // #[tool], #[prompt]: a named argument of the input schema
+pub use crate::schema::{NotParsed, Optional, Property}; // #[tool], #[prompt]: a named argument of the input schema
 pub use crate::sets::Duplicates; // tools![], prompts![], resources![]: names (or URIs) listed twice
 #[cfg(feature = "skills")]
 pub use crate::skills::{EmbeddedFile, EmbeddedSkill, Skills, embedded as embedded_skills}; // skills!
@@ -36,6 +36,7 @@ pub use crate::tools::{
 }; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
+use crate::schema::Absent;
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
@@ -166,51 +167,6 @@ fn rest(arguments: &JsonObject, named: &[&str]) -> Value {
 /// A deserialisation error as the text a tool's caller reads.
 fn error_text(e: serde_json::Error) -> String {
     e.to_string()
-}
-
-/// `#[tool]`, `#[prompt]`: [`Property::optional`] of an argument of type `T`,
-/// `Optional::<T>::optional`: whether [`arg`] accepts the argument absent. One function per
-/// argument type, not per tool. When `T` is not `Deserialize` the inherent function's bound
-/// fails and the path resolves to [`NotParsed`]'s instead (rustc passes over an inherent item
-/// whose bounds fail for a trait's), so the one error is `arg::<T>`'s, at the user's type.
-pub struct Optional<T>(std::marker::PhantomData<T>);
-
-impl<T: for<'de> Deserialize<'de>> Optional<T> {
-    /// Whether `T` reads an absent argument (an `Option` does).
-    pub fn optional() -> bool {
-        T::deserialize(Absent("")).is_ok()
-    }
-}
-
-/// The stand-in for [`Optional::optional`] of a type that is not `Deserialize` (see there).
-pub trait NotParsed {
-    /// Never called: the code that names it has a type error already.
-    fn optional() -> bool {
-        false
-    }
-}
-
-impl<T> NotParsed for Optional<T> {}
-
-/// A missing argument: `None` for an `Option`, "missing field" for anything else.
-struct Absent(&'static str);
-
-impl<'de> serde::Deserializer<'de> for Absent {
-    type Error = serde_json::Error;
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(serde::de::Error::missing_field(self.0))
-    }
-    fn deserialize_option<V: serde::de::Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        visitor.visit_none()
-    }
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
-        ignored_any
-    }
 }
 
 /// `#[tool]`: an argument that does not parse, as a tool execution error the model can read

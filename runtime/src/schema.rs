@@ -15,6 +15,7 @@
 use schemars::generate::{SchemaGenerator, SchemaSettings};
 use schemars::transform::{RecursiveTransform, RestrictFormats};
 use schemars::{JsonSchema, Schema};
+use serde::Deserialize;
 use serde_json::Value;
 
 use crate::protocol::JsonObject;
@@ -135,6 +136,52 @@ fn number_bounds(schema: &mut Schema) {
     obj.entry("minimum").or_insert(min);
     if let Some(max) = max {
         obj.entry("maximum").or_insert(max);
+    }
+}
+
+/// `#[tool]`, `#[prompt]`: [`Property::optional`] of an argument of type `T`,
+/// `Optional::<T>::optional`: whether `__private::arg` accepts the argument absent. One function per
+/// argument type, not per tool. When `T` is not `Deserialize` the inherent function's bound
+/// fails and the path resolves to [`NotParsed`]'s instead (rustc passes over an inherent item
+/// whose bounds fail for a trait's), so the one error is `arg::<T>`'s, at the user's type.
+/// Here, beside [`Property`], so that the schema's tests use it as the macros do.
+pub struct Optional<T>(std::marker::PhantomData<T>);
+
+impl<T: for<'de> Deserialize<'de>> Optional<T> {
+    /// Whether `T` reads an absent argument (an `Option` does).
+    pub fn optional() -> bool {
+        T::deserialize(Absent("")).is_ok()
+    }
+}
+
+/// The stand-in for [`Optional::optional`] of a type that is not `Deserialize` (see there).
+pub trait NotParsed {
+    /// Never called: the code that names it has a type error already.
+    fn optional() -> bool {
+        false
+    }
+}
+
+impl<T> NotParsed for Optional<T> {}
+
+/// A missing argument: `None` for an `Option`, "missing field" for anything else.
+pub(crate) struct Absent(pub(crate) &'static str);
+
+impl<'de> serde::Deserializer<'de> for Absent {
+    type Error = serde_json::Error;
+    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+        Err(serde::de::Error::missing_field(self.0))
+    }
+    fn deserialize_option<V: serde::de::Visitor<'de>>(
+        self,
+        visitor: V,
+    ) -> Result<V::Value, Self::Error> {
+        visitor.visit_none()
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
+        ignored_any
     }
 }
 
@@ -280,7 +327,7 @@ mod tests {
             name,
             description,
             schema: SchemaGenerator::subschema_for::<T>,
-            optional: || crate::__private::arg::<T>(&JsonObject::new(), "x").is_ok(),
+            optional: Optional::<T>::optional,
         }
     }
 
@@ -362,7 +409,10 @@ mod tests {
     #[test]
     fn one_args_parameter_has_the_schema_its_derived_struct_had() {
         fn same<A: JsonSchema, B: JsonSchema>() {
-            let (a, b) = (root_object_with(&A::json_schema), root_object_with(&B::json_schema));
+            let (a, b) = (
+                root_object_with(&A::json_schema),
+                root_object_with(&B::json_schema),
+            );
             assert_eq!(Value::Object(a), Value::Object(b));
         }
         same::<__RondoArgs_place, Flattened<Place>>();
