@@ -102,6 +102,10 @@ cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 step "tests (unit, integration, UI, doc; --all-features includes the Redis stores', on a redis-server each test starts)"
 prepared
 cargo test --workspace --all-features --locked --no-run
+# The build cost per tool (bench/build/guard.py, about 10 s): servers of 10, 30 and 50 generated
+# tools compiled against the rondo-mcp just built; fails when the macros' expansion or the LLVM
+# IR per tool passes its bound (bench/build/guard-bounds.json) or grows faster than the tools.
+python3 bench/build/guard.py
 # trybuild's check of the UI fixtures keeps both cores busy for minutes, while the other test
 # binaries mostly wait on timers and child processes: the two run side by side (cargo holds its
 # build lock only while it builds, and everything is built above).

@@ -207,10 +207,24 @@ private_items! {
     trait_into_tool_result => "IntoToolResult";
     /// `tool_definition()`: builds a [`Paths::tool`].
     tool_definition => "tool_definition";
-    /// `tool_args()`: runs the argument parsers; a failure is a result the model can read.
-    tool_args => "tool_args";
-    /// `input_schema::<T>()`: the schema of the arguments struct.
+    /// `invalid_tool_arguments()`: an argument that does not parse, as a result the model can
+    /// read.
+    invalid_tool_arguments => "invalid_tool_arguments";
+    /// `input_schema(json_schema)`: the schema of the arguments struct, from its
+    /// `JsonSchema::json_schema` (a function pointer: the runtime's code is not generic).
     input_schema => "input_schema";
+    /// `input_schema_of(&[Property, ..])`: the schema of named arguments, without a derive.
+    input_schema_of => "input_schema_of";
+    /// `Property`: one named argument of [`Paths::input_schema_of`].
+    property => "Property";
+    /// `flattened_schema::<T>`: the schema of a lone `#[args] T` parameter.
+    flattened_schema => "flattened_schema";
+    /// `Optional`: `Optional::<T>::optional` is a property's `optional`.
+    optional => "Optional";
+    /// `NotParsed`: the stand-in `optional` for a type that is not `Deserialize`.
+    not_parsed => "NotParsed";
+    /// `schemars::SchemaGenerator`: its `subschema_for::<T>` is a property's schema.
+    schema_generator => "schemars::SchemaGenerator";
     /// `no_arguments()`: the schema of a tool without arguments.
     no_arguments => "no_arguments";
     /// `schema_object()`: a verbatim `input_schema = ..`.
@@ -228,10 +242,10 @@ private_items! {
     trait_into_prompt_result => "IntoPromptResult";
     /// `prompt_definition()`: builds a [`Paths::prompt`].
     prompt_definition => "prompt_definition";
-    /// `prompt_arguments::<T>()`: the listed arguments, read from the arguments struct's schema.
+    /// `prompt_arguments(schema)`: the listed arguments, read from the input schema.
     prompt_arguments => "prompt_arguments";
-    /// `prompt_args()`: runs the argument parsers; a failure is `-32602`.
-    prompt_args => "prompt_args";
+    /// `invalid_prompt_arguments()`: an argument that does not parse, as `-32602`.
+    invalid_prompt_arguments => "invalid_prompt_arguments";
     /// `assert_prompt_argument::<T>()`: prompt arguments are strings, checked at the user's type.
     assert_prompt_argument => "assert_prompt_argument";
 
@@ -247,13 +261,15 @@ private_items! {
     trait_into_resource_result => "IntoResourceResult";
     /// `resource_definition()`: builds a [`Paths::resource_def`].
     resource_definition => "resource_definition";
-    /// `template_args()`: runs the parameter parsers over the template variables.
-    template_args => "template_args";
+    /// `template_arguments()`: the template variables, as the arguments the parsers read.
+    template_arguments => "template_arguments";
+    /// `invalid_template_arguments()`: a variable that does not parse, as `-32602`.
+    invalid_template_arguments => "invalid_template_arguments";
     /// `BTreeMap`: the template variables, by name.
     btree_map => "BTreeMap";
 
-    /// `assert_unique()`: the list macros' `const` check for a repeated name or URI.
-    assert_unique => "assert_unique";
+    /// `Duplicates`: the list macros' `const` check for a repeated name or URI.
+    duplicates => "Duplicates";
 
     /// `Asked`: what a question function returns, its inputs kept for rendering or fallback.
     asked => "Asked";

@@ -87,6 +87,40 @@ fn tool_with_input_schema() {
 }
 
 #[test]
+fn tool_with_an_args_struct() {
+    let out = crate::tool::expand(
+        TokenStream::new(),
+        quote! {
+            /// Books a trip.
+            async fn book(#[args] trip: Trip) -> String {
+                trip.to_string()
+            }
+        },
+    );
+    check(
+        items(out),
+        expect_file!["../tests/snapshots/tool_args_struct.rs"],
+    );
+}
+
+#[test]
+fn tool_with_named_arguments_and_an_args_struct() {
+    let out = crate::tool::expand(
+        TokenStream::new(),
+        quote! {
+            /// Books a trip.
+            async fn book(#[arg(description = "Who travels")] guest: String, #[args] trip: Trip) -> String {
+                format!("{guest} {trip}")
+            }
+        },
+    );
+    check(
+        items(out),
+        expect_file!["../tests/snapshots/tool_args_struct_and_named.rs"],
+    );
+}
+
+#[test]
 fn tool_with_errors_emits_a_stub() {
     let out = crate::tool::expand(
         quote!(descripton = "Searches"),

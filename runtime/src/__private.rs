@@ -27,6 +27,8 @@ pub use crate::question::private::{
 }; // #[elicit], #[sample], #[roots], asks = [..]
 pub use crate::question::{AnswerOf, Ask, Asked, Declared, Fallback, QuestionDecl, Rendered}; // #[elicit], asks = [..]
 pub use crate::resources::{IntoResourceResult, ResourceDef, ResourceHandler, ResourceSet}; // #[resource], resources![]
+pub use crate::schema::{NotParsed, Optional, Property}; // #[tool], #[prompt]: a named argument of the input schema
+pub use crate::sets::Duplicates; // tools![], prompts![], resources![]: names (or URIs) listed twice
 #[cfg(feature = "skills")]
 pub use crate::skills::{EmbeddedFile, EmbeddedSkill, Skills, embedded as embedded_skills}; // skills!
 pub use crate::tools::{
@@ -34,7 +36,8 @@ pub use crate::tools::{
 }; // #[tool], #[toolbox], tools![]
 
 use crate::protocol::{PromptArgument, Resource, ResourceTemplate, ToolAnnotations};
-use schemars::JsonSchema;
+use crate::schema::Absent;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -88,18 +91,24 @@ pub fn tool_definition(
     }
 }
 
-/// The JSON Schema (2020-12, standard formats only) of `T`, without the root's `$schema` and `title` noise.
-fn schema_of<T: JsonSchema>() -> serde_json::Map<String, Value> {
-    let schema = crate::schema::root_schema_for::<T>();
-    let mut obj = schema.as_object().cloned().unwrap_or_default();
-    obj.remove("$schema");
-    obj.remove("title");
-    obj
+/// `#[tool]`, `#[prompt]`: the JSON Schema (2020-12, standard formats only) of the generated
+/// arguments struct, from its `JsonSchema::json_schema` function (not generic: one copy for
+/// every tool), without the root's `$schema` and `title` noise.
+pub fn input_schema(json_schema: fn(&mut SchemaGenerator) -> Schema) -> JsonObject {
+    crate::schema::root_object_with(&json_schema)
 }
 
-/// `#[tool]`: the input schema of the generated arguments struct.
-pub fn input_schema<T: JsonSchema>() -> serde_json::Map<String, Value> {
-    schema_of::<T>()
+/// `#[tool]`, `#[prompt]` whose one parameter is `#[args] T`: the `json_schema` function of its
+/// input schema (`schema::Flattened<T>`'s). The macros name it with `T` spanned at the user's
+/// type, so a `T` that is not `JsonSchema` is one error there.
+pub fn flattened_schema<T: JsonSchema>(generator: &mut SchemaGenerator) -> Schema {
+    crate::schema::Flattened::<T>::json_schema(generator)
+}
+
+/// `#[tool]`, `#[prompt]` with named arguments only: the input schema of `properties`, the same
+/// as the schema of a derived struct of them (design §9, "Build cost").
+pub fn input_schema_of(properties: &[Property]) -> JsonObject {
+    crate::schema::root_object_with(&|generator| crate::schema::object_of(generator, properties))
 }
 
 /// `#[tool]`: the schema of a tool with no arguments.
@@ -130,7 +139,7 @@ pub fn arg<T: for<'de> Deserialize<'de>>(
 ) -> Result<T, String> {
     match arguments.get(name) {
         Some(value) => T::deserialize(value).map_err(|e| format!("`{name}`: {e}")),
-        None => T::deserialize(Absent(name)).map_err(|e| e.to_string()),
+        None => T::deserialize(Absent(name)).map_err(error_text),
     }
 }
 
@@ -140,47 +149,37 @@ pub fn flattened<T: for<'de> Deserialize<'de>>(
     arguments: &JsonObject,
     named: &[&str],
 ) -> Result<T, String> {
-    let rest: JsonObject = arguments
-        .iter()
-        .filter(|(k, _)| !named.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    T::deserialize(Value::Object(rest)).map_err(|e| e.to_string())
+    T::deserialize(rest(arguments, named)).map_err(error_text)
 }
 
-/// A missing argument: `None` for an `Option`, "missing field" for anything else.
-struct Absent(&'static str);
-
-impl<'de> serde::Deserializer<'de> for Absent {
-    type Error = serde_json::Error;
-    fn deserialize_any<V: serde::de::Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
-        Err(serde::de::Error::missing_field(self.0))
-    }
-    fn deserialize_option<V: serde::de::Visitor<'de>>(
-        self,
-        visitor: V,
-    ) -> Result<V::Value, Self::Error> {
-        visitor.visit_none()
-    }
-    serde::forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
-        unit unit_struct newtype_struct seq tuple tuple_struct map struct enum identifier
-        ignored_any
-    }
+/// The arguments `flattened` reads: the object less the `named` ones. Not generic, so the map
+/// is built (and its entries sorted) by one copy of this code, not one per `#[args]` type.
+fn rest(arguments: &JsonObject, named: &[&str]) -> Value {
+    Value::Object(
+        arguments
+            .iter()
+            .filter(|(k, _)| !named.contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+    )
 }
 
-/// `#[tool]`: runs the argument parsers; a failure is a tool execution error the model can read.
-pub fn tool_args<T>(
+/// A deserialisation error as the text a tool's caller reads.
+fn error_text(e: serde_json::Error) -> String {
+    e.to_string()
+}
+
+/// `#[tool]`: an argument that does not parse, as a tool execution error the model can read
+/// (the call's future, ready).
+pub fn invalid_tool_arguments(
     tool: &str,
-    arguments: &JsonObject,
-    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
-) -> Result<T, CallToolResult> {
-    parse(arguments).map_err(|e| {
-        CallToolResult::error(format!(
-            "Invalid arguments for tool `{tool}`: {}",
-            crate::protocol::echo(e)
-        ))
-    })
+    error: String,
+) -> BoxFuture<'static, Result<CallToolResult, Error>> {
+    let result = CallToolResult::error(format!(
+        "Invalid arguments for tool `{tool}`: {}",
+        crate::protocol::echo(error)
+    ));
+    Box::pin(std::future::ready(Ok(result)))
 }
 
 /// A type a `#[prompt]` argument may have: prompt arguments are strings on the wire.
@@ -213,8 +212,7 @@ pub fn prompt_definition(
 
 /// `#[prompt]`: the argument list, read from the arguments struct's schema (names, required,
 /// descriptions), so the listing and the parsing cannot disagree.
-pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
-    let schema = schema_of::<T>();
+pub fn prompt_arguments(schema: JsonObject) -> Vec<PromptArgument> {
     let required: Vec<&str> = schema
         .get("required")
         .and_then(Value::as_array)
@@ -238,18 +236,16 @@ pub fn prompt_arguments<T: JsonSchema>() -> Vec<PromptArgument> {
         .collect()
 }
 
-/// `#[prompt]`: runs the argument parsers; a failure is `-32602`.
-pub fn prompt_args<T>(
+/// `#[prompt]`: an argument that does not parse, as `-32602` (the get's future, ready).
+pub fn invalid_prompt_arguments(
     prompt: &str,
-    arguments: &JsonObject,
-    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
-) -> Result<T, Error> {
-    parse(arguments).map_err(|e| {
-        Error::invalid_params(format!(
-            "Invalid arguments for prompt `{prompt}`: {}",
-            crate::protocol::echo(e)
-        ))
-    })
+    error: String,
+) -> BoxFuture<'static, Result<GetPromptResult, Error>> {
+    let error = Error::invalid_params(format!(
+        "Invalid arguments for prompt `{prompt}`: {}",
+        crate::protocol::echo(error)
+    ));
+    Box::pin(std::future::ready(Err(error)))
 }
 
 /// `#[resource]`: the listing of a resource or template.
@@ -281,38 +277,27 @@ pub fn resource_definition(
     }
 }
 
-/// `#[resource]`: runs the parsers of the parameters over the template variables; a failure is
-/// `-32602`.
-pub fn template_args<T>(
-    uri: &str,
-    vars: BTreeMap<String, String>,
-    parse: impl FnOnce(&JsonObject) -> Result<T, String>,
-) -> Result<T, Error> {
-    let obj: JsonObject = vars
-        .into_iter()
+/// `#[resource]`: the template variables, as the arguments object its parameters are parsed
+/// from.
+pub fn template_arguments(vars: BTreeMap<String, String>) -> JsonObject {
+    vars.into_iter()
         .map(|(k, v)| (k, Value::String(v)))
-        .collect();
-    parse(&obj).map_err(|e| {
-        Error::invalid_params(format!(
-            "Invalid resource URI `{}`: {}",
-            crate::protocol::echo(uri),
-            crate::protocol::echo(e)
-        ))
-        .with_data(serde_json::json!({ "uri": crate::protocol::echo(uri) }))
-    })
+        .collect()
 }
 
-/// tools![], prompts![], resources![]: fails compilation when a later entry reuses the name
-/// (or URI) of an earlier one; each earlier entry comes with the message naming both, written by
-/// the list macro.
-pub const fn assert_unique(name: &str, earlier: &[(&str, &str)]) {
-    let mut i = 0;
-    while i < earlier.len() {
-        if crate::sets::str_eq(name, earlier[i].0) {
-            panic!("{}", earlier[i].1);
-        }
-        i += 1;
-    }
+/// `#[resource]`: a template variable that does not parse, as `-32602` naming the URI (the
+/// read's future, ready).
+pub fn invalid_template_arguments(
+    uri: &str,
+    error: String,
+) -> BoxFuture<'static, Result<ReadResourceResult, Error>> {
+    let error = Error::invalid_params(format!(
+        "Invalid resource URI `{}`: {}",
+        crate::protocol::echo(uri),
+        crate::protocol::echo(error)
+    ))
+    .with_data(serde_json::json!({ "uri": crate::protocol::echo(uri) }));
+    Box::pin(std::future::ready(Err(error)))
 }
 
 /// A value `#[elicit(default = ..)]` accepts for a field of type `T`: a `T`, a plain value for an

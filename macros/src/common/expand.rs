@@ -1,7 +1,7 @@
 //! Expansion pieces shared by `#[tool]`, `#[prompt]` and `#[resource]`. Cannot fail.
 
 use crate::common::signature::Signature;
-use crate::paths::{NONE, OK, Paths, SOME};
+use crate::paths::{BOX_PIN, ERR, NONE, OK, Paths, SOME};
 use proc_macro2::{Span, TokenStream};
 use quote::{ToTokens, format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -35,9 +35,66 @@ pub fn args_struct_ident(fn_ident: &syn::Ident) -> syn::Ident {
     )
 }
 
+/// Whether the input schema comes from a derived arguments struct ([`args_struct`]): only with an
+/// `#[args]` parameter next to named ones, whose fields schemars flattens into the object. An
+/// `#[args]` parameter alone is `Flattened<T>`'s schema, and named arguments alone are static
+/// data ([`input_schema`]).
+pub fn needs_args_struct(sig: &Signature) -> bool {
+    sig.args.len() > 1 && sig.args.iter().any(|a| a.flatten)
+}
+
+/// The input schema of a function with arguments, a `JsonObject` expression, with nothing
+/// generic per tool (design §9, "Build cost"):
+/// - named arguments only: `input_schema_of(&[Property { .. }, ..])`, the schema a derived struct
+///   of them would have, from static data and two functions per argument type.
+///   `Property::schema` is `subschema_for::<T>`, spanned at the user's type, so a type that is
+///   not `JsonSchema` is one error there; `Property::optional` is `Optional::<T>::optional`,
+///   which resolves to a stand-in when `T` is not `Deserialize`, so that error is only the
+///   parser's (`__private::Optional`);
+/// - one `#[args] T`: `flattened_schema::<T>`, the schema of the runtime's `Flattened<T>`
+///   (spanned at `T` likewise);
+/// - both: the derived [`args_struct`] named `s`.
+pub fn input_schema(paths: &Paths, sig: &Signature, s: &syn::Ident) -> TokenStream {
+    let (input_schema, json_schema) = (paths.input_schema(), paths.json_schema());
+    if needs_args_struct(sig) {
+        return quote!(#input_schema(<#s as #json_schema>::json_schema));
+    }
+    if let [only] = sig.args.as_slice()
+        && only.flatten
+    {
+        let ty = &only.ty;
+        let flattened = paths.flattened_schema().at(ty.span());
+        let schema = quote_spanned!(ty.span()=> #flattened::<#ty>);
+        return quote!(#input_schema(#schema));
+    }
+    let (property, generator) = (paths.property(), paths.schema_generator());
+    let (optional_ty, not_parsed) = (paths.optional(), paths.not_parsed());
+    let properties = sig.args.iter().map(|a| {
+        let (ty, wire) = (&a.ty, &a.wire);
+        let description = optional(a.description.as_ref());
+        let subschema = generator.at(ty.span());
+        let schema = quote_spanned!(ty.span()=> #subschema::subschema_for::<#ty>);
+        quote! {
+            #property {
+                name: #wire,
+                description: #description,
+                schema: #schema,
+                optional: #optional_ty::<#ty>::optional,
+            }
+        }
+    });
+    let input_schema_of = paths.input_schema_of();
+    quote!({
+        #[allow(unused_imports)]
+        use #not_parsed as _;
+        #input_schema_of(&[#(#properties),*])
+    })
+}
+
 /// `#[derive(JsonSchema)] struct __RondoArgs_f { ... }`: one field per argument, for the schema
-/// only (parsing goes through `parse_args`). Fields are spanned at the user's type, so a type
-/// that is not `JsonSchema` is one error there.
+/// only (parsing goes through `parse_args`), when an `#[args]` parameter is next to named ones
+/// ([`needs_args_struct`]). Fields are spanned at the user's type, so a type that is not
+/// `JsonSchema` is one error there.
 pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenStream {
     let (json_schema, (schemars_import, schemars_crate)) =
         (paths.json_schema(), paths.schemars_crate(ident));
@@ -65,11 +122,26 @@ pub fn args_struct(paths: &Paths, ident: &syn::Ident, sig: &Signature) -> TokenS
     }
 }
 
-/// A closure `|arguments| Ok((a, b, ..))` parsing each argument with `__private::arg::<T>` (or
-/// `flattened::<T>` for `#[args]`), the turbofish spanned at the user's type: a type that is not
-/// `Deserialize` is one error at it.
-pub fn parse_args(paths: &Paths, sig: &Signature) -> TokenStream {
+/// The label of the block a handler's body is (see [`handler_body`]).
+fn parse_label() -> syn::Lifetime {
+    syn::Lifetime {
+        apostrophe: Span::mixed_site(),
+        ident: syn::Ident::new("__rondo_parse", Span::mixed_site()),
+    }
+}
+
+/// `(match arg::<A>(arguments, "a") { Ok(v) => v, Err(e) => break 'parse invalid(e) }, ..)`:
+/// each argument parsed with `__private::arg::<T>` (or `flattened::<T>` for `#[args]`), the
+/// turbofish spanned at the user's type, so a type that is not `Deserialize` is one error at
+/// it. On the first failure the handler's block ends with `invalid` (an expression of the
+/// handler's future type, reading the error from the local [`error_ident`]).
+fn parse_args(paths: &Paths, sig: &Signature, invalid: &TokenStream) -> TokenStream {
     let arguments = arguments_ident();
+    let (value, error, label) = (
+        syn::Ident::new("__rondo_value", Span::mixed_site()),
+        error_ident(),
+        parse_label(),
+    );
     let named: Vec<&str> = sig
         .args
         .iter()
@@ -78,16 +150,58 @@ pub fn parse_args(paths: &Paths, sig: &Signature) -> TokenStream {
         .collect();
     let each = sig.args.iter().map(|a| {
         let (ty, wire) = (&a.ty, &a.wire);
-        if a.flatten {
+        let parse = if a.flatten {
             let flattened = paths.flattened().at(ty.span());
-            quote_spanned!(ty.span()=> #flattened::<#ty>(#arguments, &[#(#named),*])?)
+            quote_spanned!(ty.span()=> #flattened::<#ty>(#arguments, &[#(#named),*]))
         } else {
             let arg = paths.arg().at(ty.span());
-            quote_spanned!(ty.span()=> #arg::<#ty>(#arguments, #wire)?)
+            quote_spanned!(ty.span()=> #arg::<#ty>(#arguments, #wire))
+        };
+        quote! {
+            match #parse {
+                #OK(#value) => #value,
+                #ERR(#error) => break #label #invalid,
+            }
         }
     });
-    let json_object = paths.json_object();
-    quote!(|#arguments: &#json_object| #OK((#(#each,)*)))
+    quote!((#(#each,)*))
+}
+
+/// The local that holds an argument's parse error in generated code.
+pub fn error_ident() -> syn::Ident {
+    syn::Ident::new("__rondo_error", Span::mixed_site())
+}
+
+/// The body every handler method shares, an expression of the handler's future type: the
+/// arguments parsed first, outside the future (a failure ends the block with `invalid`, see
+/// [`parse_args`]), then the boxed future that calls the user's function into a local of its
+/// declared return type and converts it (`convert` reads that local, [`out_ident`]). Parsing
+/// before the future keeps it out of the future's state machine, and no closure or generic
+/// runtime function is instantiated per handler for it.
+pub fn handler_body(
+    paths: &Paths,
+    sig: &Signature,
+    invalid: TokenStream,
+    call: TokenStream,
+    convert: TokenStream,
+) -> TokenStream {
+    let (out, output, parsed, label) = (out_ident(), &sig.output, parsed_ident(), parse_label());
+    let future = quote! {
+        #BOX_PIN(async move {
+            let #out: #output = #call;
+            #convert
+        })
+    };
+    if sig.args.is_empty() {
+        return future;
+    }
+    let parse = parse_args(paths, sig, &invalid);
+    quote! {
+        #label: {
+            let #parsed = #parse;
+            #future
+        }
+    }
 }
 
 /// Calls the user's function: `callee(context, parsed.0, parsed.1)` (`.await`ed when async).
@@ -111,22 +225,6 @@ pub fn call_user(paths: &Paths, sig: &Signature, callee: TokenStream) -> TokenSt
     } else {
         call
     }
-}
-
-/// The body every handler method shares: parse, call the user's function into a local of its
-/// declared return type, convert. `convert` reads that local ([`out_ident`]).
-pub fn handler_block(
-    parse: TokenStream,
-    sig: &Signature,
-    call: TokenStream,
-    convert: TokenStream,
-) -> TokenStream {
-    let (out, output) = (out_ident(), &sig.output);
-    quote! {{
-        #parse
-        let #out: #output = #call;
-        #convert
-    }}
 }
 
 /// `&[Scope::from_static("a"), ..]`: the checked scopes of `scopes = [..]`, a `&'static [Scope]`

@@ -1,5 +1,5 @@
-//! The expansion of a list: each entry is imported under a hidden name, the duplicate checks
-//! compare the entries' names, and the set is built from the hidden names. Cannot fail.
+//! The expansion of a list: each entry is imported under a hidden name, the duplicate check
+//! compares the entries' names, and the set is built from the hidden names. Cannot fail.
 //!
 //! An entry that names only a function (one without `#[tool]`: no hidden type, so nothing in
 //! the type namespace) would be rustc's bare E0747, "constant provided when a type was
@@ -11,7 +11,7 @@
 
 use super::{Kind, List};
 use crate::diag::{respan, written};
-use crate::paths::{BOOL, Paths, STR};
+use crate::paths::{NONE, OPTION, Paths, SOME, STR};
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::Path;
@@ -40,8 +40,8 @@ impl<'a> Entry<'a> {
     }
 }
 
-/// The set, built from each entry's hidden name, after the fallback, the imports and a `const`
-/// uniqueness check per later entry.
+/// The set, built from each entry's hidden name, after the fallback, the imports and the
+/// duplicate check.
 pub fn expand(kind: Kind, list: &List) -> TokenStream {
     let paths = Paths::new(&list.krate);
     let entries: Vec<Entry> = list
@@ -91,70 +91,65 @@ fn fallback(entries: &[Entry]) -> TokenStream {
     )
 }
 
-/// A `const` check per later entry that its name (or URI) is not an earlier entry's. An entry
-/// that is not a tool (prompt, resource) has its own error at the set's bound, so the checks
-/// skip it: `__RondoEntry::<T>::LISTED` and `KEY` come from the inherent impl when `T` is a
-/// handler, and from the trait's defaults otherwise (an inherent item whose bounds fail is
-/// passed over for a trait's, the way the `impls` crate tells whether a type implements a trait).
+/// The duplicate check (`__private::Duplicates`): one `const` holding every entry's name (or
+/// URI) and path as written, which sorts them once, then a `const` per later entry, spanned at
+/// it, that fails when an earlier entry has its key. Linear in the entries (design §9). An
+/// entry that is not a handler (a prompt, a resource, a plain function) has its own error at
+/// the set's bound, so its key is `None` and the check skips it: `__RondoEntry::<T>::KEY` comes
+/// from the inherent impl when `T` is a handler, and from the trait's default otherwise (an
+/// inherent item whose bounds fail is passed over for a trait's, the way the `impls` crate
+/// tells whether a type implements a trait).
 fn unique_checks(kind: Kind, paths: &Paths, entries: &[Entry]) -> TokenStream {
     if entries.len() < 2 {
         return TokenStream::new();
     }
     let (handler, key) = (kind.handler(paths), kind.key());
-    let checks = (1..entries.len()).map(|i| unique_check(kind, paths, &entries[i], &entries[..i]));
+    let duplicates = paths.duplicates();
+    let keys = entries.iter().map(|e| {
+        let alias = &e.alias;
+        quote!(__RondoEntry::<#alias>::KEY)
+    });
+    let written = entries.iter().map(|e| written(e.path));
+    let (same, fix) = message(kind);
+    let n = entries.len();
+    let checks = entries.iter().enumerate().skip(1).map(|(i, e)| {
+        respan(
+            quote!(const _: () = __RONDO_DUPLICATES.check(#i);),
+            e.path.span(),
+        )
+    });
     quote! {
         #[allow(dead_code)]
         struct __RondoEntry<T>(T);
         impl<T: #handler> __RondoEntry<T> {
-            const LISTED: #BOOL = true;
-            const KEY: &'static #STR = <T as #handler>::#key;
+            const KEY: #OPTION<&'static #STR> = #SOME(<T as #handler>::#key);
         }
         #[allow(dead_code)]
         trait __RondoNotListed {
-            const LISTED: #BOOL = false;
-            const KEY: &'static #STR = "";
+            const KEY: #OPTION<&'static #STR> = #NONE;
         }
         impl<T> __RondoNotListed for __RondoEntry<T> {}
+        const __RONDO_DUPLICATES: #duplicates<#n> =
+            #duplicates::new([#(#keys),*], [#(#written),*], #same, #fix);
         #(#checks)*
     }
 }
 
-/// `const _: () = if listed(later) { assert_unique(later's key, [earlier keys with messages]) };`,
-/// every token at `later`, so rustc's const-evaluation error points at it.
-fn unique_check(kind: Kind, paths: &Paths, later: &Entry, earlier: &[Entry]) -> TokenStream {
-    let assert_unique = paths.assert_unique();
-    let key = |e: &Entry| {
-        let alias = &e.alias;
-        quote!(__RondoEntry::<#alias>::KEY)
-    };
-    let earlier_keys = earlier.iter().map(|e| {
-        let (key, msg) = (key(e), duplicate_message(kind, later.path, e.path));
-        quote!((#key, #msg))
-    });
-    let (later_key, alias) = (key(later), &later.alias);
-    let check = quote! {
-        const _: () = if __RondoEntry::<#alias>::LISTED {
-            #assert_unique(#later_key, &[#(#earlier_keys),*])
-        };
-    };
-    respan(check, later.path.span())
-}
-
-/// The message when `later` has the name (or URI) of `earlier`, both as written in the list.
-fn duplicate_message(kind: Kind, later: &Path, earlier: &Path) -> String {
-    let (later, earlier) = (written(later), written(earlier));
+/// The message when an entry has the name (or URI) of an earlier one, around the two paths as
+/// written: ``"`later` {same} `earlier`, {fix}"``.
+fn message(kind: Kind) -> (&'static str, &'static str) {
     match kind {
-        Kind::Tools => format!(
-            "`{later}` has the same tool name as `{earlier}`, earlier in this `tools![..]`; \
-             rename one with `#[tool(name = \"...\")]`"
+        Kind::Tools => (
+            "has the same tool name as",
+            "earlier in this `tools![..]`; rename one with `#[tool(name = \"...\")]`",
         ),
-        Kind::Prompts => format!(
-            "`{later}` has the same prompt name as `{earlier}`, earlier in this `prompts![..]`; \
-             rename one with `#[prompt(name = \"...\")]`"
+        Kind::Prompts => (
+            "has the same prompt name as",
+            "earlier in this `prompts![..]`; rename one with `#[prompt(name = \"...\")]`",
         ),
-        Kind::Resources => format!(
-            "`{later}` serves the same URI as `{earlier}`, earlier in this `resources![..]`; \
-             give one another URI"
+        Kind::Resources => (
+            "serves the same URI as",
+            "earlier in this `resources![..]`; give one another URI",
         ),
     }
 }

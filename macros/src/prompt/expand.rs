@@ -3,11 +3,11 @@
 use super::model::Prompt;
 use crate::common::asks::{self, Group};
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
-    out_ident, parse_args, parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, error_ident,
+    handler_body, input_schema, needs_args_struct, optional, out_ident,
 };
 use crate::common::unraw;
-use crate::paths::{BOX_PIN, PANIC, Paths, STR, VEC};
+use crate::paths::{PANIC, Paths, STR, VEC};
 use crate::symbols::PROMPT;
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
@@ -18,10 +18,10 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
     let paths = Paths::new(&prompt.krate);
     let ident = &prompt.sig.ident;
     let vis = &func.vis;
-    let items = if prompt.sig.args.is_empty() {
-        TokenStream::new()
-    } else {
+    let items = if needs_args_struct(&prompt.sig) {
         args_struct(&paths, &args_struct_ident(ident), &prompt.sig)
+    } else {
+        TokenStream::new()
     };
     let handler = paths.prompt_handler();
     let (name, definition) = (&prompt.name, definition(prompt, &paths));
@@ -58,7 +58,8 @@ fn definition(prompt: &Prompt, paths: &Paths) -> TokenStream {
             paths.prompt_arguments(),
             args_struct_ident(&prompt.sig.ident),
         );
-        quote!(#prompt_arguments::<#s>())
+        let schema = input_schema(paths, &prompt.sig, &s);
+        quote!(#prompt_arguments(#schema))
     };
     let (name, description) = (&prompt.name, &prompt.description);
     let title = optional(prompt.title.as_ref());
@@ -76,22 +77,30 @@ fn definition(prompt: &Prompt, paths: &Paths) -> TokenStream {
     }
 }
 
-/// `fn get()`: parses the arguments, calls the function and converts what it returns.
+/// `fn get()`: parses the arguments (invalid ones are `-32602`), calls the function and
+/// converts what it returns.
 fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
-    let (cx, arguments, parsed, out) = (cx_ident(), arguments_ident(), parsed_ident(), out_ident());
-    let parse = if prompt.sig.args.is_empty() {
-        quote!(let _ = #arguments;)
-    } else {
-        let (prompt_args, name) = (paths.prompt_args(), &prompt.name);
-        let parser = parse_args(paths, &prompt.sig);
-        quote!(let #parsed = #prompt_args(#name, #arguments, #parser)?;)
-    };
+    let (cx, arguments, out) = (cx_ident(), arguments_ident(), out_ident());
     let ident = &prompt.sig.ident;
     let call = call_user(paths, &prompt.sig, quote!(#ident));
     let output = &prompt.sig.output;
     let into = paths.trait_into_prompt_result().at(output.span());
     let convert = quote_spanned!(output.span()=> <#output as #into>::into_prompt_result(#out));
-    let body = handler_block(parse, &prompt.sig, call, convert);
+    let (invalid, name, error) = (
+        paths.invalid_prompt_arguments(),
+        &prompt.name,
+        error_ident(),
+    );
+    let mut body = handler_body(
+        paths,
+        &prompt.sig,
+        quote!(#invalid(#name, #error)),
+        call,
+        convert,
+    );
+    if prompt.sig.args.is_empty() {
+        body = quote!({ let _ = #arguments; #body });
+    }
     let (cx_ty, json_object) = (paths.cx(), paths.json_object());
     let future = paths.handler_future(paths.get_prompt_result());
     quote! {
@@ -99,7 +108,7 @@ fn get(prompt: &Prompt, paths: &Paths) -> TokenStream {
             #cx: &'__rondo #cx_ty,
             #arguments: &'__rondo #json_object,
         ) -> #future {
-            #BOX_PIN(async move #body)
+            #body
         }
     }
 }

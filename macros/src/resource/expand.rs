@@ -3,10 +3,10 @@
 use super::model::Resource;
 use crate::common::asks::{self, Group};
 use crate::common::expand::{
-    call_user, cx_ident, handler_block, optional, out_ident, parse_args, parsed_ident,
+    arguments_ident, call_user, cx_ident, error_ident, handler_body, optional, out_ident,
 };
 use crate::common::unraw;
-use crate::paths::{BOX_PIN, PANIC, Paths, STR, STRING};
+use crate::paths::{PANIC, Paths, STR, STRING};
 use crate::symbols::RESOURCE;
 use proc_macro2::{Span, TokenStream};
 use quote::{quote, quote_spanned};
@@ -54,23 +54,31 @@ fn definition(r: &Resource, paths: &Paths) -> TokenStream {
     }
 }
 
-/// `fn read()`: parses the template variables, calls the function and converts what it returns.
+/// `fn read()`: parses the template variables (invalid ones are `-32602`), calls the function
+/// and converts what it returns.
 fn read(r: &Resource, paths: &Paths) -> TokenStream {
-    let (cx, parsed, out) = (cx_ident(), parsed_ident(), out_ident());
+    let (cx, out, arguments) = (cx_ident(), out_ident(), arguments_ident());
     let vars = syn::Ident::new("__rondo_vars", Span::mixed_site());
     let uri_arg = syn::Ident::new("__rondo_uri", Span::mixed_site());
-    let parse = if r.sig.args.is_empty() {
-        quote!(let _ = (#uri_arg, #vars);)
-    } else {
-        let (template_args, parser) = (paths.template_args(), parse_args(paths, &r.sig));
-        quote!(let #parsed = #template_args(#uri_arg, #vars, #parser)?;)
-    };
     let ident = &r.sig.ident;
     let call = call_user(paths, &r.sig, quote!(#ident));
     let output = &r.sig.output;
     let into = paths.trait_into_resource_result().at(output.span());
     let convert = quote_spanned!(output.span()=> <#output as #into>::into_resource_result(#out));
-    let body = handler_block(parse, &r.sig, call, convert);
+    let (invalid, error) = (paths.invalid_template_arguments(), error_ident());
+    let body = handler_body(
+        paths,
+        &r.sig,
+        quote!(#invalid(#uri_arg, #error)),
+        call,
+        convert,
+    );
+    let body = if r.sig.args.is_empty() {
+        quote!({ let _ = (#uri_arg, #vars); #body })
+    } else {
+        let template_arguments = paths.template_arguments();
+        quote!({ let #arguments = &#template_arguments(#vars); #body })
+    };
     let (cx_ty, btree_map) = (paths.cx(), paths.btree_map());
     let future = paths.handler_future(paths.read_resource_result());
     quote! {
@@ -79,7 +87,7 @@ fn read(r: &Resource, paths: &Paths) -> TokenStream {
             #uri_arg: &'__rondo #STR,
             #vars: #btree_map<#STRING, #STRING>,
         ) -> #future {
-            #BOX_PIN(async move #body)
+            #body
         }
     }
 }

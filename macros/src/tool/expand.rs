@@ -3,10 +3,10 @@
 use super::model::{Task, Tool};
 use crate::common::asks::{self, Group};
 use crate::common::expand::{
-    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, handler_block, optional,
-    out_ident, parse_args, parsed_ident,
+    args_struct, args_struct_ident, arguments_ident, call_user, cx_ident, error_ident,
+    handler_body, input_schema, needs_args_struct, optional, out_ident,
 };
-use crate::paths::{BOX_PIN, ERR, OK, OPTION, PANIC, Paths, SOME, STR};
+use crate::paths::{OK, OPTION, PANIC, Paths, SOME, STR};
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
@@ -17,7 +17,7 @@ pub struct Parts {
     pub items: TokenStream,
     /// An expression building the `Tool` definition.
     pub definition: TokenStream,
-    /// An expression of type `Result<CallToolResult, Error>` (inside an `async move` block),
+    /// An expression of the handler's future type (`BoxFuture<Result<CallToolResult, Error>>`),
     /// reading the context and the raw arguments from the generated locals.
     pub body: TokenStream,
 }
@@ -29,7 +29,7 @@ pub fn parts(tool: &Tool, callee: TokenStream, asks: Group) -> Parts {
     let s = args_struct_ident(&tool.sig.ident);
     let has_args = !tool.sig.args.is_empty();
     let generated_schema = tool.input_schema.is_none();
-    let mut items = if has_args && generated_schema {
+    let mut items = if has_args && generated_schema && needs_args_struct(&tool.sig) {
         args_struct(&paths, &s, &tool.sig)
     } else {
         TokenStream::new()
@@ -50,10 +50,7 @@ fn definition(tool: &Tool, paths: &Paths, asks: Group) -> TokenStream {
             let schema_object = paths.schema_object().at(expr.span());
             quote_spanned!(expr.span()=> #schema_object(#expr))
         }
-        (None, false) => {
-            let input_schema = paths.input_schema();
-            quote!(#input_schema::<#s>())
-        }
+        (None, false) => input_schema(paths, &tool.sig, &s),
         (None, true) => {
             let no_arguments = paths.no_arguments();
             quote!(#no_arguments())
@@ -82,35 +79,30 @@ fn definition(tool: &Tool, paths: &Paths, asks: Group) -> TokenStream {
     asks::meta(paths, asks, definition)
 }
 
-/// The call: parse the arguments, call `callee`, convert what it returns.
+/// The call, an expression of the handler's future type: parse the arguments (invalid ones
+/// are a tool error result the model can read), call `callee`, convert what it returns.
 fn body(tool: &Tool, paths: &Paths, callee: TokenStream) -> TokenStream {
     let out = out_ident();
     let output = &tool.sig.output;
-    let parse = parse_stmt(tool, paths);
     let call = call_user(paths, &tool.sig, callee);
     // The same `<T as Trait>` form as in `definition`, so a non-returnable type is one error
     // (rustc merges the two identical diagnostics at the user's return type).
     let into_tool_result = paths.trait_into_tool_result().at(output.span());
     let convert =
         quote_spanned!(output.span()=> <#output as #into_tool_result>::into_tool_result(#out));
-    handler_block(parse, &tool.sig, call, quote!(#OK(#convert)))
-}
-
-/// `let __rondo_parsed = ..;`: the arguments, or an early `Ok` with the tool error result that
-/// tells the model what was wrong with them.
-fn parse_stmt(tool: &Tool, paths: &Paths) -> TokenStream {
-    let (tool_args, name) = (paths.tool_args(), &tool.name);
-    let (arguments, parsed) = (arguments_ident(), parsed_ident());
+    let (invalid, name, error) = (paths.invalid_tool_arguments(), &tool.name, error_ident());
+    let body = handler_body(
+        paths,
+        &tool.sig,
+        quote!(#invalid(#name, #error)),
+        call,
+        quote!(#OK(#convert)),
+    );
     if tool.sig.args.is_empty() {
-        return quote!(let _ = #arguments;);
-    }
-    let invalid = syn::Ident::new("__rondo_invalid", proc_macro2::Span::mixed_site());
-    let parser = parse_args(paths, &tool.sig);
-    quote! {
-        let #parsed = match #tool_args(#name, #arguments, #parser) {
-            #OK(#parsed) => #parsed,
-            #ERR(#invalid) => return #OK(#invalid),
-        };
+        let arguments = arguments_ident();
+        quote!({ let _ = #arguments; #body })
+    } else {
+        body
     }
 }
 
@@ -173,7 +165,7 @@ fn handler_impl(tool: &Tool, paths: &Paths, parts: &Parts) -> TokenStream {
                 #cx: &'__rondo #cx_ty,
                 #arguments: &'__rondo #json_object,
             ) -> #future {
-                #BOX_PIN(async move #body)
+                #body
             }
         }
     }

@@ -3,7 +3,7 @@
 use super::model::Toolbox;
 use crate::common::asks::{self, Group};
 use crate::common::expand::{arguments_ident, cx_ident};
-use crate::paths::{BOX_PIN, NONE, OPTION, PANIC, Paths, SOME, STR, VEC, VEC_MACRO};
+use crate::paths::{NONE, OPTION, PANIC, Paths, SOME, STR, VEC, VEC_MACRO};
 use crate::tool::expand::{parts, task_mode};
 use crate::tool::model::Tool;
 use proc_macro2::{Span, TokenStream};
@@ -107,7 +107,7 @@ fn toolbox_impl(block: &syn::ItemImpl, krate: &syn::Path, tools: &[Tool]) -> Tok
         items.push(parts.items);
         defs.push(parts.definition);
         let (name, body) = (&tool.name, &parts.body);
-        arms.push(quote!(#name => #SOME(#BOX_PIN(async move #body)),));
+        arms.push(quote!(#name => #SOME(#body),));
     }
     let (tool_box, tool_ty) = (paths.tool_box(), paths.tool());
     let (cx_ty, json_object) = (paths.cx(), paths.json_object());

@@ -6,16 +6,6 @@ async fn review(code: String, focus: Option<String>) -> String {
 #[allow(non_camel_case_types)]
 struct review {}
 const _: () = {
-    #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
-    #[schemars(crate = "::rondo_mcp::__private::schemars")]
-    #[allow(non_camel_case_types, dead_code)]
-    struct __RondoArgs_review {
-        #[serde(rename = "code")]
-        #[schemars(description = "The code")]
-        code: String,
-        #[serde(rename = "focus")]
-        focus: Option<String>,
-    }
     #[automatically_derived]
     impl ::rondo_mcp::__private::PromptHandler for review {
         const NAME: &'static ::core::primitive::str = "review";
@@ -26,7 +16,34 @@ const _: () = {
                 "review",
                 ::core::option::Option::Some("Code review"),
                 "Reviews code.",
-                ::rondo_mcp::__private::prompt_arguments::<__RondoArgs_review>(),
+                ::rondo_mcp::__private::prompt_arguments({
+                    #[allow(unused_imports)]
+                    use ::rondo_mcp::__private::NotParsed as _;
+                    ::rondo_mcp::__private::input_schema_of(
+                        &[
+                            ::rondo_mcp::__private::Property {
+                                name: "code",
+                                description: ::core::option::Option::Some("The code"),
+                                schema: ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for::<
+                                    String,
+                                >,
+                                optional: ::rondo_mcp::__private::Optional::<
+                                    String,
+                                >::optional,
+                            },
+                            ::rondo_mcp::__private::Property {
+                                name: "focus",
+                                description: ::core::option::Option::None,
+                                schema: ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for::<
+                                    Option<String>,
+                                >,
+                                optional: ::rondo_mcp::__private::Optional::<
+                                    Option<String>,
+                                >::optional,
+                            },
+                        ],
+                    )
+                }),
             )
         }
         fn get<'__rondo>(
@@ -39,25 +56,39 @@ const _: () = {
                 ::rondo_mcp::__private::Error,
             >,
         > {
-            ::std::boxed::Box::pin(async move {
-                let __rondo_parsed = ::rondo_mcp::__private::prompt_args(
-                    "review",
-                    __rondo_arguments,
-                    |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                        ::rondo_mcp::__private::arg::<
-                            String,
-                        >(__rondo_arguments, "code")?,
-                        ::rondo_mcp::__private::arg::<
-                            Option<String>,
-                        >(__rondo_arguments, "focus")?,
-                    )),
-                )?;
-                let __rondo_out: String = review(__rondo_parsed.0, __rondo_parsed.1)
-                    .await;
-                <String as ::rondo_mcp::__private::IntoPromptResult>::into_prompt_result(
-                    __rondo_out,
-                )
-            })
+            '__rondo_parse: {
+                let __rondo_parsed = (
+                    match ::rondo_mcp::__private::arg::<
+                        String,
+                    >(__rondo_arguments, "code") {
+                        ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                        ::core::result::Result::Err(__rondo_error) => {
+                            break '__rondo_parse ::rondo_mcp::__private::invalid_prompt_arguments(
+                                "review",
+                                __rondo_error,
+                            );
+                        }
+                    },
+                    match ::rondo_mcp::__private::arg::<
+                        Option<String>,
+                    >(__rondo_arguments, "focus") {
+                        ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                        ::core::result::Result::Err(__rondo_error) => {
+                            break '__rondo_parse ::rondo_mcp::__private::invalid_prompt_arguments(
+                                "review",
+                                __rondo_error,
+                            );
+                        }
+                    },
+                );
+                ::std::boxed::Box::pin(async move {
+                    let __rondo_out: String = review(__rondo_parsed.0, __rondo_parsed.1)
+                        .await;
+                    <String as ::rondo_mcp::__private::IntoPromptResult>::into_prompt_result(
+                        __rondo_out,
+                    )
+                })
+            }
         }
     }
 };

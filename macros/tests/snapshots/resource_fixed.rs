@@ -33,13 +33,15 @@ const _: () = {
                 ::rondo_mcp::__private::Error,
             >,
         > {
-            ::std::boxed::Box::pin(async move {
+            {
                 let _ = (__rondo_uri, __rondo_vars);
-                let __rondo_out: ResourceContents = welcome().await;
-                <ResourceContents as ::rondo_mcp::__private::IntoResourceResult>::into_resource_result(
-                    __rondo_out,
-                )
-            })
+                ::std::boxed::Box::pin(async move {
+                    let __rondo_out: ResourceContents = welcome().await;
+                    <ResourceContents as ::rondo_mcp::__private::IntoResourceResult>::into_resource_result(
+                        __rondo_out,
+                    )
+                })
+            }
         }
     }
 };

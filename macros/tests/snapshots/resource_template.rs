@@ -45,26 +45,39 @@ const _: () = {
                 ::rondo_mcp::__private::Error,
             >,
         > {
-            ::std::boxed::Box::pin(async move {
-                let __rondo_parsed = ::rondo_mcp::__private::template_args(
-                    __rondo_uri,
+            {
+                let __rondo_arguments = &::rondo_mcp::__private::template_arguments(
                     __rondo_vars,
-                    |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                        ::rondo_mcp::__private::arg::<String>(__rondo_arguments, "id")?,
-                    )),
-                )?;
-                let __rondo_out: Result<ResourceContents, Error> = item(
-                        ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
-                        __rondo_parsed.0,
-                    )
-                    .await;
-                <Result<
-                    ResourceContents,
-                    Error,
-                > as ::rondo_mcp::__private::IntoResourceResult>::into_resource_result(
-                    __rondo_out,
-                )
-            })
+                );
+                '__rondo_parse: {
+                    let __rondo_parsed = (
+                        match ::rondo_mcp::__private::arg::<
+                            String,
+                        >(__rondo_arguments, "id") {
+                            ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                            ::core::result::Result::Err(__rondo_error) => {
+                                break '__rondo_parse ::rondo_mcp::__private::invalid_template_arguments(
+                                    __rondo_uri,
+                                    __rondo_error,
+                                );
+                            }
+                        },
+                    );
+                    ::std::boxed::Box::pin(async move {
+                        let __rondo_out: Result<ResourceContents, Error> = item(
+                                ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
+                                __rondo_parsed.0,
+                            )
+                            .await;
+                        <Result<
+                            ResourceContents,
+                            Error,
+                        > as ::rondo_mcp::__private::IntoResourceResult>::into_resource_result(
+                            __rondo_out,
+                        )
+                    })
+                }
+            }
         }
     }
 };

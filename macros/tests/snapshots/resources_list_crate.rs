@@ -19,26 +19,27 @@ fn expansion() {
             #[allow(dead_code)]
             struct __RondoEntry<T>(T);
             impl<T: crate::reexport::mcp::__private::ResourceHandler> __RondoEntry<T> {
-                const LISTED: ::core::primitive::bool = true;
-                const KEY: &'static ::core::primitive::str = <T as crate::reexport::mcp::__private::ResourceHandler>::URI;
+                const KEY: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::Some(
+                    <T as crate::reexport::mcp::__private::ResourceHandler>::URI,
+                );
             }
             #[allow(dead_code)]
             trait __RondoNotListed {
-                const LISTED: ::core::primitive::bool = false;
-                const KEY: &'static ::core::primitive::str = "";
+                const KEY: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
             }
             impl<T> __RondoNotListed for __RondoEntry<T> {}
-            const _: () = if __RondoEntry::<__rondo_entry_1>::LISTED {
-                crate::reexport::mcp::__private::assert_unique(
+            const __RONDO_DUPLICATES: crate::reexport::mcp::__private::Duplicates<
+                2usize,
+            > = crate::reexport::mcp::__private::Duplicates::new(
+                [
+                    __RondoEntry::<__rondo_entry_0>::KEY,
                     __RondoEntry::<__rondo_entry_1>::KEY,
-                    &[
-                        (
-                            __RondoEntry::<__rondo_entry_0>::KEY,
-                            "`item` serves the same URI as `welcome`, earlier in this `resources![..]`; give one another URI",
-                        ),
-                    ],
-                )
-            };
+                ],
+                ["welcome", "item"],
+                "serves the same URI as",
+                "earlier in this `resources![..]`; give one another URI",
+            );
+            const _: () = __RONDO_DUPLICATES.check(1usize);
             crate::reexport::mcp::__private::ResourceSet::new()
                 .with::<__rondo_entry_0>()
                 .with::<__rondo_entry_1>()

@@ -22,16 +22,6 @@ pub async fn forecast(
 #[allow(non_camel_case_types)]
 pub struct forecast {}
 const _: () = {
-    #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
-    #[schemars(crate = "::rondo_mcp::__private::schemars")]
-    #[allow(non_camel_case_types, dead_code)]
-    struct __RondoArgs_forecast {
-        #[serde(rename = "city")]
-        #[schemars(description = "City name")]
-        city: String,
-        #[serde(rename = "dayCount")]
-        days: Option<u32>,
-    }
     #[automatically_derived]
     impl ::rondo_mcp::__private::ToolHandler for forecast {
         const NAME: &'static ::core::primitive::str = "weather.forecast";
@@ -40,7 +30,34 @@ const _: () = {
                 "weather.forecast",
                 ::core::option::Option::Some("Forecast"),
                 "Forecasts the weather.",
-                ::rondo_mcp::__private::input_schema::<__RondoArgs_forecast>(),
+                {
+                    #[allow(unused_imports)]
+                    use ::rondo_mcp::__private::NotParsed as _;
+                    ::rondo_mcp::__private::input_schema_of(
+                        &[
+                            ::rondo_mcp::__private::Property {
+                                name: "city",
+                                description: ::core::option::Option::Some("City name"),
+                                schema: ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for::<
+                                    String,
+                                >,
+                                optional: ::rondo_mcp::__private::Optional::<
+                                    String,
+                                >::optional,
+                            },
+                            ::rondo_mcp::__private::Property {
+                                name: "dayCount",
+                                description: ::core::option::Option::None,
+                                schema: ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for::<
+                                    Option<u32>,
+                                >,
+                                optional: ::rondo_mcp::__private::Optional::<
+                                    Option<u32>,
+                                >::optional,
+                            },
+                        ],
+                    )
+                },
                 <Result<
                     String,
                     String,
@@ -63,39 +80,48 @@ const _: () = {
                 ::rondo_mcp::__private::Error,
             >,
         > {
-            ::std::boxed::Box::pin(async move {
-                let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
-                    "weather.forecast",
-                    __rondo_arguments,
-                    |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                        ::rondo_mcp::__private::arg::<
+            '__rondo_parse: {
+                let __rondo_parsed = (
+                    match ::rondo_mcp::__private::arg::<
+                        String,
+                    >(__rondo_arguments, "city") {
+                        ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                        ::core::result::Result::Err(__rondo_error) => {
+                            break '__rondo_parse ::rondo_mcp::__private::invalid_tool_arguments(
+                                "weather.forecast",
+                                __rondo_error,
+                            );
+                        }
+                    },
+                    match ::rondo_mcp::__private::arg::<
+                        Option<u32>,
+                    >(__rondo_arguments, "dayCount") {
+                        ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                        ::core::result::Result::Err(__rondo_error) => {
+                            break '__rondo_parse ::rondo_mcp::__private::invalid_tool_arguments(
+                                "weather.forecast",
+                                __rondo_error,
+                            );
+                        }
+                    },
+                );
+                ::std::boxed::Box::pin(async move {
+                    let __rondo_out: Result<String, String> = forecast(
+                            ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
+                            __rondo_parsed.0,
+                            __rondo_parsed.1,
+                        )
+                        .await;
+                    ::core::result::Result::Ok(
+                        <Result<
                             String,
-                        >(__rondo_arguments, "city")?,
-                        ::rondo_mcp::__private::arg::<
-                            Option<u32>,
-                        >(__rondo_arguments, "dayCount")?,
-                    )),
-                ) {
-                    ::core::result::Result::Ok(__rondo_parsed) => __rondo_parsed,
-                    ::core::result::Result::Err(__rondo_invalid) => {
-                        return ::core::result::Result::Ok(__rondo_invalid);
-                    }
-                };
-                let __rondo_out: Result<String, String> = forecast(
-                        ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
-                        __rondo_parsed.0,
-                        __rondo_parsed.1,
+                            String,
+                        > as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
+                            __rondo_out,
+                        ),
                     )
-                    .await;
-                ::core::result::Result::Ok(
-                    <Result<
-                        String,
-                        String,
-                    > as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
-                        __rondo_out,
-                    ),
-                )
-            })
+                })
+            }
         }
     }
 };

@@ -43,13 +43,6 @@ const _: () = {
         impl ::rondo_mcp::__private::Declared<book> for __rondo_ask_0_0 {}
         #[automatically_derived]
         impl ::rondo_mcp::__private::Declared<book> for __rondo_ask_0_1 {}
-        #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
-        #[schemars(crate = "::rondo_mcp::__private::schemars")]
-        #[allow(non_camel_case_types, dead_code)]
-        struct __RondoArgs_book {
-            #[serde(rename = "package_id")]
-            package_id: String,
-        }
         const _: () = {
             const MESSAGES: &[&::core::primitive::str] = &[
                 "the argument `package_id` of tool `book` is also a field of the form `approve`, which `fallback = args` adds to the tool's arguments; rename the argument with `#[arg(rename = \"...\")]` or the field with `#[elicit(rename = \"...\")]`",
@@ -84,7 +77,24 @@ const _: () = {
                         ::core::option::Option::None,
                         "Books a package.",
                         ::rondo_mcp::__private::with_question_arguments(
-                            ::rondo_mcp::__private::input_schema::<__RondoArgs_book>(),
+                            {
+                                #[allow(unused_imports)]
+                                use ::rondo_mcp::__private::NotParsed as _;
+                                ::rondo_mcp::__private::input_schema_of(
+                                    &[
+                                        ::rondo_mcp::__private::Property {
+                                            name: "package_id",
+                                            description: ::core::option::Option::None,
+                                            schema: ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for::<
+                                                String,
+                                            >,
+                                            optional: ::rondo_mcp::__private::Optional::<
+                                                String,
+                                            >::optional,
+                                        },
+                                    ],
+                                )
+                            },
                             &[
                                 ::rondo_mcp::__private::Listed::<
                                     __rondo_ask_0_0,
@@ -121,35 +131,36 @@ const _: () = {
                     ::rondo_mcp::__private::Error,
                 >,
             > {
-                ::std::boxed::Box::pin(async move {
-                    let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
-                        "book",
-                        __rondo_arguments,
-                        |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                            ::rondo_mcp::__private::arg::<
+                '__rondo_parse: {
+                    let __rondo_parsed = (
+                        match ::rondo_mcp::__private::arg::<
+                            String,
+                        >(__rondo_arguments, "package_id") {
+                            ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                            ::core::result::Result::Err(__rondo_error) => {
+                                break '__rondo_parse ::rondo_mcp::__private::invalid_tool_arguments(
+                                    "book",
+                                    __rondo_error,
+                                );
+                            }
+                        },
+                    );
+                    ::std::boxed::Box::pin(async move {
+                        let __rondo_out: Result<String, String> = book(
+                                ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
+                                __rondo_parsed.0,
+                            )
+                            .await;
+                        ::core::result::Result::Ok(
+                            <Result<
                                 String,
-                            >(__rondo_arguments, "package_id")?,
-                        )),
-                    ) {
-                        ::core::result::Result::Ok(__rondo_parsed) => __rondo_parsed,
-                        ::core::result::Result::Err(__rondo_invalid) => {
-                            return ::core::result::Result::Ok(__rondo_invalid);
-                        }
-                    };
-                    let __rondo_out: Result<String, String> = book(
-                            ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
-                            __rondo_parsed.0,
+                                String,
+                            > as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
+                                __rondo_out,
+                            ),
                         )
-                        .await;
-                    ::core::result::Result::Ok(
-                        <Result<
-                            String,
-                            String,
-                        > as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
-                            __rondo_out,
-                        ),
-                    )
-                })
+                    })
+                }
             }
         }
     };

@@ -36,28 +36,29 @@ const _: () = {
                 ::rondo_mcp::__private::Error,
             >,
         > {
-            ::std::boxed::Box::pin(async move {
-                let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
-                    "book",
-                    __rondo_arguments,
-                    |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                        ::rondo_mcp::__private::flattened::<
-                            Trip,
-                        >(__rondo_arguments, &[])?,
-                    )),
-                ) {
-                    ::core::result::Result::Ok(__rondo_parsed) => __rondo_parsed,
-                    ::core::result::Result::Err(__rondo_invalid) => {
-                        return ::core::result::Result::Ok(__rondo_invalid);
-                    }
-                };
-                let __rondo_out: String = book(__rondo_parsed.0).await;
-                ::core::result::Result::Ok(
-                    <String as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
-                        __rondo_out,
-                    ),
-                )
-            })
+            '__rondo_parse: {
+                let __rondo_parsed = (
+                    match ::rondo_mcp::__private::flattened::<
+                        Trip,
+                    >(__rondo_arguments, &[]) {
+                        ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                        ::core::result::Result::Err(__rondo_error) => {
+                            break '__rondo_parse ::rondo_mcp::__private::invalid_tool_arguments(
+                                "book",
+                                __rondo_error,
+                            );
+                        }
+                    },
+                );
+                ::std::boxed::Box::pin(async move {
+                    let __rondo_out: String = book(__rondo_parsed.0).await;
+                    ::core::result::Result::Ok(
+                        <String as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
+                            __rondo_out,
+                        ),
+                    )
+                })
+            }
         }
     }
 };

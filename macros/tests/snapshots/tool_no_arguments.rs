@@ -34,15 +34,17 @@ const _: () = {
                 ::rondo_mcp::__private::Error,
             >,
         > {
-            ::std::boxed::Box::pin(async move {
+            {
                 let _ = __rondo_arguments;
-                let __rondo_out: &'static str = ping();
-                ::core::result::Result::Ok(
-                    <&'static str as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
-                        __rondo_out,
-                    ),
-                )
-            })
+                ::std::boxed::Box::pin(async move {
+                    let __rondo_out: &'static str = ping();
+                    ::core::result::Result::Ok(
+                        <&'static str as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
+                            __rondo_out,
+                        ),
+                    )
+                })
+            }
         }
     }
 };

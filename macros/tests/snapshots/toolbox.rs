@@ -32,13 +32,6 @@ const _: () = {
             type Set = place_order;
         }
     };
-    #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
-    #[schemars(crate = "::rondo_mcp::__private::schemars")]
-    #[allow(non_camel_case_types, dead_code)]
-    struct __RondoArgs_place_order {
-        #[serde(rename = "count")]
-        count: u32,
-    }
     #[automatically_derived]
     impl ::rondo_mcp::__private::ToolBox for Shop {
         fn tools(&self) -> ::std::vec::Vec<::rondo_mcp::__private::Tool> {
@@ -50,10 +43,15 @@ const _: () = {
                 [::core::option::Option::Some(true), ::core::option::Option::None,
                 ::core::option::Option::None, ::core::option::Option::None],),
                 ::rondo_mcp::__private::tool_definition("order",
-                ::core::option::Option::None, "Orders items.",
-                ::rondo_mcp::__private::input_schema:: < __RondoArgs_place_order > (), <
-                Result < String, String > as ::rondo_mcp::__private::IntoToolResult >
-                ::output_schema(), [::core::option::Option::None,
+                ::core::option::Option::None, "Orders items.", { #[allow(unused_imports)]
+                use ::rondo_mcp::__private::NotParsed as _;
+                ::rondo_mcp::__private::input_schema_of(&
+                [::rondo_mcp::__private::Property { name : "count", description :
+                ::core::option::Option::None, schema :
+                ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for:: < u32
+                >, optional : ::rondo_mcp::__private::Optional:: < u32 > ::optional, }])
+                }, < Result < String, String > as ::rondo_mcp::__private::IntoToolResult
+                > ::output_schema(), [::core::option::Option::None,
                 ::core::option::Option::None, ::core::option::Option::None,
                 ::core::option::Option::None],)
             ]
@@ -74,35 +72,34 @@ const _: () = {
         > {
             match __rondo_name {
                 "stock" => {
-                    ::core::option::Option::Some(
+                    ::core::option::Option::Some({
+                        let _ = __rondo_arguments;
                         ::std::boxed::Box::pin(async move {
-                            let _ = __rondo_arguments;
                             let __rondo_out: u32 = self.stock();
                             ::core::result::Result::Ok(
                                 <u32 as ::rondo_mcp::__private::IntoToolResult>::into_tool_result(
                                     __rondo_out,
                                 ),
                             )
-                        }),
-                    )
+                        })
+                    })
                 }
                 "order" => {
-                    ::core::option::Option::Some(
-                        ::std::boxed::Box::pin(async move {
-                            let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
-                                "order",
-                                __rondo_arguments,
-                                |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                                    ::rondo_mcp::__private::arg::<
-                                        u32,
-                                    >(__rondo_arguments, "count")?,
-                                )),
-                            ) {
-                                ::core::result::Result::Ok(__rondo_parsed) => __rondo_parsed,
-                                ::core::result::Result::Err(__rondo_invalid) => {
-                                    return ::core::result::Result::Ok(__rondo_invalid);
+                    ::core::option::Option::Some('__rondo_parse: {
+                        let __rondo_parsed = (
+                            match ::rondo_mcp::__private::arg::<
+                                u32,
+                            >(__rondo_arguments, "count") {
+                                ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                                ::core::result::Result::Err(__rondo_error) => {
+                                    break '__rondo_parse ::rondo_mcp::__private::invalid_tool_arguments(
+                                        "order",
+                                        __rondo_error,
+                                    );
                                 }
-                            };
+                            },
+                        );
+                        ::std::boxed::Box::pin(async move {
                             let __rondo_out: Result<String, String> = self
                                 .place_order(
                                     ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
@@ -117,8 +114,8 @@ const _: () = {
                                     __rondo_out,
                                 ),
                             )
-                        }),
-                    )
+                        })
+                    })
                 }
                 _ => ::core::option::Option::None,
             }

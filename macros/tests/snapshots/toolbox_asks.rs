@@ -69,13 +69,6 @@ const _: () = {
                 type Set = count;
             }
         };
-        #[derive(::rondo_mcp::__private::schemars::JsonSchema)]
-        #[schemars(crate = "::rondo_mcp::__private::schemars")]
-        #[allow(non_camel_case_types, dead_code)]
-        struct __RondoArgs_book {
-            #[serde(rename = "item")]
-            item: String,
-        }
         const _: () = {
             const MESSAGES: &[&::core::primitive::str] = &[
                 "the argument `item` of tool `book` is also a field of the form `approve`, which `fallback = args` adds to the tool's arguments; rename the argument with `#[arg(rename = \"...\")]` or the field with `#[elicit(rename = \"...\")]`",
@@ -94,8 +87,14 @@ const _: () = {
                 ::std::vec![
                     ::rondo_mcp::__private::with_asks(::rondo_mcp::__private::tool_definition("book",
                     ::core::option::Option::None, "Books an item.",
-                    ::rondo_mcp::__private::with_question_arguments(::rondo_mcp::__private::input_schema::
-                    < __RondoArgs_book > (), & [::rondo_mcp::__private::Listed:: <
+                    ::rondo_mcp::__private::with_question_arguments({
+                    #[allow(unused_imports)] use ::rondo_mcp::__private::NotParsed as _;
+                    ::rondo_mcp::__private::input_schema_of(&
+                    [::rondo_mcp::__private::Property { name : "item", description :
+                    ::core::option::Option::None, schema :
+                    ::rondo_mcp::__private::schemars::SchemaGenerator::subschema_for:: <
+                    String >, optional : ::rondo_mcp::__private::Optional:: < String >
+                    ::optional, }]) }, & [::rondo_mcp::__private::Listed:: <
                     __rondo_ask_0_0 > ::argument_schema]), < String as
                     ::rondo_mcp::__private::IntoToolResult > ::output_schema(),
                     [::core::option::Option::None, ::core::option::Option::None,
@@ -125,22 +124,21 @@ const _: () = {
             > {
                 match __rondo_name {
                     "book" => {
-                        ::core::option::Option::Some(
-                            ::std::boxed::Box::pin(async move {
-                                let __rondo_parsed = match ::rondo_mcp::__private::tool_args(
-                                    "book",
-                                    __rondo_arguments,
-                                    |__rondo_arguments: &::rondo_mcp::__private::JsonObject| ::core::result::Result::Ok((
-                                        ::rondo_mcp::__private::arg::<
-                                            String,
-                                        >(__rondo_arguments, "item")?,
-                                    )),
-                                ) {
-                                    ::core::result::Result::Ok(__rondo_parsed) => __rondo_parsed,
-                                    ::core::result::Result::Err(__rondo_invalid) => {
-                                        return ::core::result::Result::Ok(__rondo_invalid);
+                        ::core::option::Option::Some('__rondo_parse: {
+                            let __rondo_parsed = (
+                                match ::rondo_mcp::__private::arg::<
+                                    String,
+                                >(__rondo_arguments, "item") {
+                                    ::core::result::Result::Ok(__rondo_value) => __rondo_value,
+                                    ::core::result::Result::Err(__rondo_error) => {
+                                        break '__rondo_parse ::rondo_mcp::__private::invalid_tool_arguments(
+                                            "book",
+                                            __rondo_error,
+                                        );
                                     }
-                                };
+                                },
+                            );
+                            ::std::boxed::Box::pin(async move {
                                 let __rondo_out: String = self
                                     .book(
                                         ::rondo_mcp::__private::context::<Cx>(__rondo_cx),
@@ -152,13 +150,13 @@ const _: () = {
                                         __rondo_out,
                                     ),
                                 )
-                            }),
-                        )
+                            })
+                        })
                     }
                     "count" => {
-                        ::core::option::Option::Some(
+                        ::core::option::Option::Some({
+                            let _ = __rondo_arguments;
                             ::std::boxed::Box::pin(async move {
-                                let _ = __rondo_arguments;
                                 let __rondo_out: u32 = self
                                     .count(::rondo_mcp::__private::context::<Cx>(__rondo_cx))
                                     .await;
@@ -167,8 +165,8 @@ const _: () = {
                                         __rondo_out,
                                     ),
                                 )
-                            }),
-                        )
+                            })
+                        })
                     }
                     _ => ::core::option::Option::None,
                 }

@@ -17,26 +17,25 @@ fn expansion() {
             #[allow(dead_code)]
             struct __RondoEntry<T>(T);
             impl<T: ::rondo_mcp::__private::ToolHandler> __RondoEntry<T> {
-                const LISTED: ::core::primitive::bool = true;
-                const KEY: &'static ::core::primitive::str = <T as ::rondo_mcp::__private::ToolHandler>::NAME;
+                const KEY: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::Some(
+                    <T as ::rondo_mcp::__private::ToolHandler>::NAME,
+                );
             }
             #[allow(dead_code)]
             trait __RondoNotListed {
-                const LISTED: ::core::primitive::bool = false;
-                const KEY: &'static ::core::primitive::str = "";
+                const KEY: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
             }
             impl<T> __RondoNotListed for __RondoEntry<T> {}
-            const _: () = if __RondoEntry::<__rondo_entry_1>::LISTED {
-                ::rondo_mcp::__private::assert_unique(
+            const __RONDO_DUPLICATES: ::rondo_mcp::__private::Duplicates<2usize> = ::rondo_mcp::__private::Duplicates::new(
+                [
+                    __RondoEntry::<__rondo_entry_0>::KEY,
                     __RondoEntry::<__rondo_entry_1>::KEY,
-                    &[
-                        (
-                            __RondoEntry::<__rondo_entry_0>::KEY,
-                            "`ping` has the same tool name as `Echo<u8>`, earlier in this `tools![..]`; rename one with `#[tool(name = \"...\")]`",
-                        ),
-                    ],
-                )
-            };
+                ],
+                ["Echo<u8>", "ping"],
+                "has the same tool name as",
+                "earlier in this `tools![..]`; rename one with `#[tool(name = \"...\")]`",
+            );
+            const _: () = __RONDO_DUPLICATES.check(1usize);
             ::rondo_mcp::__private::ToolSet::new()
                 .with::<__rondo_entry_0>()
                 .with::<__rondo_entry_1>()

@@ -69,6 +69,10 @@ impl fmt::Display for AskError {
 
 impl std::error::Error for AskError {}
 
+/// How the engine reads an answer to the request as sent ([`Cx::ask_answer`]): the reader
+/// keeps the value itself, so the engine is not generic over the answer's type.
+pub(crate) type ReadAnswer<'r> = dyn FnMut(&InputRequest, Value) -> Reading<()> + Send + 'r;
+
 /// Why [`Cx::ask_core`] has no answer.
 #[derive(Debug)]
 pub(crate) enum Failure {
@@ -91,13 +95,13 @@ impl Cx {
     /// pass (so `join!` batches them) and the client calls again. An answer that `parse`
     /// rejects is asked again. 2025-11-25: a real request is sent on the request's stream and
     /// awaited with the configured timeout.
-    pub async fn ask_raw<T>(
+    pub async fn ask_raw<T: Send>(
         &self,
         key: &str,
         request: InputRequest,
-        parse: impl Fn(Value) -> Result<T, String>,
+        parse: impl Fn(Value) -> Result<T, String> + Send,
     ) -> Result<T, AskError> {
-        let read = |_: &InputRequest, v: Value| match parse(v) {
+        let read = move |_: &InputRequest, v: Value| match parse(v) {
             Ok(t) => Reading::Value(t),
             Err(why) => Reading::Again(format!("the answer does not parse: {}", echo(why))),
         };
@@ -113,13 +117,41 @@ impl Cx {
     /// answer (2026-07-28: from this request, else the question is recorded and the pass ends;
     /// 2025-11-25: from a real request). `consent`: an answer sent before the question was
     /// shown is not taken. `read` sees the request as it was sent and the answer.
-    pub(crate) async fn ask_core<T>(
+    ///
+    /// A thin generic shim over [`Cx::ask_answer`], which is not generic: `read` puts the
+    /// answer in a slot here and tells the engine only whether there was one, so the engine's
+    /// futures are compiled once, in this crate, not once per answer type in every crate that
+    /// asks (design §9, "Build cost").
+    pub(crate) async fn ask_core<T: Send>(
         &self,
         key: &str,
         request: InputRequest,
         consent: bool,
-        read: impl Fn(&InputRequest, Value) -> Reading<T>,
+        mut read: impl FnMut(&InputRequest, Value) -> Reading<T> + Send,
     ) -> Result<T, Failure> {
+        let mut slot = None;
+        let mut into_slot = |sent: &InputRequest, v: Value| match read(sent, v) {
+            Reading::Value(t) => {
+                slot = Some(t);
+                Reading::Value(())
+            }
+            Reading::Again(why) => Reading::Again(why),
+            Reading::Unusable(why) => Reading::Unusable(why),
+        };
+        self.ask_answer(key, request, consent, &mut into_slot)
+            .await?;
+        // `ask_answer` is `Ok` only after `read` gave a value.
+        slot.ok_or_else(|| Failure::Unusable("the answer was read twice".to_owned()))
+    }
+
+    /// [`Cx::ask_core`] without its answer type: `read` keeps the answer it reads.
+    pub(crate) async fn ask_answer(
+        &self,
+        key: &str,
+        request: InputRequest,
+        consent: bool,
+        read: &mut ReadAnswer<'_>,
+    ) -> Result<(), Failure> {
         if let Some(missing) = self
             .req
             .client
@@ -145,13 +177,13 @@ impl Cx {
 
     /// 2026-07-28: the answer this request carries, else the question is recorded and the pass
     /// ends (this future never completes; the driver answers `InputRequiredResult`).
-    async fn ask_modern<T>(
+    async fn ask_modern(
         &self,
         key: &str,
         request: InputRequest,
         consent: bool,
-        read: impl Fn(&InputRequest, Value) -> Reading<T>,
-    ) -> Result<T, Failure> {
+        read: &mut ReadAnswer<'_>,
+    ) -> Result<(), Failure> {
         let question = question_id(key, &request);
         let kind = observe::kind_of(&request);
         {
@@ -179,14 +211,14 @@ impl Cx {
     /// tool's future kept, until the runner injects answers. The same matching as
     /// [`Cx::ask_modern`]: key and rendering, consent, asked again (under a new wire key)
     /// when an answer does not fit.
-    async fn ask_in_task<T>(
+    async fn ask_in_task(
         &self,
         notify: Arc<Notify>,
         key: &str,
         request: InputRequest,
         consent: bool,
-        read: impl Fn(&InputRequest, Value) -> Reading<T>,
-    ) -> Result<T, Failure> {
+        read: &mut ReadAnswer<'_>,
+    ) -> Result<(), Failure> {
         let question = question_id(key, &request);
         let kind = observe::kind_of(&request);
         // Dropped unanswered (a `select!` against a timeout), the question is withdrawn.
@@ -217,12 +249,12 @@ impl Cx {
         }
     }
 
-    async fn ask_legacy<T>(
+    async fn ask_legacy(
         &self,
         key: &str,
         request: InputRequest,
-        read: impl Fn(&InputRequest, Value) -> Reading<T>,
-    ) -> Result<T, Failure> {
+        read: &mut ReadAnswer<'_>,
+    ) -> Result<(), Failure> {
         let Some(back) = &self.req.back else {
             return Err(Failure::Ask(Box::new(AskError::Disconnected)));
         };

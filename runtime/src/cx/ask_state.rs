@@ -202,7 +202,7 @@ impl AskState {
         &mut self,
         question: &QuestionId,
         consent: bool,
-        read: impl Fn(Value) -> Reading<T>,
+        read: impl FnOnce(Value) -> Reading<T>,
     ) -> Found<T> {
         if let Some(value) = self.unbound.remove(&question.key) {
             if consent {

@@ -7,7 +7,7 @@ use crate::protocol::{
     ClientCapabilities, ElicitAction, ElicitRequest, ElicitResult, InputRequest, JsonObject,
     Revision,
 };
-use crate::question::Elicit;
+use crate::question::{Elicit, FormError};
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
@@ -67,54 +67,24 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
     /// (every field kind of the schema subset takes a `default`): a field the reader names in
     /// its error is left as rendered.
     fn prefilled(&self, request: InputRequest, arguments: &JsonObject) -> InputRequest {
-        let InputRequest::Elicit(ElicitRequest::Form {
-            message,
-            mut requested_schema,
-        }) = request
-        else {
-            return request;
-        };
-        let problems = T::from_content(arguments).err();
-        let fits = |field: &str| {
-            problems
-                .as_ref()
-                .is_none_or(|e| e.problems().iter().all(|p| p.field != field))
-        };
-        if let Some(Value::Object(properties)) = requested_schema.get_mut("properties") {
-            for field in T::FIELDS {
-                let given = arguments.get(*field).filter(|v| !v.is_null());
-                if let (Some(value), Some(Value::Object(schema))) =
-                    (given, properties.get_mut(*field))
-                    && fits(field)
-                {
-                    schema.insert("default".into(), value.clone());
-                }
-            }
-        }
-        InputRequest::Elicit(ElicitRequest::Form {
-            message,
-            requested_schema,
-        })
+        prefill(
+            request,
+            arguments,
+            T::FIELDS,
+            T::from_content(arguments).err(),
+        )
     }
 
     fn read(&self, _key: &'static str, _sent: &InputRequest, answer: Value) -> Read<Answer<T>> {
-        let result: ElicitResult = match serde_json::from_value(answer) {
-            Ok(r) => r,
-            Err(e) => {
-                return Read::AskAgain(format!(
-                    "the answer is not an elicitation result: {}",
-                    echo(e)
-                ));
-            }
-        };
-        match result.action {
-            ElicitAction::Decline => Read::Answer(Answer::Decline),
-            ElicitAction::Cancel => Read::Answer(Answer::Cancel),
-            ElicitAction::Accept => match T::from_content(&result.content.unwrap_or_default()) {
+        match action(answer) {
+            Ok(Acted::Decline) => Read::Answer(Answer::Decline),
+            Ok(Acted::Cancel) => Read::Answer(Answer::Cancel),
+            Ok(Acted::Accept(content)) => match T::from_content(&content) {
                 Ok(t) => Read::Answer(Answer::Accept(t)),
                 // "the answer does not fit the form: `field` ...".
                 Err(e) => Read::AskAgain(e.to_string()),
             },
+            Err(why) => Read::AskAgain(why),
         }
     }
 
@@ -126,4 +96,60 @@ impl<T: Elicit + Send + 'static> Rendered for Form<T> {
             other => Failed::End(format!("Could not ask `{key}`: {other}")),
         }
     }
+}
+
+/// What the user did with a form: the answer's `action`, and the content of an accept.
+enum Acted {
+    Accept(JsonObject),
+    Decline,
+    Cancel,
+}
+
+/// Reads an answer as an elicitation result. Not generic (nor is [`prefill`]): what does
+/// not depend on the form's type is compiled once, not once per form (design §9, "Build
+/// cost").
+fn action(answer: Value) -> Result<Acted, String> {
+    let result: ElicitResult = serde_json::from_value(answer)
+        .map_err(|e| format!("the answer is not an elicitation result: {}", echo(e)))?;
+    Ok(match result.action {
+        ElicitAction::Decline => Acted::Decline,
+        ElicitAction::Cancel => Acted::Cancel,
+        ElicitAction::Accept => Acted::Accept(result.content.unwrap_or_default()),
+    })
+}
+
+/// [`Form::prefilled`]: the form `request` with a `default` for each of `fields` the
+/// `arguments` give a value for, unless `problems` names the field.
+fn prefill(
+    request: InputRequest,
+    arguments: &JsonObject,
+    fields: &[&str],
+    problems: Option<FormError>,
+) -> InputRequest {
+    let InputRequest::Elicit(ElicitRequest::Form {
+        message,
+        mut requested_schema,
+    }) = request
+    else {
+        return request;
+    };
+    let fits = |field: &str| {
+        problems
+            .as_ref()
+            .is_none_or(|e| e.problems().iter().all(|p| p.field != field))
+    };
+    if let Some(Value::Object(properties)) = requested_schema.get_mut("properties") {
+        for field in fields {
+            let given = arguments.get(*field).filter(|v| !v.is_null());
+            if let (Some(value), Some(Value::Object(schema))) = (given, properties.get_mut(*field))
+                && fits(field)
+            {
+                schema.insert("default".into(), value.clone());
+            }
+        }
+    }
+    InputRequest::Elicit(ElicitRequest::Form {
+        message,
+        requested_schema,
+    })
 }

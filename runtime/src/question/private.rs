@@ -124,7 +124,8 @@ pub fn input<T: QuestionInput>(input: &T) -> T {
 
 /// `fallback = refuse`: the request ends with `-32021` naming what the client lacks.
 pub fn refuse<'a, A: Send + 'a>() -> BoxFuture<'a, Fallback<A>> {
-    Box::pin(async { Fallback::Refuse })
+    // A ready future, not an `async` block: no state machine per question.
+    Box::pin(std::future::ready(Fallback::Refuse))
 }
 
 /// `fallback = args` on a question whose function returns `R`: what the expansion reads of the
