@@ -6,11 +6,8 @@
 
 use crate::common;
 
-#[path = "../../../tests/tests/task_store_support/redis_server.rs"]
-mod redis_server;
-
+use crate::redis_server::RedisServer;
 use common::*;
-use redis_server::RedisServer;
 use rondo_example_travel::store::Booking;
 use rondo_example_travel::{Config, web};
 use rondo_mcp::protocol::Revision;

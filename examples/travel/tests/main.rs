@@ -10,6 +10,8 @@ mod links;
 mod links_redis;
 mod otel;
 mod payment;
+#[path = "../../../tests/tests/task_store_support/redis_server.rs"]
+mod redis_server;
 mod schema_formats;
 mod skill;
 mod sweep;

@@ -165,7 +165,21 @@ fn travel(
     keys: &str,
     rev: Revision,
 ) -> rondo_mcp::testing::TestClientBuilder<()> {
+    travel_on(receiver, service, keys, rev, None)
+}
+
+/// [`travel`], its shared state on the Redis at `redis` when given.
+fn travel_on(
+    receiver: &Receiver,
+    service: &str,
+    keys: &str,
+    rev: Revision,
+    redis: Option<&str>,
+) -> rondo_mcp::testing::TestClientBuilder<()> {
     let mut cmd = tokio::process::Command::new(env!("CARGO_BIN_EXE_travel"));
+    if let Some(url) = redis {
+        cmd.args(["--redis", url]);
+    }
     cmd.env("OTEL_EXPORTER_OTLP_ENDPOINT", &receiver.url)
         .env("OTEL_SERVICE_NAME", service)
         .env("OTEL_BSP_SCHEDULE_DELAY", "50")
@@ -320,17 +334,21 @@ fn legacy_questions(c: &TestClient, span: &Got) {
     );
 }
 
-/// A flow whose rounds go to two instances sharing their keys, from a client that sends no
-/// trace context: each round is a trace of its own, linked to the round before on the other
-/// instance, one flow id throughout.
+/// A flow whose rounds go to two instances sharing their keys and a Redis (a fleet), from a
+/// client that sends no trace context: each round is a trace of its own, linked to the round
+/// before on the other instance, one flow id throughout.
 #[tokio::test]
 async fn a_flow_across_two_instances_reads_as_one_story() {
+    let Some(redis) = crate::redis_server::RedisServer::start() else {
+        return;
+    };
     let receiver = Receiver::start().await;
     let keys = KeyRing::generate_spec(1);
     let rev = Revision::V2026_07_28;
     let caps = || serde_json::from_value(json!({"elicitation": {"form": {}}})).unwrap();
-    let a = travel(&receiver, "travel-a", &keys, rev).capabilities(caps());
-    let b = travel(&receiver, "travel-b", &keys, rev).capabilities(caps());
+    let url = redis.url();
+    let a = travel_on(&receiver, "travel-a", &keys, rev, Some(&url)).capabilities(caps());
+    let b = travel_on(&receiver, "travel-b", &keys, rev, Some(&url)).capabilities(caps());
     let (a, b) = (a.connect().await.unwrap(), b.connect().await.unwrap());
     let first = a.request("tools/call", book(json!({}))).await.unwrap();
     let mut retry = book(json!({}));
@@ -349,6 +367,11 @@ async fn a_flow_across_two_instances_reads_as_one_story() {
             .starts_with("Booked"),
         "{done}"
     );
+
+    // The rounds were taken on the shared Redis (the replay guard's keys), not in memory.
+    let dbsize = redis.command(&["DBSIZE"]);
+    let keys_held: u64 = dbsize.trim_start_matches(':').parse().unwrap();
+    assert!(keys_held > 0, "the instances did not share the Redis");
 
     let mut spans = receiver.wait(3, is_book).await;
     spans.sort_by_key(|s| s.span.start_time_unix_nano);
