@@ -9,6 +9,7 @@
 
 use bytes::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
+use hyper_rustls::{HttpsConnector, HttpsConnectorBuilder};
 use hyper_util::client::legacy::Client;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::rt::TokioExecutor;
@@ -39,8 +40,8 @@ const MAX_ANSWER: usize = 64 * 1024;
 /// `OTEL_SERVICE_NAME` and `OTEL_RESOURCE_ATTRIBUTES`, and the batch processor's
 /// `OTEL_BSP_*` (a queue of 2,048 spans by default; spans past it are dropped).
 ///
-/// Dropping it flushes what is queued and shuts the exporter down. Plain `http://` endpoints
-/// only: a collector beside the server is the usual shape (design §33).
+/// Dropping it flushes what is queued and shuts the exporter down. `http://` and `https://`
+/// endpoints (the latter verified against Mozilla's roots, compiled in; design §33).
 ///
 /// ```no_run
 /// use rondo_mcp::otel::Otlp;
@@ -147,7 +148,7 @@ impl Drop for Otlp {
 /// The exporter's HTTP client: hyper's, on a current-thread runtime that a thread of its own
 /// drives until the client is dropped.
 struct HyperExport {
-    client: Client<HttpConnector, Full<Bytes>>,
+    client: Client<HttpsConnector<HttpConnector>, Full<Bytes>>,
     runtime: tokio::runtime::Handle,
     timeout: Duration,
     /// Dropped with the client: its thread then ends.
@@ -174,7 +175,15 @@ impl HyperExport {
                     let _ = stopped.await;
                 })
             })?;
-        let client = Client::builder(TokioExecutor::new()).build_http();
+        // `https://` collectors verified against Mozilla's roots compiled in (rustls with
+        // ring, passed explicitly: no process-wide default to depend on); `http://` as is.
+        let connector = HttpsConnectorBuilder::new()
+            .with_provider_and_webpki_roots(rustls::crypto::ring::default_provider())
+            .map_err(std::io::Error::other)?
+            .https_or_http()
+            .enable_http1()
+            .build();
+        let client = Client::builder(TokioExecutor::new()).build(connector);
         Ok(HyperExport {
             client,
             runtime,
