@@ -140,8 +140,14 @@ fn listed(keys: &[Key]) -> String {
 /// The closest key within edit distance 3 of `word`, if any; among equally close keys, one whose
 /// value kind `fits` what is written (so `aks = [..]` suggests a list key over a string key).
 pub fn suggest(word: &str, keys: &[Key], fits: impl Fn(Key) -> bool) -> Option<Key> {
+    // `destructive` for `destructive_hint`: a hint's name without its suffix is one edit away.
+    let near = |key: &str| {
+        let full = distance(word, key);
+        key.strip_suffix("_hint")
+            .map_or(full, |stem| full.min(distance(word, stem) + 1))
+    };
     keys.iter()
-        .map(|key| (distance(word, key.0), !fits(*key), *key))
+        .map(|key| (near(key.0), !fits(*key), *key))
         .filter(|(d, _, (k, _))| *d <= 3.min(k.len() / 2 + 1))
         .min_by_key(|(d, misfit, _)| (*d, *misfit))
         .map(|(_, _, key)| key)

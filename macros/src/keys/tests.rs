@@ -61,6 +61,14 @@ fn suggestions() {
         suggest("readonly_hint", TOOL_KEYS, any).map(|k| k.0),
         Some("read_only_hint")
     );
+    assert_eq!(
+        suggest("destructive", TOOL_KEYS, any).map(|k| k.0),
+        Some("destructive_hint")
+    );
+    assert_eq!(
+        suggest("readonly", TOOL_KEYS, any).map(|k| k.0),
+        Some("read_only_hint")
+    );
     assert_eq!(suggest("zzz", TOOL_KEYS, any), None);
 }
 
