@@ -6,12 +6,12 @@ use super::ask_state::{Ending, Found, Reading};
 use crate::backchannel::BackChannelError;
 use crate::canonical;
 use crate::observe::{self, Call, Outcome, Pass};
+use crate::protocol::AskKind;
 use crate::protocol::echo;
 use crate::protocol::{
     ClientCapabilities, CreateMessageRequest, CreateMessageResult, ElicitRequest, ElicitResult,
     Error, InputRequest, ListRootsResult, Revision,
 };
-use crate::question::advertise::AskKind;
 use crate::state::QuestionId;
 use serde::de::DeserializeOwned;
 use serde_json::Value;

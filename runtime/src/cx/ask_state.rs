@@ -3,8 +3,8 @@
 //! handler writes it through [`Cx`](super::Cx); the driver reads it after every poll.
 
 use crate::observe::{Action, Decision, Outcome};
+use crate::protocol::AskKind;
 use crate::protocol::{CallToolResult, Error, InputRequest, JsonObject};
-use crate::question::advertise::AskKind;
 use crate::state::{Answer, Asked, Carried, QuestionId};
 use crate::tasks::TaskId;
 use serde_json::Value;

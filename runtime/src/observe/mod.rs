@@ -18,8 +18,8 @@ mod metered;
 use labels::Labelled;
 pub(crate) use labels::{Call, Labels};
 
+use crate::protocol::AskKind;
 use crate::protocol::{ElicitRequest, InputRequest};
-use crate::question::advertise::AskKind;
 use serde_json::Value;
 
 /// What the user did with a question.

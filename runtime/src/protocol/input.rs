@@ -9,6 +9,19 @@ use super::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+/// What a question asks of the client: the capability it needs, down to the mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AskKind {
+    /// `#[elicit(form)]`: `elicitation`, mode `form`.
+    Form,
+    /// `#[elicit(url)]`: `elicitation`, mode `url`.
+    Url,
+    /// `#[sample]`: `sampling`.
+    Sampling,
+    /// `#[roots]`: `roots`.
+    Roots,
+}
+
 /// One question for the client.
 #[derive(Debug, Clone, PartialEq)]
 pub enum InputRequest {

@@ -2,10 +2,12 @@
 //! `prompts/list`, `resources/list`, `resources/templates/list`; docs/design.md §4,
 //! "Advertised"): each `asks = [..]` entry becomes one entry of the item's
 //! `_meta["dev.rondo/asks"]`, in declaration order, so a host or a registry can tell up front
-//! which client capabilities it can use and which it cannot do without. `AskKind`,
-//! `FallbackKind`, `AskMeta`, `Listing` and `with_asks` are the macros' (through `__private`);
-//! [`ASKS_META_KEY`] is public.
+//! which client capabilities it can use and which it cannot do without. `FallbackKind`,
+//! `AskMeta`, `Listing` and `with_asks` are the macros' (through `__private`);
+//! [`ASKS_META_KEY`] and `AskKind` (in `protocol`, beside the input requests it names, so that
+//! `cx/` and `observe/` below this module use it without reaching up) are public.
 
+pub use crate::protocol::AskKind;
 use crate::protocol::{JsonObject, Prompt, Resource, ResourceTemplate, Tool};
 use serde_json::Value;
 
@@ -13,19 +15,6 @@ use serde_json::Value;
 /// vendor prefix the specification's `_meta` naming rules ask for (its second label is not
 /// `modelcontextprotocol` or `mcp`, which are reserved).
 pub const ASKS_META_KEY: &str = "dev.rondo/asks";
-
-/// What a question asks of the client: the capability it needs, down to the mode.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum AskKind {
-    /// `#[elicit(form)]`: `elicitation`, mode `form`.
-    Form,
-    /// `#[elicit(url)]`: `elicitation`, mode `url`.
-    Url,
-    /// `#[sample]`: `sampling`.
-    Sampling,
-    /// `#[roots]`: `roots`.
-    Roots,
-}
 
 /// What a question does when the client cannot answer it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
