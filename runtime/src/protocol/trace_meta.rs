@@ -43,6 +43,10 @@ impl TraceMeta {
         tracestate: Option<&RawValue>,
         baggage: Option<&RawValue>,
     ) -> Option<Box<TraceMeta>> {
+        // Most requests carry none: nothing to build, bound or drop.
+        if traceparent.is_none() && tracestate.is_none() && baggage.is_none() {
+            return None;
+        }
         let text = |raw: Option<&RawValue>, max: usize| {
             let raw = raw?.get();
             // A string within the bound has at most `max` bytes between its quotes; longer
