@@ -15,8 +15,12 @@
 //! its pending requests, other in-flight requests finish (or are cancelled after a grace period)
 //! and the function returns.
 
+mod flights;
 #[cfg(feature = "stdio")]
 pub(crate) mod pipes;
+mod write;
+
+use flights::{Flight, InFlight, Waiting, forget};
 
 use crate::backchannel::Outbound;
 use crate::batch_reply::BatchPart;
@@ -31,12 +35,11 @@ use crate::protocol::{self, Error, Inbound, JsonObject, Method, Request, Request
 use crate::session::LegacySession;
 use crate::sync::lock;
 use futures_util::StreamExt as _;
-use std::collections::{HashMap, VecDeque};
 use std::io;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::task::Poll;
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::{broadcast, mpsc};
 use tokio::task::JoinSet;
 use tokio_util::codec::FramedRead;
@@ -44,54 +47,6 @@ use tokio_util::sync::CancellationToken;
 
 /// How long in-flight requests may run after the input closed before they are cancelled.
 const DRAIN: Duration = Duration::from_secs(10);
-
-/// A request in flight: its cancellation, whether it is a listen stream (which never ends
-/// by itself, so end of input cancels it at once), and its serial number on the connection.
-/// A cancelled request leaves the table at once and its id may be reused while its task is
-/// still ending; the task then removes only the entry with its own serial, never the new
-/// request's.
-struct Flight {
-    cancel: CancellationToken,
-    listen: bool,
-    serial: u64,
-}
-
-type InFlight = Arc<Mutex<HashMap<RequestId, Flight>>>;
-
-/// Requests read while `max_in_flight` were running, each with its route (chosen when it was
-/// read) and the length of its line, in the order they came.
-#[derive(Default)]
-struct Waiting {
-    requests: VecDeque<(Request, Route, usize, Option<BatchPart>)>,
-    bytes: usize,
-}
-
-impl Waiting {
-    /// Whether the reader must stop: the waiting lines add up to the largest message's size.
-    fn full(&self, max_message_bytes: usize) -> bool {
-        !self.requests.is_empty() && self.bytes >= max_message_bytes
-    }
-
-    fn push(&mut self, req: Request, route: Route, bytes: usize, part: Option<BatchPart>) {
-        self.bytes += bytes;
-        self.requests.push_back((req, route, bytes, part));
-    }
-
-    fn pop(&mut self) -> Option<(Request, Route, Option<BatchPart>)> {
-        let (req, route, bytes, part) = self.requests.pop_front()?;
-        self.bytes -= bytes;
-        Some((req, route, part))
-    }
-
-    /// Drops the first waiting request with `id`: a cancelled request that never started.
-    /// Its batch, if it came in one, is told it ends unanswered.
-    fn cancel(&mut self, id: &RequestId) -> Option<Option<BatchPart>> {
-        let at = self.requests.iter().position(|(r, ..)| &r.id == id)?;
-        let (_, _, bytes, part) = self.requests.remove(at).expect("found above");
-        self.bytes -= bytes;
-        Some(part)
-    }
-}
 
 /// Serves newline-delimited JSON-RPC read from `reader` and written to `writer` until `reader`
 /// reaches its end (see the module docs).
@@ -102,7 +57,7 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
 {
     let (tx, rx) = mpsc::channel::<Message>(256);
-    let writer_task = tokio::spawn(write_lines(writer, rx));
+    let writer_task = tokio::spawn(write::write_lines(writer, rx));
     let mut lines = FramedRead::new(reader, Lines::new(engine.config.max_message_bytes));
     let mut conn = StdioConn {
         engine,
@@ -119,7 +74,7 @@ where
         let read = !conn.waiting.full(config.max_message_bytes);
         let line = tokio::select! {
             // A request that ends frees its place for the first one waiting.
-            Some(_) = conn.tasks.join_next(), if !conn.waiting.requests.is_empty() => {
+            Some(_) = conn.tasks.join_next(), if !conn.waiting.is_empty() => {
                 conn.start_waiting().await;
                 continue;
             }
@@ -311,7 +266,7 @@ impl<H: Handler> StdioConn<H> {
             (Era::Session, Some(session)) => Route::Legacy(session.clone()),
             _ => Route::Modern(ModernMeta::check(req.params.meta.take())),
         };
-        if !self.waiting.requests.is_empty()
+        if !self.waiting.is_empty()
             || lock(&self.in_flight).len() >= self.engine.config.max_in_flight
         {
             return self.waiting.push(req, route, bytes, part);
@@ -478,9 +433,7 @@ impl<H: Handler> StdioConn<H> {
             flight.cancel.cancel();
         }
         // A listen stream that had not started would end at once.
-        self.waiting
-            .requests
-            .retain(|(r, ..)| r.method != Method::Listen);
+        self.waiting.drop_listens();
         self.end_session();
         let drained = tokio::time::timeout(DRAIN, async {
             loop {
@@ -497,53 +450,5 @@ impl<H: Handler> StdioConn<H> {
             }
             self.tasks.shutdown().await;
         }
-    }
-}
-
-/// How many bytes of lines the writer gathers before it writes them.
-const WRITE_BATCH: usize = 64 * 1024;
-
-/// Writes each message as one line. Messages already waiting when a write begins go out with
-/// it, one `write` for many lines under load, one per line when they come one at a time.
-///
-/// After the first message the writer yields once: a request task that sends its answer wakes
-/// the writer into tokio's "run next" slot, which would write that one answer before the
-/// other requests read from the same chunk of input have run. Yielding lets them answer first,
-/// so their lines share the write.
-async fn write_lines<W: AsyncWrite + Unpin>(
-    mut w: W,
-    mut rx: mpsc::Receiver<Message>,
-) -> io::Result<()> {
-    let mut buf = Vec::with_capacity(8 * 1024);
-    while let Some(msg) = rx.recv().await {
-        buf.clear();
-        push_line(&mut buf, &msg);
-        tokio::task::yield_now().await;
-        while buf.len() < WRITE_BATCH {
-            match rx.try_recv() {
-                Ok(msg) => push_line(&mut buf, &msg),
-                Err(_) => break,
-            }
-        }
-        w.write_all(&buf).await?;
-        w.flush().await?;
-    }
-    w.shutdown().await.or(Ok(()))
-}
-
-/// Appends one message and its newline (a message's JSON text never holds a raw newline).
-fn push_line(buf: &mut Vec<u8>, msg: &Message) {
-    buf.extend_from_slice(msg.as_str().as_bytes());
-    buf.push(b'\n');
-}
-
-/// Forgets a finished request: the entry under `id` if it is still this request's (`serial`).
-/// It is called before the answer is sent, so the count of requests in flight (which
-/// `serve_io` keeps at most `max_in_flight`) drops first: a client that waits for an answer
-/// may always send another.
-fn forget(in_flight: &InFlight, id: &RequestId, serial: u64) {
-    let mut map = lock(in_flight);
-    if map.get(id).is_some_and(|f| f.serial == serial) {
-        map.remove(id);
     }
 }
