@@ -18,7 +18,7 @@ pub(crate) enum Outbound {
     /// A channel that is there already (stdout's).
     Open(mpsc::Sender<Message>),
     /// One HTTP request's own queue, made when the first message is sent: most requests send
-    /// none, and the queue is two allocations of about 2 KiB (design §23, "HTTP, third pass").
+    /// none, and the queue is two allocations of about 2 KiB (design §23, "HTTP").
     #[cfg(feature = "http")]
     Lazy(Arc<Lane>),
     /// The other side is gone: every send is `false`.

@@ -94,7 +94,7 @@ pub(super) fn poll_once<F: Future + ?Sized>(
 
 /// Polls a request's answer once, where the transport read it, catching a panic: `Ready`
 /// when it needed nothing to wait on, `Pending` when the transport must move it to a task.
-/// Both transports start every request this way (design §23, "Any client").
+/// Both transports start every request this way (design §23, "Poll once").
 pub(crate) async fn poll_first<F: Future + ?Sized>(
     mut fut: Pin<&mut F>,
 ) -> std::thread::Result<Poll<F::Output>> {

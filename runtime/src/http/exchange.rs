@@ -126,7 +126,7 @@ pub(crate) async fn run<H: Handler>(exchange: Box<Exchange<H>>) -> Response<McpB
         reply
     });
     // Polled once here: a handler that waits on nothing is answered in this poll, with no
-    // task spawned; one still pending goes on in its own task (design §23, "Any client").
+    // task spawned; one still pending goes on in its own task (design §23, "Poll once").
     let first = poll_first(answer.as_mut()).await;
     let done = match first {
         Ok(Poll::Ready(reply)) => Done::Now(reply),

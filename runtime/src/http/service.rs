@@ -128,7 +128,7 @@ impl<H: Handler> McpService<H> {
     /// Not an `async fn`: a future holds its arguments for as long as it lives, beside
     /// everything it awaits, so the request would be held twice (whole, and as the parts it
     /// is split into) and copied with the future at every move. Split first, the future holds
-    /// the head once and the checks borrow it (design §23, "HTTP, fifth pass").
+    /// the head once and the checks borrow it (design §23, "No `async fn` on the path").
     ///
     /// `close`, when the server that read the request can end its connection, is cancelled
     /// to end it: an HTTP+SSE stream does so when its client stops reading.
@@ -380,8 +380,8 @@ mod tests {
         std::mem::size_of::<R>()
     }
 
-    /// The future hyper holds for every request in flight stays as small as design §23's fifth
-    /// pass left it: every byte of it is moved when the request starts and held while it runs.
+    /// The future hyper holds for every request in flight stays as small as design §23 left it:
+    /// every byte of it is moved when the request starts and held while it runs.
     /// A change that grows it (an `async fn` keeping its arguments beside what it awaits, a
     /// rare arm not boxed) fails here; CONTRIBUTING ("The request path") says how to keep it.
     #[test]
