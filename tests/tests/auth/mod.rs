@@ -1,7 +1,11 @@
-//! The endpoint as an OAuth 2.1 resource server (feature `auth`): the bearer check, its
-//! challenges and scopes over Streamable HTTP (`http`) and HTTP+SSE (`sse`), and the JWT
-//! verifier short of HTTP (`jwt`).
+//! The endpoint as an OAuth 2.1 resource server (feature `auth`). Over Streamable HTTP, on the
+//! bookshop of `bookshop.rs`: the metadata document and the challenges (`challenges`), scopes
+//! (`scopes`), and sessions and streams bound to the token (`sessions`). Over HTTP+SSE
+//! (`sse`), and the JWT verifier short of HTTP (`jwt`).
 
-mod http;
+mod bookshop;
+mod challenges;
 mod jwt;
+mod scopes;
+mod sessions;
 mod sse;

@@ -1,7 +1,7 @@
 //! Question flows as an attacker or a careless client would answer them (issue 12), at both
 //! revisions: integers a form field cannot hold exactly, sampling replies without text, a
 //! rejection under `fallback = refuse`, the 2025-11-25 form error's wording, and a re-asked
-//! question that says why. The wire-level attacks are in `questions_wire_attacks.rs`.
+//! question that says why. The wire-level attacks are in `wire_attacks.rs`.
 
 use rondo_mcp::prelude::*;
 use rondo_mcp::protocol::{Revision, code};

@@ -225,7 +225,7 @@ async fn a_round_sent_again_with_other_answers_is_refused_before_the_tool_runs_a
     );
     // The same round unchanged, its members in another order (a client that lost its answer,
     // or was told to try again): served again, from the top. What the tool does once is
-    // `cx.once`'s to keep once (fleet_state.rs); this tool does not use it, so it charges again
+    // `cx.once`'s to keep once (`fleet/once.rs`); this tool does not use it, so it charges again
     // under the same flow id, as it would without a guard.
     let same = json!({"content": {"approve": true}, "action": "accept"});
     let again = retry(&c, "charge", &state, "pay", same).await.unwrap();

@@ -1,4 +1,4 @@
-//! The task store contract (`task_store_support/contract.rs`, `flows.rs`), run against every
+//! The task store contract (`support/task_store/contract.rs`, `flows.rs`), run against every
 //! store:
 //! `MemoryTaskStore` (both handles are the one store), the same through the erased
 //! `dyn ErasedTaskStore`, and `RedisTaskStore` (feature `redis`: two separately connected

@@ -1,4 +1,4 @@
-//! The probe server of the `http_*` tests: plain, progress, `x-mcp-header`, elicitation,
+//! The probe server of the HTTP tests: plain, progress, `x-mcp-header`, elicitation,
 //! cancellation, list changes, a capability gate and the caller's principal.
 
 use rondo_mcp::prelude::*;

@@ -1,4 +1,4 @@
-//! A session of a handshake revision over raw HTTP, for the `http_*` tests.
+//! A session of a handshake revision over raw HTTP, for the HTTP tests.
 
 use super::{ACCEPT, Checks, Reply, request};
 use http::{Method, StatusCode};

@@ -1,6 +1,7 @@
-//! A client of the HTTP+SSE transport (2024-11-05) over raw HTTP, for the `http_sse` tests:
-//! the stream (GET), its named events, and POSTs to the endpoint it announced. Every message
-//! sent or received passes the schema checks of the session's revision.
+//! A client of the HTTP+SSE transport (2024-11-05) over raw HTTP, for the `http::sse` and
+//! `auth::sse` tests: the stream (GET), its named events, and POSTs to the endpoint it
+//! announced. Every message sent or received passes the schema checks of the session's
+//! revision.
 
 use super::{Checks, Reply, bounded, exchange};
 use bytes::Bytes;
