@@ -3,7 +3,7 @@
 //! "The contract between the macros and the runtime"), so the methods of [`Paths`] are the whole
 //! list of what the macros need from `runtime/src/__private.rs`; a change there shows up here. Std
 //! paths are fully qualified, so a user's `struct Result;` or `struct Some;` cannot capture them
-//! (`tests/tests/hygiene.rs`).
+//! (`tests/tests/macros/hygiene.rs`).
 
 use proc_macro2::{Ident, Punct, Spacing, Span, TokenStream};
 use quote::{ToTokens, TokenStreamExt, quote};

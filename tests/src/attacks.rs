@@ -1,4 +1,4 @@
-//! The servers of the `questions_attacks` tests (issue 12): a form of two 64-bit integers, a
+//! The servers of the `questions::attacks` tests (issue 12): a form of two 64-bit integers, a
 //! `summarize` in the manner of the guide (`rondo_mcp::guide::sampling_and_roots`) whose sampling
 //! question falls back to the text's first words, and the shared question server's `buy`.
 

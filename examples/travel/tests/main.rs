@@ -10,7 +10,7 @@ mod links;
 mod links_redis;
 mod otel;
 mod payment;
-#[path = "../../../tests/tests/task_store_support/redis_server.rs"]
+#[path = "../../../tests/tests/support/redis_server.rs"]
 mod redis_server;
 mod schema_formats;
 mod skill;

@@ -16,7 +16,7 @@ use std::time::Duration;
 /// write is made against the version it read, and a lost race reads again. A backend with
 /// native atomic operations may override any of them, keeping their documented behaviour.
 ///
-/// Rules every implementation keeps (the contract suite in `tests/tests/task_store.rs` checks
+/// Rules every implementation keeps (the contract suite in `tests/tests/tasks/store.rs` checks
 /// them against each shipped store):
 /// - a record is never forgotten before `created_at_ms + ttl_ms` and never read after it;
 /// - a terminal record (`completed`, `failed`, `cancelled`) never changes again;

@@ -9,8 +9,8 @@
 //! sends the next round elsewhere, and the client retries a round the dead instance never
 //! answered); and a 2025-11-25 session is served through the config's address-hash port (and
 //! lost through the round-robin one: the reason that port exists). `shared.rs`: what the shared
-//! Redis adds (replays, declines, Redis restarted, a killed instance, and the control without
-//! it). `faults.rs`: Redis frozen, stalled, full, killed and restarted under clients that time
+//! Redis adds (replays, declines, and the control without it); `kills.rs`: Redis restarted and
+//! instances killed under a fleet sharing it. `faults.rs`: Redis frozen, stalled, full, killed and restarted under clients that time
 //! out and resend, every order counted (issue 45).
 //!
 //! Needs nginx and redis-server, so the tests are ignored by a plain `cargo test`;
@@ -22,6 +22,8 @@ mod client;
 mod cluster;
 mod faults;
 mod harness;
+mod kills;
+mod load;
 mod log;
 mod procs;
 mod redis;
@@ -31,7 +33,8 @@ mod tls;
 mod topology;
 
 use client::{End, Flow};
-use harness::{CROSSED, Fleet, Killed, Load, State, clean_log, spanning, until_crossed, within};
+use harness::{CROSSED, Fleet, State, clean_log, until_crossed, within};
+use load::{Killed, Load, spanning};
 use rondo_mcp::state::KeyRing;
 use std::net::SocketAddr;
 use std::time::{Duration, Instant};

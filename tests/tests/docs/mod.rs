@@ -1,0 +1,3 @@
+//! The documents stay true to the tree (`truth`).
+
+mod truth;
