@@ -46,6 +46,9 @@ pub struct T{i}Args {{
 
 
 def rondo_tool(i, questions, style):
+    """`(items before the tools, the tool)`: the arguments struct and the question come first,
+    as in the rmcp crate, where the tools must sit in one `impl`, so an edit in tool 0 moves the
+    same code in both (rustc checks again what a shifted derive expanded to)."""
     edit = f" // {EDIT}" if i == 0 else ""
     rest = style == "mixed" and i % 5 == 3
     if style == "struct":
@@ -63,7 +66,7 @@ def rondo_tool(i, questions, style):
             unpack = "\n    let _ = filters;"
     answer = f'format!("t{i}: {{query}} {{limit}} {{verbose}} {{}}", 0){edit}'
     if not (questions and asks(i)):
-        return pre + f"""
+        return pre, f"""
 /// Generated tool number {i}: searches the catalogue.
 #[tool(read_only_hint = true)]
 async fn t{i}({args}
@@ -84,7 +87,7 @@ pub struct Confirm{i} {{
 pub fn ask{i}(query: &str) -> Form<Confirm{i}> {{
     Form::new(format!("Search for {{query}}?"))
 }}
-
+""", f"""
 /// Generated tool number {i}: searches the catalogue once the user agrees.
 #[tool(read_only_hint = true, asks = [ask{i}])]
 async fn t{i}(
@@ -104,7 +107,8 @@ def rondo_main(n, questions, style, serve=True):
     """The crate root; `serve = False`: `main` only builds the router (no tokio, for the guard)."""
     uses = "use rondo_mcp::{Answer, Elicit, Form, elicit, tool, tools};" if questions else "use rondo_mcp::{tool, tools};"
     tools = ", ".join(f"t{i}" for i in range(n))
-    body = "".join(rondo_tool(i, questions, style) for i in range(n))
+    parts = [rondo_tool(i, questions, style) for i in range(n)]
+    body = "".join(p for p, _ in parts) + "".join(t for _, t in parts)
     router = f'Router::new(ServerInfo::new("many", "0.0.0")).tools(tools![{tools}])'
     main = f"""#[tokio::main]
 async fn main() -> std::io::Result<()> {{

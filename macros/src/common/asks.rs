@@ -269,14 +269,16 @@ pub fn no_argument_fallbacks(paths: &Paths, group: Group, attr: &str) -> TokenSt
 /// A free function, its context rebound to its hidden type (the set); then `next` (the hidden
 /// type, or its stub next to errors); then the scope declaring the function's questions for the
 /// set around `inner` (the handler impl and its checks; empty for the stub) in a `const _` item,
-/// left out when there is nothing in it.
+/// left out when there is nothing in it. A function that asks nothing and whose `inner` holds
+/// only impls (`bare`) needs no scope: the impls go beside it, one item fewer for every build
+/// to resolve and hash (design §9, "Build cost").
 pub fn free_fn(
     krate: &syn::Path,
     asks: &Asks,
     sig: &Signature,
     func: &syn::ItemFn,
     next: TokenStream,
-    inner: TokenStream,
+    (inner, bare): (TokenStream, bool),
 ) -> TokenStream {
     let paths = Paths::new(krate);
     let ident = &sig.ident;
@@ -285,8 +287,8 @@ pub fn free_fn(
     let group = Group::of(asks);
     let declared = declare(&paths, group, &quote!(#ident));
     let scoped = scope(&paths, &[group], quote!(#declared #inner));
-    if scoped.is_empty() {
-        quote!(#func #next)
+    if scoped.is_empty() || (bare && group.asks.paths.is_empty()) {
+        quote!(#func #next #scoped)
     } else {
         quote!(#func #next const _: () = { #scoped };)
     }

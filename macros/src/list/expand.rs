@@ -91,9 +91,10 @@ fn fallback(entries: &[Entry]) -> TokenStream {
     )
 }
 
-/// The duplicate check (`__private::Duplicates`): one `const` holding every entry's name (or
-/// URI) and path as written, which sorts them once, then a `const` per later entry, spanned at
-/// it, that fails when an earlier entry has its key. Linear in the entries (design §9). An
+/// The duplicate check (`__private::Duplicates`): one `static` holding every entry's name (or
+/// URI) and path as written, which finds each repeat once, then a `const` per later entry,
+/// spanned at it, that fails when an earlier entry has its key (a `static`, not a `const`: each
+/// `const` would copy it). Linear in the entries (design §9). An
 /// entry that is not a handler (a prompt, a resource, a plain function) has its own error at
 /// the set's bound, so its key is `None` and the check skips it: `__RondoEntry::<T>::KEY` comes
 /// from the inherent impl when `T` is a handler, and from the trait's default otherwise (an
@@ -129,7 +130,7 @@ fn unique_checks(kind: Kind, paths: &Paths, entries: &[Entry]) -> TokenStream {
             const KEY: #OPTION<&'static #STR> = #NONE;
         }
         impl<T> __RondoNotListed for __RondoEntry<T> {}
-        const __RONDO_DUPLICATES: #duplicates<#n> =
+        static __RONDO_DUPLICATES: #duplicates<#n> =
             #duplicates::new([#(#keys),*], [#(#written),*], #same, #fix);
         #(#checks)*
     }

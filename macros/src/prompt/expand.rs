@@ -41,7 +41,14 @@ pub fn expand(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let proxy = crate::common::expand::proxy(vis, ident);
-    asks::free_fn(&prompt.krate, &prompt.asks, &prompt.sig, func, proxy, inner)
+    asks::free_fn(
+        &prompt.krate,
+        &prompt.asks,
+        &prompt.sig,
+        func,
+        proxy,
+        (inner, false),
+    )
 }
 
 /// `fn definition()`: checks each argument's type, then lists the prompt with its arguments.
@@ -137,6 +144,6 @@ pub fn stub(prompt: &Prompt, func: &syn::ItemFn) -> TokenStream {
         &prompt.sig,
         func,
         stub,
-        TokenStream::new(),
+        (TokenStream::new(), false),
     )
 }

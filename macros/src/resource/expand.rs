@@ -33,7 +33,7 @@ pub fn expand(r: &Resource, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let proxy = crate::common::expand::proxy(vis, ident);
-    asks::free_fn(&r.krate, &r.asks, &r.sig, func, proxy, inner)
+    asks::free_fn(&r.krate, &r.asks, &r.sig, func, proxy, (inner, false))
 }
 
 /// `fn definition()`: the listing, as a resource or (with variables) a resource template.
@@ -113,5 +113,12 @@ pub fn stub(r: &Resource, func: &syn::ItemFn) -> TokenStream {
         }
     };
     let stub = crate::common::expand::stub(&func.vis, ident, paths.resource_handler(), items);
-    asks::free_fn(&r.krate, &r.asks, &r.sig, func, stub, TokenStream::new())
+    asks::free_fn(
+        &r.krate,
+        &r.asks,
+        &r.sig,
+        func,
+        stub,
+        (TokenStream::new(), false),
+    )
 }

@@ -115,9 +115,17 @@ pub fn expand_free(tool: &Tool, item: &syn::ItemFn) -> TokenStream {
     let vis = &item.vis;
     let group = Group::of(&tool.asks);
     let parts = parts(tool, quote!(#ident), group);
+    let bare = parts.items.is_empty();
     let handler = handler_impl(tool, &paths, &parts);
     let proxy = crate::common::expand::proxy(vis, ident);
-    asks::free_fn(&tool.krate, &tool.asks, &tool.sig, item, proxy, handler)
+    asks::free_fn(
+        &tool.krate,
+        &tool.asks,
+        &tool.sig,
+        item,
+        proxy,
+        (handler, bare),
+    )
 }
 
 /// `Some(TaskMode::REQUIRED.explicit_start())`: the runtime's `TaskMode` for `task`.
@@ -196,6 +204,6 @@ pub fn stub(tool: &Tool, func: &syn::ItemFn) -> TokenStream {
         &tool.sig,
         func,
         stub,
-        TokenStream::new(),
+        (TokenStream::new(), false),
     )
 }
