@@ -294,6 +294,9 @@ impl<H: Handler> Engine<H> {
 /// attributes. Out of line: only the `otel` build has it, and it holds nothing across an await.
 #[cfg(feature = "otel")]
 fn adopt(span: &tracing::Span, req: &Request, route: &Route, revision: Option<Revision>) {
+    if span.is_disabled() {
+        return;
+    }
     let trace = match route {
         Route::Modern(Ok(meta)) => meta.get().trace.clone(),
         _ => req.params.meta.as_ref().and_then(Meta::trace),

@@ -17,6 +17,26 @@ pub(crate) const MAX_TRACESTATE_MEMBERS: usize = 32;
 /// more is).
 pub(crate) const MAX_BAGGAGE: usize = 8192;
 
+/// Whether a request's trace context could be used: some `tracing` subscriber has been set (a
+/// global default, or a scoped one on some thread). With none, no span is ever enabled, so the
+/// keys are not read at all (one relaxed load); with one, they are read and the request's span
+/// decides.
+pub(crate) fn wanted() -> bool {
+    tracing::dispatcher::has_been_set()
+}
+
+/// The trace keys of a `_meta`, as text; every other member is skipped. A value that is no
+/// string is ignored, not an error (`from_text`).
+#[derive(serde::Deserialize)]
+struct TraceText<'a> {
+    #[serde(default, borrow)]
+    traceparent: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    tracestate: Option<&'a RawValue>,
+    #[serde(default, borrow)]
+    baggage: Option<&'a RawValue>,
+}
+
 /// The trace context of one request's `_meta`, each value within its bound.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct TraceMeta {
@@ -35,6 +55,20 @@ impl TraceMeta {
     pub(crate) const TRACESTATE: &'static str = "tracestate";
     /// See [`TraceMeta::TRACEPARENT`].
     pub(crate) const BAGGAGE: &'static str = "baggage";
+
+    /// Reads the three keys from a 2026-07-28 `_meta`'s text, in a pass of their own, when a
+    /// subscriber could want them ([`wanted`]): a build with the `otel` feature and no
+    /// subscriber reads `_meta` as one without it does. A key written twice is read where it
+    /// was written last, as the `Value` reader does.
+    pub(crate) fn read(meta: &RawValue) -> Option<Box<TraceMeta>> {
+        if !wanted() {
+            return None;
+        }
+        match super::members::read::<TraceText<'_>>(meta) {
+            Ok(t) => Self::from_text(t.traceparent, t.tracestate, t.baggage),
+            Err(_) => Self::from_value(super::members::read::<Value>(meta).ok().as_ref()),
+        }
+    }
 
     /// Reads the three keys from their text (`None` when none is there and usable): boxed, as
     /// most requests carry none and the metadata that holds it is moved by value.
@@ -136,5 +170,28 @@ mod tests {
         assert_eq!(TraceMeta::from_text(Some(&long), None, None), None);
         let number = raw(json!(5));
         assert_eq!(TraceMeta::from_text(Some(&number), None, None), None);
+    }
+
+    #[test]
+    fn a_meta_s_keys_are_read_in_their_own_pass_as_the_value_reader_reads_them() {
+        // With a subscriber set (here a scoped one that wants nothing), the keys are read.
+        tracing::subscriber::with_default(tracing::subscriber::NoSubscriber::default(), || {
+            let cases = [
+                r#"{"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","other":{"traceparent":1},"baggage":"k=v"}"#,
+                // Written twice: the last one, as a `Value` keeps it.
+                r#"{"traceparent":"00-00000000000000000000000000000001-0000000000000001-01","traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"}"#,
+                r#"{"traceparent":7,"tracestate":"a=b"}"#,
+                r#"{"protocolVersion":"2026-07-28"}"#,
+            ];
+            for text in cases {
+                let raw = RawValue::from_string(text.to_owned()).unwrap();
+                let value: Value = serde_json::from_str(text).unwrap();
+                assert_eq!(
+                    TraceMeta::read(&raw),
+                    TraceMeta::from_value(Some(&value)),
+                    "{text}"
+                );
+            }
+        });
     }
 }
