@@ -28,7 +28,7 @@ fn expansion() {
                 const KEY: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
             }
             impl<T> __RondoNotListed for __RondoEntry<T> {}
-            const __RONDO_DUPLICATES: crate::reexport::mcp::__private::Duplicates<
+            static __RONDO_DUPLICATES: crate::reexport::mcp::__private::Duplicates<
                 2usize,
             > = crate::reexport::mcp::__private::Duplicates::new(
                 [

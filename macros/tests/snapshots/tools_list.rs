@@ -32,7 +32,7 @@ fn expansion() {
                 const KEY: ::core::option::Option<&'static ::core::primitive::str> = ::core::option::Option::None;
             }
             impl<T> __RondoNotListed for __RondoEntry<T> {}
-            const __RONDO_DUPLICATES: ::rondo_mcp::__private::Duplicates<3usize> = ::rondo_mcp::__private::Duplicates::new(
+            static __RONDO_DUPLICATES: ::rondo_mcp::__private::Duplicates<3usize> = ::rondo_mcp::__private::Duplicates::new(
                 [
                     __RondoEntry::<__rondo_entry_0>::KEY,
                     __RondoEntry::<__rondo_entry_1>::KEY,
