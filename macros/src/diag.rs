@@ -37,16 +37,6 @@ pub fn spanned_at(tokens: TokenStream, span: Span) -> TokenStream {
     })
 }
 
-/// The user's `tokens` where they are, resolved as they are, but marked as coming from this
-/// expansion (`Span::call_site()`): rustc offers no fix-it that edits them, since the user did
-/// not write the code around them. `$crate` keeps its own resolution.
-pub fn from_expansion(tokens: TokenStream) -> TokenStream {
-    map_spans(tokens, &|tt| match tt {
-        TokenTree::Ident(i) if i == "$crate" => i.span(),
-        _ => Span::call_site().located_at(tt.span()),
-    })
-}
-
 /// `tokens` with each token's span (a group's too) replaced by `f` of the token.
 fn map_spans(tokens: TokenStream, f: &dyn Fn(&TokenTree) -> Span) -> TokenStream {
     tokens

@@ -10,6 +10,16 @@ use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use proc_macro2::{Span, TokenStream};
 
+/// Where `key = ..` is written among `metas`: the key's own token, if it is.
+pub fn key_span(metas: &[NestedMeta], key: &str) -> Option<Span> {
+    metas.iter().find_map(|meta| match meta {
+        NestedMeta::Meta(syn::Meta::NameValue(nv)) if nv.path.is_ident(key) => {
+            Some(syn::spanned::Spanned::span(&nv.path))
+        }
+        _ => None,
+    })
+}
+
 /// Splits an attribute's tokens into items; `None` when they do not parse (the error is reported).
 pub fn meta_list(args: TokenStream, acc: &mut Accumulator) -> Option<Vec<NestedMeta>> {
     acc.handle(NestedMeta::parse_meta_list(args).map_err(darling::Error::from))

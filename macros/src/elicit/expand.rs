@@ -8,8 +8,9 @@
 //!   runs the user's body on clones of the inputs, `fallback` runs the declared fallback.
 
 use super::model::{Fallback, Mode, Question};
-use crate::diag::{from_expansion, respan, spanned_at};
+use crate::diag::{respan, spanned_at};
 use crate::paths::{BOOL, OPTION, PANIC, Paths, STR};
+use crate::symbols::{FALLBACK_ARGS, REFUSE};
 use proc_macro2::{Delimiter, Group, Span, TokenStream};
 use quote::{ToTokens, format_ident, quote};
 use syn::spanned::Spanned;
@@ -141,7 +142,7 @@ fn meta(q: &Question, paths: &Paths) -> TokenStream {
         Mode::Roots => quote!(Roots),
     };
     let fallback = match q.fallback {
-        Fallback::Function(_) => quote!(Function),
+        Fallback::Function { .. } => quote!(Function),
         Fallback::Args(_) => quote!(Args),
         Fallback::Refuse => quote!(Refuse),
     };
@@ -329,10 +330,10 @@ fn fallback(q: &Question, kind: &Fallback, paths: &Paths) -> TokenStream {
             };
             (&quote!(#cx), &underscore, respan(call, *span))
         }
-        Fallback::Function(path) => (
+        Fallback::Function { path, key } => (
             &underscore,
             &quote!(#inputs),
-            function_fallback(q, path, paths),
+            function_fallback(q, path, *key, paths),
         ),
     };
     quote! {
@@ -352,7 +353,8 @@ fn fallback(q: &Question, kind: &Fallback, paths: &Paths) -> TokenStream {
 /// either) into the fallback's future. The answer type is given to `FallbackCall`, not
 /// inferred from what `some_fn` returns, and every token is located at `some_fn`, so a mismatch
 /// in parameters or answer type is one error there.
-fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStream {
+fn function_fallback(q: &Question, path: &syn::Path, key: Span, paths: &Paths) -> TokenStream {
+    let at = path.span();
     let inputs = inputs_ident();
     let names: Vec<syn::Ident> = (0..q.sig.args.len())
         .map(|i| format_ident!("__rondo_input_{}", i, span = Span::mixed_site()))
@@ -360,18 +362,51 @@ fn function_fallback(q: &Question, path: &syn::Path, paths: &Paths) -> TokenStre
     let (call, via_future, via_value) =
         (paths.fallback_call(), paths.via_future(), paths.via_value());
     let (answer_of, inputs_ty) = (paths.answer_of(), inputs_ty(q));
-    // The path as a token of the expansion, resolved as the user's: rustc then offers no
-    // fix-it that would rewrite the attribute into a call (`fallback = f(f, /* &str */)`).
-    let callee = from_expansion(path.to_token_stream());
-    let body = quote! {
+    let prelude = quote! {
         let (#(#names,)*) = #inputs;
         #[allow(unused_imports)]
         use #via_future as _;
         #[allow(unused_imports)]
         use #via_value as _;
-        (&#call::<#answer_of<Self, #inputs_ty>, _>::new(#callee(#(#names),*))).run()
     };
-    respan(body, path.span())
+    let new = respan(quote!(#call::<#answer_of<Self, #inputs_ty>, _>::new), at);
+    let (callee, names) = (
+        callee_block(q.mode, path, key),
+        respan(quote!((#(#names),*)), at),
+    );
+    // `(&FallbackCall::new({ decoys; callee }(inputs..))).run()`, every token located at the
+    // path but the decoys (`callee_block`).
+    let new_call = located(Delimiter::Parenthesis, quote!(#callee #names), at);
+    let new_call = located(Delimiter::Parenthesis, quote!(&#new #new_call), at);
+    let (prelude, run) = (respan(prelude, at), respan(quote!(.run()), at));
+    quote!(#prelude #new_call #run)
+}
+
+/// `{ fn refuse() {} fn args() {} path }`: the user's fallback path in a block of its own.
+/// When the path does not resolve, rustc offers a similar name in scope, so a misspelt keyword
+/// (`fallback = refused`) gets "a function with a similar name exists" and the attribute
+/// rewritten to `fallback = refuse`. The hidden functions are located at the `fallback` key
+/// (rustc never offers a name defined where the error is); `args` is declared only where it is a
+/// valid fallback (a form). They shadow only the single-segment names `refuse` and `args`,
+/// keywords here that never reach this block (`self::args` and `m::refuse` resolve in their
+/// module). The path keeps the user's spans, which rustc needs to offer names in scope (the
+/// user's own functions too); the block keeps rustc from offering a fix-it that would rewrite
+/// the attribute into a call (`fallback = f(f, /* &str */)`).
+fn callee_block(mode: Mode, path: &syn::Path, key: Span) -> TokenStream {
+    let decoy = |name: &str| {
+        let name = syn::Ident::new(name, Span::call_site());
+        respan(quote!(#[allow(dead_code)] fn #name() {}), key)
+    };
+    let refuse = decoy(REFUSE);
+    let args = (mode == Mode::Form).then(|| decoy(FALLBACK_ARGS));
+    located(Delimiter::Brace, quote!(#refuse #args #path), path.span())
+}
+
+/// A group of `delimiter` around `tokens`, located at `at` (resolved at the call site).
+fn located(delimiter: Delimiter, tokens: TokenStream, at: Span) -> TokenStream {
+    let mut group = Group::new(delimiter, tokens);
+    group.set_span(Span::call_site().located_at(at));
+    group.into_token_stream()
 }
 
 /// The mode check, and for `fallback = args` the consent check: `args` lets the model fill in

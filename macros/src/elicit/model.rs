@@ -56,7 +56,8 @@ impl Mode {
 /// What a question does when the client did not declare what it needs.
 pub enum Fallback {
     /// `fallback = some_fn`: called with the same inputs; returns the answer (or ends the tool).
-    Function(syn::Path),
+    /// `key` is where the `fallback` key is written.
+    Function { path: syn::Path, key: Span },
     /// `fallback = args`: the answer is built from the tool's arguments, which the form's fields
     /// join as optional arguments. The span is the `args` token, where a form carrying consent
     /// is reported.
@@ -76,6 +77,17 @@ const NO_ROOTS_FALLBACK: &str = "roots are optional and deprecated (MCP 2026-07-
     so every `#[roots]` question needs a fallback: `fallback = some_fn` (called with the same inputs: folders from a tool argument \
     or the server's configuration, never a guessed directory) or `fallback = refuse` (the request fails with -32021 naming `roots`)";
 
+/// The `fallback` key as written.
+pub struct FallbackArg {
+    /// Its value, when it is a path.
+    pub path: Option<syn::Path>,
+    /// Where the key is written.
+    pub key: Option<Span>,
+    /// Whether the key is written (misspelt or with a refused value too): then a missing value
+    /// is already reported.
+    pub written: bool,
+}
+
 /// The message when no fallback is named: the three ways out.
 const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clients that cannot answer it; \
     add one of: `fallback = some_fn` (a function called with the same inputs that returns the answer), \
@@ -85,21 +97,24 @@ const NO_FALLBACK: &str = "every `#[elicit]` question needs a fallback for clien
 /// Validates `#[elicit(args)]` on `func` (a question function).
 pub fn model(args: ElicitArgs, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
     let mode = mode(&args, acc);
-    let written = args.wrote(FALLBACK);
-    question(mode, args.fallback, written, args.krate, func, acc)
+    let fallback = FallbackArg {
+        written: args.wrote(FALLBACK),
+        path: args.fallback,
+        key: args.fallback_key,
+    };
+    question(mode, fallback, args.krate, func, acc)
 }
 
 /// Validates a question function of `mode` with its `fallback` and `crate` keys.
 pub fn question(
     mode: Mode,
-    fallback_path: Option<syn::Path>,
-    fallback_written: bool,
+    fallback: FallbackArg,
     krate: Option<syn::Path>,
     func: &mut syn::ItemFn,
     acc: &mut Accumulator,
 ) -> Question {
     let krate = crate_path(krate, acc);
-    let fallback = fallback(fallback_path, fallback_written, mode, acc);
+    let fallback = checked_fallback(fallback, mode, acc);
     let sig = signature::analyze(mode.attr(), &mut func.sig, Place::Question, acc);
     let inputs = name_elided(&func.sig.generics, sig.args.iter().map(|a| &a.ty));
     Question {
@@ -139,14 +154,9 @@ fn mode(args: &ElicitArgs, acc: &mut Accumulator) -> Mode {
 /// The fallback: `refuse` and `args` are keywords here (a function named `args` is reached as
 /// `self::args`); anything else is a function path. A fallback written with a value that was
 /// refused (`written`) is not reported again as missing.
-fn fallback(
-    given: Option<syn::Path>,
-    written: bool,
-    mode: Mode,
-    acc: &mut Accumulator,
-) -> Fallback {
-    let Some(path) = given else {
-        if !written {
+fn checked_fallback(given: FallbackArg, mode: Mode, acc: &mut Accumulator) -> Fallback {
+    let Some(path) = given.path else {
+        if !given.written {
             let message = match mode {
                 Mode::Form | Mode::Url => NO_FALLBACK,
                 Mode::Sample => NO_SAMPLE_FALLBACK,
@@ -164,7 +174,8 @@ fn fallback(
         }
         Fallback::Args(path.span())
     } else {
-        Fallback::Function(path)
+        let key = given.key.unwrap_or_else(Span::call_site);
+        Fallback::Function { path, key }
     }
 }
 

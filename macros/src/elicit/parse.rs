@@ -1,13 +1,13 @@
 //! `#[elicit(..)]` arguments, as written.
 
-use crate::common::args::{from_metas, meta_list};
+use crate::common::args::{from_metas, key_span, meta_list};
 use crate::keys::suggest;
-use crate::symbols::{ELICIT, ELICIT_KEYS};
+use crate::symbols::{ELICIT, ELICIT_KEYS, FALLBACK};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
 use darling::util::Flag;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 
 /// The arguments of `#[elicit(..)]` on a question function.
 #[derive(FromMeta, Default)]
@@ -25,6 +25,9 @@ pub struct ElicitArgs {
     /// was refused: a mode or fallback written wrongly is already reported, not missing.
     #[darling(skip)]
     pub written: Vec<&'static str>,
+    /// Where the `fallback` key is written, if it is.
+    #[darling(skip)]
+    pub fallback_key: Option<Span>,
 }
 
 /// Parses the attribute's tokens, reporting unknown keys with suggestions.
@@ -33,8 +36,10 @@ pub fn parse(args: TokenStream, acc: &mut Accumulator) -> ElicitArgs {
         return ElicitArgs::default();
     };
     let written = metas.iter().filter_map(key_written).collect();
+    let fallback_key = key_span(&metas, FALLBACK);
     let mut args: ElicitArgs = from_metas(ELICIT, ELICIT_KEYS, metas, acc).unwrap_or_default();
     args.written = written;
+    args.fallback_key = fallback_key;
     args
 }
 

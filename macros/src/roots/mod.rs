@@ -70,9 +70,8 @@ impl Attribute for RootsAttr {
                 "a `#[roots]` question has no body: the client lists its roots, and the fallback reads the inputs; write `fn workspace(..) -> Roots;`",
             ));
         }
-        let written = args.fallback_written;
-        let func = &mut item.func;
-        crate::elicit::model::question(Mode::Roots, args.fallback, written, args.krate, func, acc)
+        let (fallback, krate) = args.into_parts();
+        crate::elicit::model::question(Mode::Roots, fallback, krate, &mut item.func, acc)
     }
 
     fn expand(q: &Question, item: &RootsFn) -> TokenStream {

@@ -1,16 +1,16 @@
 //! `#[sample(fallback = ..)]` on a question function: a completion from the client's model.
 //! The model, parse and expansion are the question macros' (`elicit/`), in [`Mode::Sample`].
 
-use crate::common::args::{from_metas, meta_list};
+use crate::common::args::{from_metas, key_span, meta_list};
 use crate::common::entry::{self, FnAttribute};
 use crate::elicit::expand as question;
-use crate::elicit::model::{Mode, Question};
+use crate::elicit::model::{FallbackArg, Mode, Question};
 use crate::keys::suggest;
 use crate::symbols::{FALLBACK, QUESTION_KEYS, SAMPLE};
 use darling::FromMeta;
 use darling::ast::NestedMeta;
 use darling::error::Accumulator;
-use proc_macro2::TokenStream;
+use proc_macro2::{Span, TokenStream};
 use quote::ToTokens;
 
 /// The keys of `#[sample(..)]` and `#[roots(..)]`, as written.
@@ -25,6 +25,21 @@ pub struct QuestionArgs {
     /// reported, not missing.
     #[darling(skip)]
     pub fallback_written: bool,
+    /// Where the `fallback` key is written, if it is.
+    #[darling(skip)]
+    pub fallback_key: Option<Span>,
+}
+
+impl QuestionArgs {
+    /// The `fallback` key as written, and the `crate` key.
+    pub fn into_parts(self) -> (FallbackArg, Option<syn::Path>) {
+        let fallback = FallbackArg {
+            path: self.fallback,
+            key: self.fallback_key,
+            written: self.fallback_written,
+        };
+        (fallback, self.krate)
+    }
 }
 
 /// Parses the keys of `#[attr(..)]` for a `#[sample]` or `#[roots]` question.
@@ -33,8 +48,10 @@ pub fn parse(attr: &str, args: TokenStream, acc: &mut Accumulator) -> QuestionAr
         return QuestionArgs::default();
     };
     let fallback_written = metas.iter().any(writes_fallback);
+    let fallback_key = key_span(&metas, FALLBACK);
     let mut args: QuestionArgs = from_metas(attr, QUESTION_KEYS, metas, acc).unwrap_or_default();
     args.fallback_written = fallback_written;
+    args.fallback_key = fallback_key;
     args
 }
 
@@ -60,8 +77,8 @@ impl FnAttribute for SampleAttr {
 
     fn model(args: TokenStream, func: &mut syn::ItemFn, acc: &mut Accumulator) -> Question {
         let args = parse(SAMPLE, args, acc);
-        let written = args.fallback_written;
-        crate::elicit::model::question(Mode::Sample, args.fallback, written, args.krate, func, acc)
+        let (fallback, krate) = args.into_parts();
+        crate::elicit::model::question(Mode::Sample, fallback, krate, func, acc)
     }
 
     fn expand(q: &Question, func: &syn::ItemFn) -> TokenStream {

@@ -52,7 +52,13 @@ const _: () = {
             (&::rondo_mcp::__private::FallbackCall::<
                 ::rondo_mcp::__private::AnswerOf<Self, (&'__rondo_0 str,)>,
                 _,
-            >::new(no_payment(__rondo_input_0)))
+            >::new(
+                {
+                    #[allow(dead_code)]
+                    fn refuse() {}
+                    no_payment
+                }(__rondo_input_0),
+            ))
                 .run()
         }
     }

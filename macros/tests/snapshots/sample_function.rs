@@ -53,7 +53,13 @@ const _: () = {
             (&::rondo_mcp::__private::FallbackCall::<
                 ::rondo_mcp::__private::AnswerOf<Self, (&'__rondo_0 [Flight],)>,
                 _,
-            >::new(rank_locally(__rondo_input_0)))
+            >::new(
+                {
+                    #[allow(dead_code)]
+                    fn refuse() {}
+                    rank_locally
+                }(__rondo_input_0),
+            ))
                 .run()
         }
     }

@@ -1,0 +1,6 @@
+use rondo_mcp::{Roots, roots};
+
+#[roots(fallback = arg)]
+fn workspace(folders: &[String]) -> Roots;
+
+fn main() {}
