@@ -11,6 +11,7 @@ All Rondo tools sit in one `tools![..]`, all rmcp tools in one `#[tool_router(se
     bench/build/many.py gen    --out DIR [--tools 1,25,100,300] [--questions]
     bench/build/many.py time   [--tools 1,25,100,300] [--runs 3] [--questions]
     bench/build/many.py lines  [--tools 25,100,300] [--questions]
+    bench/build/many.py instr  [--tools 300] [--only check,rebuild]
 
 `gen` only writes the crates. `time` writes them under bench/target/build-many/ and times,
 for each framework and tool count, the user's crate alone (its dependencies built once before,
@@ -20,6 +21,8 @@ frameworks are interleaved, every figure is the median of `--runs` runs. `lines`
 the user's crate, the lines of its MIR and its LLVM IR (debug, `cargo rustc -- --emit=..`,
 stable rustc) and of Rondo's macro expansions (`RONDO_MACROS_DEBUG`). Both print Markdown
 tables and append them, with the date, commit and load, to bench/results/build-many-*.md.
+`instr` counts the instructions rustc executes for `cargo check` after one edit (valgrind),
+which a loaded machine does not move.
 """
 
 import argparse
@@ -292,9 +295,62 @@ def cmd_where(args):
     record("where" + ("-questions" if args.questions else ""), "\n".join(lines) + "\n")
 
 
+def rustc_command(d, target, mode):
+    """The shell command cargo runs to compile the user's crate (`cargo MODE -v`, which compiles
+    it: call it with an edit pending)."""
+    p = cargo(d, target, mode, "-v")
+    crate = d.name.replace("-", "_")
+    for line in p.stderr.splitlines():
+        line = line.strip()
+        if line.startswith("Running `") and f"--crate-name {crate} " in line:
+            return line[len("Running `"):-1]
+    sys.exit(f"{d.name}: no rustc command in `cargo {mode} -v`")
+
+
+def instructions(d, target, mode):
+    """Instructions rustc executes for `cargo MODE` after one edit of tool 0 that adds three
+    characters (`edit`), by valgrind's cachegrind with no cache simulation: the same count on a
+    loaded machine as on an idle one."""
+    cargo(d, target, mode)
+    edit(d, 2)
+    command = rustc_command(d, target, mode)
+    edit(d, 0)
+    cargo(d, target, mode)  # back to the state before the edit
+    edit(d, 2)
+    p = subprocess.run(f"valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null {command}",
+                       shell=True, cwd=d, capture_output=True, text=True)
+    edit(d, 0)
+    cargo(d, target, mode)
+    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
+    if p.returncode != 0 or not m:
+        sys.exit(f"{d.name}: valgrind failed:\n{p.stderr[-3000:]}")
+    return int(m.group(1).replace(",", ""))
+
+
+def cmd_instr(args):
+    """Instructions of `cargo check` (and `cargo build`, with `--only rebuild,check`) after one
+    edit, each framework in turn: a deterministic twin of `time`'s last two columns."""
+    out = BENCH / "target" / "build-many"
+    modes = [m for c, m in (("check", "check"), ("rebuild", "build")) if c in args.only] or ["check"]
+    lines = [f"- {context()}; arguments: {args.args}" + ("; with questions" if args.questions else ""), "",
+             "Instructions rustc executes after one edit of tool 0 (millions), rondo / rmcp:", "",
+             "| tools | " + " | ".join(f"`cargo {m}`" for m in modes) + " |", "|---|" + "---|" * len(modes)]
+    for n in args.tools:
+        cells = []
+        for mode in modes:
+            counts = []
+            for fw in FRAMEWORKS:
+                d = generate(out, fw, n, args.questions, args.args)
+                print(f"== {d.name}: cargo {mode}", file=sys.stderr)
+                counts.append(instructions(d, out / f"target-{fw}", mode))
+            cells.append(" / ".join(f"{c / 1e6:,.0f}" for c in counts))
+        lines.append(f"| {n} | " + " | ".join(cells) + " |")
+    record("instr" + ("-questions" if args.questions else ""), "\n".join(lines) + "\n")
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("command", choices=["gen", "time", "table", "lines", "where"])
+    p.add_argument("command", choices=["gen", "time", "table", "lines", "where", "instr"])
     p.add_argument("files", nargs="*", help="table: the .jsonl files of `time` runs to pool")
     p.add_argument("--top", type=int, default=25, help="where: how many function groups to show")
     p.add_argument("--tools", default=None, help="tool counts, comma-separated")
@@ -313,7 +369,7 @@ def main():
         FRAMEWORKS.insert(1, "base")
     if args.no_rmcp:
         FRAMEWORKS.remove("rmcp")
-    default = {"lines": "25,100,300", "where": "25,100"}.get(args.command, "1,25,100,300")
+    default = {"lines": "25,100,300", "where": "25,100", "instr": "300"}.get(args.command, "1,25,100,300")
     args.tools = [int(t) for t in (args.tools or default).split(",")]
     args.only = [c.strip() for c in args.only.split(",")]
     if unknown := set(args.only) - set(COLUMNS):
@@ -326,6 +382,8 @@ def main():
                 print(generate(args.out, fw, n, args.questions, args.args))
     elif args.command == "time":
         cmd_time(args)
+    elif args.command == "instr":
+        cmd_instr(args)
     elif args.command == "table":
         cmd_table(args)
     elif args.command == "where":
