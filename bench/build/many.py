@@ -11,7 +11,7 @@ All Rondo tools sit in one `tools![..]`, all rmcp tools in one `#[tool_router(se
     bench/build/many.py gen    --out DIR [--tools 1,25,100,300] [--questions]
     bench/build/many.py time   [--tools 1,25,100,300] [--runs 3] [--questions]
     bench/build/many.py lines  [--tools 25,100,300] [--questions]
-    bench/build/many.py instr  [--tools 300] [--only check,rebuild]
+    bench/build/many.py instr  [--tools 300] [--only "check,rebuild,clean debug"] [--questions]
 
 `gen` only writes the crates. `time` writes them under bench/target/build-many/ and times,
 for each framework and tool count, the user's crate alone (its dependencies built once before,
@@ -327,22 +327,41 @@ def instructions(d, target, mode):
     return int(m.group(1).replace(",", ""))
 
 
+def clean_instructions(d, target):
+    """Instructions rustc executes for a clean debug build of the user's crate (its
+    dependencies built before), by valgrind's cachegrind with no cache simulation."""
+    cargo(d, target, "build")
+    cargo(d, target, "clean", "-p", d.name)
+    command = rustc_command(d, target, "build")
+    cargo(d, target, "clean", "-p", d.name)
+    (target / "debug" / "deps").mkdir(parents=True, exist_ok=True)
+    p = subprocess.run(f"valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null {command}",
+                       shell=True, cwd=d, capture_output=True, text=True)
+    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
+    if p.returncode != 0 or not m:
+        sys.exit(f"{d.name}: valgrind failed:\n{p.stderr[-3000:]}")
+    return int(m.group(1).replace(",", ""))
+
+
 def cmd_instr(args):
-    """Instructions of `cargo check` (and `cargo build`, with `--only rebuild,check`) after one
-    edit, each framework in turn: a deterministic twin of `time`'s last two columns."""
+    """Instructions of `cargo check` and `cargo build` after one edit (`--only rebuild,check`),
+    or of a clean debug build (`--only "clean debug"`), each framework in turn: a deterministic
+    twin of `time`'s columns."""
     out = BENCH / "target" / "build-many"
-    modes = [m for c, m in (("check", "check"), ("rebuild", "build")) if c in args.only] or ["check"]
+    modes = [m for c, m in (("clean debug", "clean"), ("check", "check"), ("rebuild", "build")) if c in args.only] or ["check"]
+    title = {"clean": "a clean debug build", "check": "`cargo check` after one edit", "build": "`cargo build` after one edit"}
     lines = [f"- {context()}; arguments: {args.args}" + ("; with questions" if args.questions else ""), "",
-             "Instructions rustc executes after one edit of tool 0 (millions), rondo / rmcp:", "",
-             "| tools | " + " | ".join(f"`cargo {m}`" for m in modes) + " |", "|---|" + "---|" * len(modes)]
+             "Instructions rustc executes for the user's crate (millions), " + " / ".join(FRAMEWORKS) + ":", "",
+             "| tools | " + " | ".join(title[m] for m in modes) + " |", "|---|" + "---|" * len(modes)]
     for n in args.tools:
         cells = []
         for mode in modes:
             counts = []
             for fw in FRAMEWORKS:
                 d = generate(out, fw, n, args.questions, args.args)
-                print(f"== {d.name}: cargo {mode}", file=sys.stderr)
-                counts.append(instructions(d, out / f"target-{fw}", mode))
+                print(f"== {d.name}: {title[mode]}", file=sys.stderr)
+                target = out / f"target-{fw}"
+                counts.append(clean_instructions(d, target) if mode == "clean" else instructions(d, target, mode))
             cells.append(" / ".join(f"{c / 1e6:,.0f}" for c in counts))
         lines.append(f"| {n} | " + " | ".join(cells) + " |")
     record("instr" + ("-questions" if args.questions else ""), "\n".join(lines) + "\n")
