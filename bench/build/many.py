@@ -309,18 +309,24 @@ def rustc_command(d, target, mode):
 
 def instructions(d, target, mode):
     """Instructions rustc executes for `cargo MODE` after one edit of tool 0 that adds three
-    characters (`edit`), by valgrind's cachegrind with no cache simulation: the same count on a
-    loaded machine as on an idle one."""
+    characters (`edit`): the same count on a loaded machine as on an idle one."""
     cargo(d, target, mode)
     edit(d, 2)
     command = rustc_command(d, target, mode)
     edit(d, 0)
     cargo(d, target, mode)  # back to the state before the edit
     edit(d, 2)
-    p = subprocess.run(f"valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null {command}",
-                       shell=True, cwd=d, capture_output=True, text=True)
+    count = valgrind(d, command)
     edit(d, 0)
     cargo(d, target, mode)
+    return count
+
+
+def valgrind(d, command):
+    """Instructions `command` (a shell command, run in `d`) executes: valgrind's cachegrind with
+    no cache simulation."""
+    p = subprocess.run(f"valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null {command}",
+                       shell=True, cwd=d, capture_output=True, text=True)
     m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
     if p.returncode != 0 or not m:
         sys.exit(f"{d.name}: valgrind failed:\n{p.stderr[-3000:]}")
@@ -329,18 +335,13 @@ def instructions(d, target, mode):
 
 def clean_instructions(d, target):
     """Instructions rustc executes for a clean debug build of the user's crate (its
-    dependencies built before), by valgrind's cachegrind with no cache simulation."""
+    dependencies built before)."""
     cargo(d, target, "build")
     cargo(d, target, "clean", "-p", d.name)
     command = rustc_command(d, target, "build")
     cargo(d, target, "clean", "-p", d.name)
     (target / "debug" / "deps").mkdir(parents=True, exist_ok=True)
-    p = subprocess.run(f"valgrind --tool=cachegrind --cache-sim=no --cachegrind-out-file=/dev/null {command}",
-                       shell=True, cwd=d, capture_output=True, text=True)
-    m = re.search(r"I\s+refs:\s+([\d,]+)", p.stderr)
-    if p.returncode != 0 or not m:
-        sys.exit(f"{d.name}: valgrind failed:\n{p.stderr[-3000:]}")
-    return int(m.group(1).replace(",", ""))
+    return valgrind(d, command)
 
 
 def cmd_instr(args):

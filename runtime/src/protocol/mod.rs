@@ -253,11 +253,11 @@ impl RequestMeta {
             log_level,
             progress_token: progress_token(raw),
             #[cfg(feature = "otel")]
-            trace: raw.and_then(|raw| {
-                trace_meta::wanted()
-                    .then(|| TraceMeta::from_value(Some(raw)))
-                    .flatten()
-            }),
+            trace: if trace_meta::wanted() {
+                TraceMeta::from_value(raw)
+            } else {
+                None
+            },
         })
     }
 }
